@@ -1,0 +1,32 @@
+import type { RawState } from '../protocol/states.ts';
+import type { ProgressReport } from '../terminal/snapshot.ts';
+
+/** What detection reads: the shape of ScreenSnapshot that matters to rules. */
+export interface DetectInput {
+  lines: string[];
+  title: string | null;
+  progress: ProgressReport | null;
+}
+
+export interface VisibleFlags {
+  idle: boolean;
+  blocker: boolean;
+  working: boolean;
+}
+
+export interface ManifestRef {
+  id: string;
+  version: string;
+  source: string; // 'bundled', 'user:<path>', 'catalog:<source>'
+}
+
+/** The outcome of evaluating one agent's manifest on one snapshot. */
+export interface Verdict {
+  agent: string;
+  state: RawState;
+  rule: { id: string; priority: number; region: string } | null;
+  fallbackReason: string | null; // set when no rule matched and the fallback decided
+  visible: VisibleFlags;
+  skipStateUpdate: boolean;
+  manifest: ManifestRef;
+}

@@ -1,0 +1,93 @@
+import type { ScreenSnapshot, Timed, ProgressReport } from './snapshot.ts';
+
+export interface Disposable {
+  dispose(): void;
+}
+
+export interface PaneSpawnOptions {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+/** OSC 7501 program status record (draft standard; Codex emits it). */
+export interface ProgramStatus {
+  state: 'idle' | 'working' | 'done' | 'blocked' | 'error' | 'clear';
+  fields: Record<string, string>;
+}
+
+export interface Notification {
+  kind: 'osc9' | 'osc777' | 'osc99' | 'bel';
+  title: string | null;
+  body: string;
+}
+
+/** Everything captured from OSC sequences of one pane, each with its arrival time. */
+export interface OscState {
+  title: Timed<string> | null;
+  iconName: Timed<string> | null;
+  progress: Timed<ProgressReport> | null;
+  notifications: Timed<Notification>[]; // most recent last, bounded
+  userVars: Map<string, Timed<string>>; // decoded (base64) values by name
+  programStatus: Map<string, Timed<ProgramStatus>>; // OSC 7501 records by id ('' when none)
+  promptMarks: Timed<{ mark: 'A' | 'B' | 'C' | 'D'; exitCode: number | null }>[]; // bounded
+}
+
+/** Events emitted as OSC sequences are parsed, in stream order. */
+export type OscEvent =
+  | { kind: 'title'; value: string }
+  | { kind: 'progress'; value: ProgressReport }
+  | { kind: 'notification'; value: Notification }
+  | { kind: 'userVar'; name: string; value: string }
+  | { kind: 'programStatus'; value: ProgramStatus }
+  | { kind: 'promptMark'; mark: 'A' | 'B' | 'C' | 'D'; exitCode: number | null };
+
+/** The foreground process group of a pane's PTY, read from /proc. */
+export interface ProcessMember {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  comm: string;
+  exe: string | null;
+  argv: string[];
+  agentHint: string | null; // CORRAL_AGENT from the member's environment
+}
+
+export interface ForegroundProcess {
+  pgid: number;
+  leader: ProcessMember | null; // null when the group leader already exited
+  members: ProcessMember[];
+}
+
+export interface ExitInfo {
+  exitCode: number | null;
+  signal: number | null;
+}
+
+export type ReadSource = 'screen' | 'scrollback';
+
+/** One pane: a PTY child rendered into a headless emulator. */
+export interface TerminalPane extends Disposable {
+  readonly pid: number;
+  readonly cols: number;
+  readonly rows: number;
+  readonly exited: ExitInfo | null;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  snapshot(): ScreenSnapshot;
+  read(options: { source: ReadSource; lines?: number; ansi?: boolean }): string;
+  readonly osc: OscState;
+  /** Whether the application enabled bracketed paste (DECSET 2004). */
+  readonly bracketedPaste: boolean;
+  foreground(): ForegroundProcess | null;
+  /** Fires after a batch of output has been parsed by the emulator. */
+  onOutput(listener: () => void): Disposable;
+  onOsc(listener: (event: OscEvent) => void): Disposable;
+  /** Fires once, after the PTY stream has closed and the last output is parsed. */
+  onExit(listener: (info: ExitInfo) => void): Disposable;
+  /** Ends the process group: SIGHUP, then SIGKILL after a named delay. Resolves on exit. */
+  terminate(): Promise<ExitInfo>;
+}
