@@ -90,4 +90,10 @@ export interface TerminalPane extends Disposable {
   onExit(listener: (info: ExitInfo) => void): Disposable;
   /** Ends the process group: SIGHUP, then SIGKILL after a named delay. Resolves on exit. */
   terminate(): Promise<ExitInfo>;
+  /** Fires when the foreground process group (or a member's program) changes; null once exited. */
+  onForegroundChange(listener: (foreground: ForegroundProcess | null) => void): Disposable;
+  /** Forgets the title and progress the previous program emitted (call when the program changes). */
+  resetProgramState(): void;
+  /** Why the pane's processes were signalled by terminate() or dispose(); null when they were not. */
+  readonly terminationReason: string | null;
 }

@@ -1,0 +1,78 @@
+import type { Disposable, ForegroundProcess } from './types.ts';
+import { readForeground, readStat, readTpgid } from './proc-identity.ts';
+
+/**
+ * After output, when to look again: a program often takes the terminal just after the shell
+ * echoed its command line, and then prints nothing for a while.
+ */
+export const FOREGROUND_SETTLE_MS = 150;
+
+function sameGroup(a: ForegroundProcess | null, b: ForegroundProcess | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.pgid !== b.pgid || a.members.length !== b.members.length) return false;
+  return a.members.every((m, i) => m.pid === b.members[i].pid && m.comm === b.members[i].comm);
+}
+
+/**
+ * The foreground process group of one pane, re-read from /proc only when output arrived and the
+ * group may have changed: a new tpgid, or a cached member that exited or exec'd (new comm).
+ */
+export class ForegroundTracker implements Disposable {
+  private current: ForegroundProcess | null = null;
+  private readonly listeners = new Set<(foreground: ForegroundProcess | null) => void>();
+  private settleTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly shellPid: number) {}
+
+  /** The group as of now; cheap when nothing changed (one stat read per member). */
+  get(): ForegroundProcess | null {
+    if (!this.stopped) this.refresh();
+    return this.current;
+  }
+
+  onChange(listener: (foreground: ForegroundProcess | null) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Output arrived: check now, and once more when output has settled. */
+  noteOutput(): void {
+    if (this.stopped) return;
+    this.refresh();
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.refresh();
+    }, FOREGROUND_SETTLE_MS);
+  }
+
+  /** The pane exited: there is no foreground any more. */
+  stop(): void {
+    this.dispose();
+    this.stopped = true;
+    this.update(null);
+  }
+
+  dispose(): void {
+    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+  }
+
+  private mayHaveChanged(): boolean {
+    const cached = this.current;
+    if (cached === null) return true;
+    if (readTpgid(this.shellPid) !== cached.pgid) return true;
+    return cached.members.some((member) => readStat(member.pid)?.comm !== member.comm);
+  }
+
+  private refresh(): void {
+    if (this.mayHaveChanged()) this.update(readForeground(this.shellPid));
+  }
+
+  private update(next: ForegroundProcess | null): void {
+    const changed = !sameGroup(this.current, next);
+    this.current = next;
+    if (changed) for (const listener of [...this.listeners]) listener(next);
+  }
+}

@@ -1,0 +1,76 @@
+import type { Disposable } from './types.ts';
+import type { PtyProcess } from './pty-process.ts';
+import type { Screen } from './screen.ts';
+
+/** Unparsed output (string units) above which the PTY is paused; the emulator throws past 50 MB. */
+export const HIGH_WATERMARK = 2 * 1024 * 1024;
+/** Unparsed output below which a paused PTY is resumed. */
+export const LOW_WATERMARK = 256 * 1024;
+/**
+ * While paused, how often to check whether the child has exited. node-pty destroys the PTY
+ * socket 200 ms after the child exits if the stream has not closed by then (DESTROY_SOCKET_
+ * TIMEOUT_MS in node-pty 1.1.0 lib/unixTerminal.js), which would drop output still in the
+ * kernel buffer; so once the child is gone we read to the end regardless of the watermark.
+ */
+export const PAUSED_EXIT_CHECK_MS = 50;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Moves PTY output into the screen with back-pressure: pause above the high watermark of
+ * unparsed output, resume below the low one. `parsed` runs after each chunk is parsed.
+ */
+export class OutputPump implements Disposable {
+  private readonly subscription: Disposable;
+  private exitCheck: NodeJS.Timeout | null = null;
+  private draining = false;
+
+  constructor(
+    private readonly pty: PtyProcess,
+    private readonly screen: Screen,
+    private readonly parsed: () => void,
+  ) {
+    this.subscription = pty.onData((data) => this.onData(data));
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.stopExitCheck();
+  }
+
+  private onData(data: string): void {
+    this.screen.write(data, () => this.onParsed());
+    if (!this.draining && this.screen.unparsedLength > HIGH_WATERMARK && !this.pty.isPaused) {
+      this.pty.pause();
+      this.exitCheck = setInterval(() => this.checkExited(), PAUSED_EXIT_CHECK_MS);
+    }
+  }
+
+  private onParsed(): void {
+    if (this.pty.isPaused && this.screen.unparsedLength < LOW_WATERMARK) this.resume();
+    this.parsed();
+  }
+
+  private checkExited(): void {
+    if (isAlive(this.pty.pid)) return;
+    this.draining = true; // at most a kernel buffer's worth is left: read it all
+    this.resume();
+  }
+
+  private resume(): void {
+    this.stopExitCheck();
+    this.pty.resume();
+  }
+
+  private stopExitCheck(): void {
+    if (this.exitCheck !== null) clearInterval(this.exitCheck);
+    this.exitCheck = null;
+  }
+}

@@ -1,0 +1,152 @@
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import type { ForegroundProcess, ProcessMember } from './types.ts';
+
+/** The fields of `/proc/<pid>/stat` we use. */
+export interface ProcStat {
+  pid: number;
+  comm: string;
+  ppid: number;
+  pgid: number;
+  session: number;
+  tpgid: number;
+}
+
+/** Parses a stat line; `comm` sits in parentheses and may itself hold spaces and `)`. */
+export function parseStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  // After comm: state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8)
+  const rest = text.slice(close + 2).split(' ');
+  const pid = Number(text.slice(0, open).trim());
+  const ppid = Number(rest[1]);
+  const pgid = Number(rest[2]);
+  const session = Number(rest[3]);
+  const tpgid = Number(rest[5]);
+  if (![pid, ppid, pgid, session, tpgid].every(Number.isInteger)) return null;
+  return { pid, comm: text.slice(open + 1, close), ppid, pgid, session, tpgid };
+}
+
+export function readStat(pid: number): ProcStat | null {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null; // the process is gone
+  }
+}
+
+/** The foreground process group of the terminal `pid` is attached to, or null. */
+export function readTpgid(pid: number): number | null {
+  const stat = readStat(pid);
+  return stat === null || stat.tpgid <= 0 ? null : stat.tpgid;
+}
+
+/** Every live process's stat, by pid. */
+export function readProcessTable(): Map<number, ProcStat> {
+  const table = new Map<number, ProcStat>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat) table.set(stat.pid, stat);
+  }
+  return table;
+}
+
+/** The pids below `rootPid` (not including it), from a process table's ppid links. */
+export function descendants(rootPid: number, table: Map<number, ProcStat> = readProcessTable()): number[] {
+  const children = new Map<number, number[]>();
+  for (const stat of table.values()) {
+    const list = children.get(stat.ppid);
+    if (list) list.push(stat.pid);
+    else children.set(stat.ppid, [stat.pid]);
+  }
+  const found: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** The chain of parents of `pid`, nearest first, ending at pid 1 (or where the chain breaks). */
+export function ancestry(pid: number): number[] {
+  const chain: number[] = [];
+  const seen = new Set<number>([pid]);
+  let stat = readStat(pid);
+  while (stat !== null && stat.ppid > 0 && !seen.has(stat.ppid)) {
+    chain.push(stat.ppid);
+    seen.add(stat.ppid);
+    stat = readStat(stat.ppid);
+  }
+  return chain;
+}
+
+/** Whether `pid` is `ancestorPid` or runs below it in the process tree. */
+export function isDescendant(pid: number, ancestorPid: number): boolean {
+  return pid === ancestorPid || ancestry(pid).includes(ancestorPid);
+}
+
+function readArgv(pid: number): string[] {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const parts = raw.split('\0');
+    if (parts[parts.length - 1] === '') parts.pop();
+    return parts;
+  } catch {
+    return [];
+  }
+}
+
+function readExe(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null; // another user's process, a kernel thread, or gone
+  }
+}
+
+/** CORRAL_AGENT from the process's environment (as it was at exec), when readable. */
+function readAgentHint(pid: number): string | null {
+  try {
+    for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {
+      if (entry.startsWith('CORRAL_AGENT=')) return entry.slice('CORRAL_AGENT='.length);
+    }
+  } catch {
+    // unreadable: another user's process or gone
+  }
+  return null;
+}
+
+export function readMember(stat: ProcStat): ProcessMember {
+  return {
+    pid: stat.pid,
+    ppid: stat.ppid,
+    pgid: stat.pgid,
+    comm: stat.comm,
+    exe: readExe(stat.pid),
+    argv: readArgv(stat.pid),
+    agentHint: readAgentHint(stat.pid),
+  };
+}
+
+/**
+ * The foreground process group of the terminal that `shellPid` (the pane's first process) runs
+ * on: its members among the shell and its descendants, and the leader when it still lives.
+ */
+export function readForeground(shellPid: number): ForegroundProcess | null {
+  const tpgid = readTpgid(shellPid);
+  if (tpgid === null) return null;
+  const table = readProcessTable();
+  const candidates = [shellPid, ...descendants(shellPid, table)];
+  const members: ProcessMember[] = [];
+  for (const pid of candidates) {
+    const stat = table.get(pid);
+    if (stat && stat.pgid === tpgid) members.push(readMember(stat));
+  }
+  if (members.length === 0) return null;
+  members.sort((a, b) => a.pid - b.pid);
+  return { pgid: tpgid, leader: members.find((m) => m.pid === tpgid) ?? null, members };
+}

@@ -1,0 +1,162 @@
+import xterm from '@xterm/headless';
+import type { Terminal as TerminalType } from '@xterm/headless';
+import type { ScreenSnapshot } from './snapshot.ts';
+import type { Disposable, OscEvent, OscState, ReadSource } from './types.ts';
+import { OscCapture } from './osc-capture.ts';
+import { lineToAnsi } from './cell-ansi.ts';
+
+const { Terminal } = xterm;
+
+/** Lines kept above the screen; 50 idle panes of 120 columns stay well under 100 MB. */
+export const SCROLLBACK_LINES = 5000;
+
+export interface ScreenOptions {
+  cols: number;
+  rows: number;
+  scrollback?: number;
+  /**
+   * Receives the bytes a real terminal would send back (answers to DA1, DSR, OSC 10/11 and
+   * OSC 7501 queries). A live pane writes them to its PTY; offline replay leaves it out.
+   */
+  reply?: (data: string) => void;
+  now?: () => number;
+}
+
+export interface ReadOptions {
+  source: ReadSource;
+  lines?: number;
+  ansi?: boolean;
+}
+
+/**
+ * A headless terminal screen: the emulator plus OSC capture, fed with bytes, with no process
+ * behind it. Live panes own one; `corral detect replay` feeds it a captured stream.
+ */
+export class Screen implements Disposable {
+  readonly capture: OscCapture;
+  private readonly terminal: TerminalType;
+  private unparsed = 0;
+  private drainWaiters: (() => void)[] = [];
+  private disposed = false;
+
+  constructor(options: ScreenOptions) {
+    this.terminal = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? SCROLLBACK_LINES,
+      allowProposedApi: true,
+    });
+    const reply = options.reply;
+    this.capture = new OscCapture(this.terminal, { reply, now: options.now });
+    if (reply) this.terminal.onData((data) => reply(data));
+  }
+
+  get cols(): number {
+    return this.terminal.cols;
+  }
+
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
+  get osc(): OscState {
+    return this.capture.state;
+  }
+
+  /** Whether the application enabled bracketed paste (DECSET 2004). */
+  get bracketedPaste(): boolean {
+    return this.terminal.modes.bracketedPasteMode;
+  }
+
+  /** Units (string characters or bytes) written but not yet parsed by the emulator. */
+  get unparsedLength(): number {
+    return this.unparsed;
+  }
+
+  /** Queues output for the emulator; `parsed` runs once this chunk has been parsed. */
+  write(data: string | Uint8Array, parsed?: () => void): void {
+    if (this.disposed) return;
+    const length = data.length;
+    this.unparsed += length;
+    this.terminal.write(data, () => {
+      this.unparsed -= length;
+      parsed?.();
+      if (this.unparsed === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
+    });
+  }
+
+  /** Writes and resolves once parsed; for offline feeding, where there is no flow control. */
+  writeAsync(data: string | Uint8Array): Promise<void> {
+    return new Promise((resolve) => this.write(data, resolve));
+  }
+
+  /** Resolves once everything written so far has been parsed. */
+  flush(): Promise<void> {
+    // Not write('', cb): the emulator runs an empty write's callback before earlier data is parsed.
+    if (this.disposed || this.unparsed === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  resize(cols: number, rows: number): void {
+    this.terminal.resize(cols, rows);
+  }
+
+  onOsc(listener: (event: OscEvent) => void): Disposable {
+    return this.capture.onOsc(listener);
+  }
+
+  resetProgramState(): void {
+    this.capture.resetProgramState();
+  }
+
+  /** The bottom `rows` rows of the active buffer (from baseY, never the viewport), right-trimmed. */
+  snapshot(): ScreenSnapshot {
+    const buffer = this.terminal.buffer.active;
+    return {
+      cols: this.terminal.cols,
+      rows: this.terminal.rows,
+      lines: this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, false),
+      cursor: { x: buffer.cursorX, y: buffer.cursorY },
+      title: this.osc.title?.value ?? null,
+      progress: this.osc.progress?.value ?? null,
+    };
+  }
+
+  /**
+   * Text of the screen (exactly `rows` lines) or of the scrollback and screen together (trailing
+   * blank lines dropped); `lines` keeps only the last N; `ansi` keeps colours and attributes.
+   */
+  read(options: ReadOptions): string {
+    const buffer = this.terminal.buffer.active;
+    const ansi = options.ansi ?? false;
+    let lines: string[];
+    if (options.source === 'screen') {
+      lines = this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, ansi);
+    } else {
+      lines = this.rangeText(0, buffer.baseY + this.terminal.rows, ansi);
+      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    }
+    if (options.lines !== undefined && options.lines >= 0) lines = lines.slice(Math.max(0, lines.length - options.lines));
+    return lines.join('\n');
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const resolve of this.drainWaiters.splice(0)) resolve();
+    this.capture.dispose();
+    this.terminal.dispose();
+  }
+
+  private rangeText(start: number, end: number, ansi: boolean): string[] {
+    const buffer = this.terminal.buffer.active;
+    const scratch = buffer.getNullCell();
+    const lines: string[] = [];
+    for (let y = start; y < end; y++) {
+      const line = buffer.getLine(y);
+      if (!line) lines.push('');
+      else lines.push(ansi ? lineToAnsi(line, this.terminal.cols, scratch) : line.translateToString(true));
+    }
+    return lines;
+  }
+}
