@@ -1,0 +1,31 @@
+import type { RawState } from '../protocol/states.ts';
+import type { Decision } from './precedence.ts';
+
+/** A screen-inferred transition waiting for the screen to confirm it. */
+export interface PendingTransition {
+  agent: string;
+  state: RawState;
+  since: number;
+  deadline: number;
+}
+
+/**
+ * Seed 000: transitions inferred from the screen that leave blocked, or go from working to idle,
+ * wait ~450 ms so a half-drawn frame does not fire a notification. Explicit reports are not debounced.
+ */
+export function needsDebounce(previous: { agent: string | null; state: RawState }, decision: Decision): boolean {
+  if (decision.rule !== 'screen_rule' && decision.rule !== 'screen_fallback') return false;
+  if (decision.agent === null || previous.agent !== decision.agent) return false;
+  const leavesBlocked = previous.state === 'blocked' && decision.state !== 'blocked';
+  const finishesWork = previous.state === 'working' && decision.state === 'idle';
+  return leavesBlocked || finishesWork;
+}
+
+export type DebounceStep = { apply: true; pending: null } | { apply: false; pending: PendingTransition };
+
+/** Whether to apply a debounced decision now, given the transition already waiting (if any). */
+export function debounce(decision: Decision & { agent: string }, pending: PendingTransition | null, now: number, debounceMs: number): DebounceStep {
+  const same = pending !== null && pending.agent === decision.agent && pending.state === decision.state;
+  const waiting = same ? pending : { agent: decision.agent, state: decision.state, since: now, deadline: now + debounceMs };
+  return now >= waiting.deadline ? { apply: true, pending: null } : { apply: false, pending: waiting };
+}

@@ -1,0 +1,328 @@
+import type { Verdict } from '../detect/types.ts';
+import type { OscEvent } from '../terminal/types.ts';
+import { BoundedMap } from './bounded-map.ts';
+import { checkBinding } from './binding.ts';
+import { debounce, needsDebounce, type PendingTransition } from './debounce.ts';
+import { buildExplain, type ArbiterExplain } from './explain.ts';
+import { identityExpiresAt, reportAuthority } from './freshness.ts';
+import {
+  checkAgentReport,
+  checkRelease,
+  checkSessionReport,
+  type AgentReportParams,
+  type ReleaseParams,
+  type SessionReportParams,
+} from './hook-report.ts';
+import { decide, type Decision, type DecideInput, type ScreenEvidence } from './precedence.ts';
+import { RejectionLog } from './rejections.ts';
+import { PROGRAM_STATUS_SOURCE, SELF_REPORT_SOURCE, type Report, type StoredReport } from './report.ts';
+import { parseSelfReport, programStatusReport, SELF_REPORT_VARIABLES } from './self-report.ts';
+import { SequenceLedger } from './sequence.ts';
+import { SessionBook } from './sessions.ts';
+import type { AgentView, ChangeRecord, Clock, ProcessObservation, ProcessTree, RejectReason, ReportOutcome } from './types.ts';
+import { DEFAULT_WINDOWS, type ArbiterWindows } from './windows.ts';
+
+export interface PaneArbiterOptions {
+  clock: Clock;
+  tree: ProcessTree;
+  windows?: Partial<ArbiterWindows>;
+}
+
+/** `live` until the pane's PTY closed; an exited pane accepts no more evidence. */
+type Lifecycle = 'live' | 'exited';
+
+const UNOBSERVED: ProcessObservation = Object.freeze({ observable: false, leaderPid: null, agent: null, agentPid: null });
+
+/** The per-pane state machine merging all evidence into one effective agent state (see index.ts). */
+export class PaneArbiter {
+  readonly #clock: Clock;
+  readonly #tree: ProcessTree;
+  readonly #windows: ArbiterWindows;
+  #lifecycle: Lifecycle = 'live';
+  #process: ProcessObservation = UNOBSERVED;
+  #processKey = processKey(UNOBSERVED);
+  #generation = 0;
+  readonly #retiredAgentPids: BoundedMap<number, number>;
+  readonly #reports = new Map<string, StoredReport>(); // newest accepted per source, current generation
+  readonly #sequence: SequenceLedger;
+  readonly #sessions: SessionBook;
+  #currentSession: string | null = null;
+  #screen: ScreenEvidence | null = null;
+  #skipSince: number | null = null;
+  #pending: PendingTransition | null = null;
+  #view: AgentView;
+  readonly #rejections: RejectionLog;
+
+  constructor(options: PaneArbiterOptions) {
+    this.#clock = options.clock;
+    this.#tree = options.tree;
+    this.#windows = { ...DEFAULT_WINDOWS, ...options.windows };
+    this.#retiredAgentPids = new BoundedMap(this.#windows.historySize);
+    this.#sequence = new SequenceLedger(this.#windows.historySize);
+    this.#sessions = new SessionBook(this.#windows.historySize);
+    this.#rejections = new RejectionLog(this.#windows.rejectionLogSize);
+    const now = this.#clock.now();
+    this.#view = { agent: null, identity: 'none', state: 'unknown', displayed: 'unknown', seen: true, rule: 'no_agent', source: 'none', revision: 0, stateSince: now, generation: 0 };
+  }
+
+  /** The effective view. Reading never marks the pane seen. */
+  view(): AgentView {
+    return { ...this.#view };
+  }
+
+  /** Feed on every change of the foreground; a new agent process (or its exit) starts a new generation. */
+  observeProcess(observation: ProcessObservation): ChangeRecord[] {
+    if (this.#lifecycle === 'exited') return [];
+    const key = processKey(observation);
+    if (key === this.#processKey) {
+      this.#process = { ...observation };
+      return this.#recompute();
+    }
+    return this.#startGeneration(observation);
+  }
+
+  /** Feed each verdict of the detection engine, as it is computed. */
+  observeScreen(verdict: Verdict): ChangeRecord[] {
+    if (this.#lifecycle === 'exited') return [];
+    const now = this.#clock.now();
+    if (verdict.skipStateUpdate) {
+      this.#skipSince ??= now;
+    } else {
+      this.#screen = { verdict, at: now };
+      this.#skipSince = null;
+    }
+    return this.#recompute();
+  }
+
+  /** Feed every OSC event; answers null for events that carry no self report. */
+  observeOsc(event: OscEvent): ReportOutcome | null {
+    if (event.kind === 'userVar') {
+      if (!SELF_REPORT_VARIABLES.includes(event.name)) return null;
+      const parsed = parseSelfReport(event.value);
+      if (!parsed.ok) return this.#reject(SELF_REPORT_SOURCE, parsed.reason, parsed.detail, event.value.slice(0, 80));
+      return this.#admit(parsed.report);
+    }
+    if (event.kind === 'programStatus') {
+      const report = programStatusReport(event.value, this.#process.agent);
+      if (report === 'clear') return this.#release(PROGRAM_STATUS_SOURCE, undefined);
+      if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
+      return this.#admit(report);
+    }
+    return null;
+  }
+
+  /** `pane.reportAgent`. */
+  reportAgent(params: AgentReportParams): ReportOutcome {
+    const checked = checkAgentReport(params);
+    if (!checked.ok) return this.#reject(String(params.source), checked.reason, checked.detail, summarize(params));
+    return this.#admit(checked.value);
+  }
+
+  /** `pane.releaseAgent`: the source's session ended; its reports stop counting and late ones are rejected. */
+  releaseAgent(params: ReleaseParams): ReportOutcome {
+    const checked = checkRelease(params);
+    if (!checked.ok) return this.#reject(String(params.source), checked.reason, checked.detail, `release ${params.session ?? ''}`);
+    const refused = this.#refuseEarly(params.source, params.pid, undefined, `release ${params.session ?? ''}`);
+    if (refused) return refused;
+    return this.#release(params.source, params.session);
+  }
+
+  /** `pane.reportSession`: session identity only; also reopens a released session. */
+  reportSession(params: SessionReportParams): ReportOutcome {
+    const checked = checkSessionReport(params);
+    const summary = `session ${params.session}`;
+    if (!checked.ok) return this.#reject(String(params.source), checked.reason, checked.detail, summary);
+    const refused = this.#refuseEarly(params.source, params.pid, undefined, summary);
+    if (refused) return refused;
+    const stale = this.#sessions.check(params.session, this.#generation, params.pid !== undefined);
+    if (stale && stale.reason !== 'session_ended') return this.#reject(params.source, stale.reason, stale.detail, summary);
+    if (params.agent !== undefined && this.#process.agent !== null && params.agent !== this.#process.agent) {
+      return this.#reject(params.source, 'identity_conflict', `the live process is ${this.#process.agent}`, summary);
+    }
+    this.#sessions.bind(params.session, this.#generation);
+    this.#currentSession = params.session;
+    return { accepted: true, changes: this.#recompute() };
+  }
+
+  /** The user saw the pane (`pane.focus`, attach): done becomes idle. */
+  markSeen(): ChangeRecord[] {
+    if (this.#view.seen) return [];
+    return this.#apply(this.#view, 'changed', { seen: true });
+  }
+
+  /** The pane's PTY closed: publish the final state once, then nothing more is accepted. */
+  paneExited(): ChangeRecord[] {
+    if (this.#lifecycle === 'exited') return [];
+    const changes = this.#startGeneration(UNOBSERVED);
+    this.#lifecycle = 'exited';
+    return changes;
+  }
+
+  /** Advance time: applies due debounces and freshness expiries. */
+  tick(): ChangeRecord[] {
+    return this.#lifecycle === 'exited' ? [] : this.#recompute();
+  }
+
+  /** When `tick()` next has something to do (ms since epoch), or null; the daemon keeps one timer on it. */
+  nextDeadline(): number | null {
+    if (this.#lifecycle === 'exited') return null;
+    const now = this.#clock.now();
+    const deadlines: number[] = [];
+    if (this.#pending) deadlines.push(this.#pending.deadline);
+    for (const report of this.#reports.values()) {
+      const authority = reportAuthority(report, now, this.#windows);
+      if (authority.changesAt !== null && authority.changesAt > now) deadlines.push(authority.changesAt);
+      const lapse = identityExpiresAt(report, this.#windows) + 1;
+      if (!this.#process.observable && lapse > now) deadlines.push(lapse);
+    }
+    return deadlines.length === 0 ? null : Math.min(...deadlines);
+  }
+
+  explain(): ArbiterExplain {
+    return buildExplain({
+      ...this.#decideInput(),
+      view: this.view(),
+      generation: this.#generation,
+      pending: this.#pending,
+      rejections: this.#rejections.list(),
+      lastSeq: (source, session) => this.#sequence.lastOf(source, session),
+    });
+  }
+
+  #admit(report: Report): ReportOutcome {
+    const summary = summarize(report);
+    const refused = this.#refuseEarly(report.source, report.pid, report.session, summary);
+    if (refused) return refused;
+    if (this.#process.agent !== null && report.agent !== this.#process.agent) {
+      return this.#reject(report.source, 'identity_conflict', `the live process is ${this.#process.agent}; a report cannot rename it`, summary);
+    }
+    const now = this.#clock.now();
+    const authority = reportAuthority(report, now, this.#windows);
+    if (!authority.authoritative) {
+      return this.#reject(report.source, authority.reason, `ts ${report.ts} is outside the freshness window`, summary);
+    }
+    if (report.seq !== undefined) {
+      const last = this.#sequence.staleAgainst(report.source, report.session, report.seq);
+      if (last !== null) return this.#reject(report.source, 'stale_seq', `seq ${report.seq} is not after ${last}`, summary);
+      this.#sequence.accept(report.source, report.session, report.seq);
+    }
+    if (report.session !== undefined) {
+      this.#sessions.bind(report.session, this.#generation);
+      this.#currentSession = report.session;
+    }
+    this.#reports.set(report.source, { ...report, at: now, generation: this.#generation });
+    return { accepted: true, changes: this.#recompute() };
+  }
+
+  /** The checks every report passes before its content is read: lifecycle, binding, generation. */
+  #refuseEarly(source: string, pid: number | undefined, session: string | undefined, summary: string): ReportOutcome | null {
+    if (this.#lifecycle === 'exited') return this.#reject(source, 'pane_exited', 'the pane has exited', summary);
+    if (pid !== undefined) {
+      const binding = checkBinding(pid, this.#tree, this.#process, (agentPid) => this.#retiredAgentPids.get(agentPid));
+      if (!binding.ok) return this.#reject(source, binding.reason, binding.detail, summary);
+    }
+    if (session !== undefined) {
+      const stale = this.#sessions.check(session, this.#generation, pid !== undefined);
+      if (stale) return this.#reject(source, stale.reason, stale.detail, summary);
+    }
+    return null;
+  }
+
+  #release(source: string, session: string | undefined): ReportOutcome {
+    const released = [...this.#reports.values()].filter((report) => report.source === source && (session === undefined || report.session === session));
+    if (released.length === 0 && session === undefined) {
+      return this.#reject(source, 'no_report', `no report from ${source} to release`, 'release');
+    }
+    for (const report of released) {
+      this.#reports.delete(report.source);
+      if (report.session !== undefined) this.#sessions.end(report.session, this.#generation);
+    }
+    if (session !== undefined) this.#sessions.end(session, this.#generation);
+    return { accepted: true, changes: this.#recompute() };
+  }
+
+  #reject(source: string, reason: RejectReason, detail: string, summary: string): ReportOutcome {
+    this.#rejections.record({ at: this.#clock.now(), source, reason, detail, summary });
+    return { accepted: false, reason, changes: [] };
+  }
+
+  #startGeneration(observation: ProcessObservation): ChangeRecord[] {
+    const before = this.#view;
+    if (this.#process.agentPid !== null) this.#retiredAgentPids.set(this.#process.agentPid, this.#generation);
+    this.#process = { ...observation };
+    this.#processKey = processKey(observation);
+    this.#generation += 1;
+    this.#reports.clear();
+    this.#sequence.clear();
+    this.#currentSession = null;
+    this.#screen = null;
+    this.#skipSince = null;
+    this.#pending = null;
+    const decision = decide(this.#decideInput());
+    // The ended agent's final state is published once, as `before` of the released record.
+    return before.agent !== null ? this.#apply(decision, 'released', { force: true }) : this.#apply(decision, 'changed');
+  }
+
+  #recompute(): ChangeRecord[] {
+    const decision = decide(this.#decideInput());
+    if (decision.agent !== null && needsDebounce(this.#view, decision)) {
+      const step = debounce({ ...decision, agent: decision.agent }, this.#pending, this.#clock.now(), this.#windows.debounceMs);
+      this.#pending = step.pending;
+      if (!step.apply) return [];
+    } else {
+      this.#pending = null;
+    }
+    return this.#apply(decision, 'changed');
+  }
+
+  #apply(decision: Decision, kind: ChangeRecord['kind'], options: { seen?: boolean; force?: boolean } = {}): ChangeRecord[] {
+    const before = this.#view;
+    const now = this.#clock.now();
+    const agentChanged = decision.agent !== before.agent;
+    const stateChanged = decision.state !== before.state;
+    const completed = !agentChanged && decision.state === 'idle' && (before.state === 'working' || before.state === 'blocked');
+    const seen = options.seen ?? (completed ? false : before.seen);
+    const changed = options.force === true || agentChanged || stateChanged || seen !== before.seen;
+    this.#view = {
+      agent: decision.agent,
+      identity: decision.identity,
+      state: decision.state,
+      displayed: decision.state === 'idle' && !seen ? 'done' : decision.state,
+      seen,
+      rule: decision.rule,
+      source: decision.source,
+      revision: changed ? before.revision + 1 : before.revision,
+      stateSince: agentChanged || stateChanged ? now : before.stateSince,
+      generation: this.#generation,
+    };
+    return changed ? [{ kind, at: now, revision: this.#view.revision, before, after: { ...this.#view } }] : [];
+  }
+
+  #decideInput(): DecideInput {
+    return {
+      now: this.#clock.now(),
+      windows: this.#windows,
+      process: this.#process,
+      reports: [...this.#reports.values()],
+      currentSession: this.#currentSession,
+      screen: this.#screen,
+      skipSince: this.#skipSince,
+      previous: { agent: this.#view.agent, state: this.#view.state },
+    };
+  }
+}
+
+/** Two observations with the same key are the same process; a different key starts a new generation. */
+function processKey(observation: ProcessObservation): string {
+  if (!observation.observable) return 'unobservable';
+  if (observation.agent !== null) return `agent:${observation.agent}:${observation.agentPid ?? observation.leaderPid ?? '?'}`;
+  return `leader:${observation.leaderPid ?? '?'}`;
+}
+
+function summarize(report: { agent?: unknown; state?: unknown; session?: unknown; seq?: unknown; pid?: unknown }): string {
+  const parts = [String(report.agent ?? '?'), String(report.state ?? '?')];
+  if (report.session !== undefined) parts.push(`session=${String(report.session)}`);
+  if (report.seq !== undefined) parts.push(`seq=${String(report.seq)}`);
+  if (report.pid !== undefined) parts.push(`pid=${String(report.pid)}`);
+  return parts.join(' ').slice(0, 160);
+}

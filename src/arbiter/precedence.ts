@@ -1,0 +1,95 @@
+import type { RawState } from '../protocol/states.ts';
+import type { Verdict } from '../detect/types.ts';
+import { identityExpiresAt, reportAuthority } from './freshness.ts';
+import type { StoredReport } from './report.ts';
+import type { IdentitySource, PrecedenceRule, ProcessObservation } from './types.ts';
+import type { ArbiterWindows } from './windows.ts';
+
+/** The last screen verdict that did not skip the state update, and when it was observed. */
+export interface ScreenEvidence {
+  verdict: Verdict;
+  at: number;
+}
+
+/** Everything the precedence reads; all of it already belongs to the current generation. */
+export interface DecideInput {
+  now: number;
+  windows: ArbiterWindows;
+  process: ProcessObservation;
+  reports: readonly StoredReport[];
+  currentSession: string | null;
+  screen: ScreenEvidence | null;
+  /** Since when a skip_state_update verdict is on screen, or null. */
+  skipSince: number | null;
+  previous: { agent: string | null; state: RawState };
+}
+
+export interface Decision {
+  agent: string | null;
+  identity: IdentitySource;
+  state: RawState;
+  rule: PrecedenceRule;
+  source: string;
+}
+
+/**
+ * The precedence, top to bottom (docs/arbitration.md):
+ * identity: live process, else the freshest counting report, else none;
+ * state: full-lifecycle authority, matched screen rule, skip keeps previous (unless a report is newer),
+ * freshest authoritative report, screen fallback, unknown.
+ */
+export function decide(input: DecideInput): Decision {
+  const { agent, identity } = decideIdentity(input);
+  if (agent === null) return { agent, identity, state: 'unknown', rule: 'no_agent', source: 'none' };
+
+  const candidates = input.reports
+    .filter((report) => report.agent === agent && reportCounts(report, input) && reportAuthority(report, input.now, input.windows).authoritative)
+    .sort((a, b) => b.at - a.at);
+  const decided = (state: RawState, rule: PrecedenceRule, source: string): Decision => ({ agent, identity, state, rule, source });
+
+  const authority = identity === 'process' ? candidates.find((report) => isLifecycleAuthority(report, input)) : undefined;
+  if (authority) return decided(authority.state, 'full_lifecycle', `report:${authority.source}`);
+
+  const verdict = input.screen?.verdict.agent === agent ? input.screen.verdict : null;
+  const freshest = candidates[0];
+  if (input.skipSince !== null) {
+    // The screen shows a view that says nothing of the state: keep the previous one, unless a report came since.
+    if (freshest && freshest.at >= input.skipSince) return decided(freshest.state, 'report', `report:${freshest.source}`);
+    const kept = input.previous.agent === agent ? input.previous.state : 'unknown';
+    return decided(kept, 'screen_skip', 'previous');
+  }
+  if (verdict?.rule) return decided(verdict.state, 'screen_rule', `screen:${verdict.rule.id}`);
+  if (freshest) return decided(freshest.state, 'report', `report:${freshest.source}`);
+  if (verdict) return decided(verdict.state, 'screen_fallback', `fallback:${verdict.fallbackReason ?? 'no_rule_matched'}`);
+  return decided('unknown', 'no_evidence', 'none');
+}
+
+function decideIdentity(input: DecideInput): { agent: string | null; identity: IdentitySource } {
+  if (input.process.agent !== null) return { agent: input.process.agent, identity: 'process' };
+  let freshest: StoredReport | null = null;
+  for (const report of input.reports) {
+    if (reportCounts(report, input) && (freshest === null || report.at > freshest.at)) freshest = report;
+  }
+  return freshest ? { agent: freshest.agent, identity: 'report' } : { agent: null, identity: 'none' };
+}
+
+/**
+ * Whether an accepted report still speaks for the pane. `ended=1` counts only once its reporter is no
+ * longer the foreground leader; where no process is observable, the identity lapses after its window.
+ */
+export function reportCounts(report: StoredReport, input: Pick<DecideInput, 'now' | 'windows' | 'process'>): boolean {
+  const { process } = input;
+  if (report.ended) {
+    const reporterLeads = process.observable && process.leaderPid !== null && (report.pid === undefined || report.pid === process.leaderPid);
+    if (!reporterLeads) return false;
+  }
+  if (!process.observable && input.now > identityExpiresAt(report, input.windows)) return false;
+  return true;
+}
+
+/** A full-lifecycle source decides while its agent lives and it speaks for the current session. */
+export function isLifecycleAuthority(report: StoredReport, input: Pick<DecideInput, 'process' | 'currentSession'>): boolean {
+  const sources = input.process.fullLifecycleSources ?? [];
+  if (input.process.agent === null || !sources.includes(report.source)) return false;
+  return (report.session ?? null) === input.currentSession || report.session === undefined;
+}

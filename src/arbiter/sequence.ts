@@ -1,0 +1,35 @@
+import { BoundedMap } from './bounded-map.ts';
+
+/**
+ * The last accepted seq per (source, session), within the current generation only: a new agent
+ * process restarts its counters, and its older generation is rejected before seq is compared.
+ */
+export class SequenceLedger {
+  readonly #last: BoundedMap<string, number>;
+
+  constructor(limit: number) {
+    this.#last = new BoundedMap(limit);
+  }
+
+  /** The last accepted seq when `seq` is not newer than it, else null. */
+  staleAgainst(source: string, session: string | undefined, seq: number): number | null {
+    const last = this.#last.get(key(source, session));
+    return last !== undefined && seq <= last ? last : null;
+  }
+
+  accept(source: string, session: string | undefined, seq: number): void {
+    this.#last.set(key(source, session), seq);
+  }
+
+  lastOf(source: string, session: string | undefined): number | undefined {
+    return this.#last.get(key(source, session));
+  }
+
+  clear(): void {
+    this.#last.clear();
+  }
+}
+
+function key(source: string, session: string | undefined): string {
+  return `${source}\u0000${session ?? ''}`;
+}

@@ -1,0 +1,101 @@
+import type { AgentState, RawState } from '../protocol/states.ts';
+
+/** The arbiter's only view of time: milliseconds since the epoch. Injected so tests need no timers. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Queries on the pane's process tree, answered by the daemon from /proc at the moment of a report. */
+export interface ProcessTree {
+  /** Whether pid is the pane's root process or one of its descendants. */
+  isInPaneTree(pid: number): boolean;
+  /** The closest process at or above pid that is identified as an agent, or null. */
+  nearestAgentAbove(pid: number): { agent: string; pid: number } | null;
+}
+
+/** What the daemon knows of the pane's foreground, fed on every change of it. */
+export interface ProcessObservation {
+  /** False where the pane's processes cannot be read (no /proc, a remote or serial pane). */
+  observable: boolean;
+  /** The foreground process group leader, or null when unknown. */
+  leaderPid: number | null;
+  /** The agent the identity matcher found in the foreground group, or null. */
+  agent: string | null;
+  /** The identified agent's own process (above wrappers and tool children), or null. */
+  agentPid: number | null;
+  /** Report sources the agent's manifest declares full-lifecycle (`full_lifecycle_sources`). */
+  fullLifecycleSources?: readonly string[];
+}
+
+/** Which entry of the precedence list decided the state (docs/arbitration.md). */
+export const PRECEDENCE = [
+  'no_agent',
+  'full_lifecycle',
+  'screen_rule',
+  'screen_skip',
+  'report',
+  'screen_fallback',
+  'no_evidence',
+] as const;
+export type PrecedenceRule = (typeof PRECEDENCE)[number];
+
+/** How the pane's agent was identified. */
+export type IdentitySource = 'process' | 'report' | 'none';
+
+/** The effective agent of one pane: what `agent.get` answers. */
+export interface AgentView {
+  agent: string | null;
+  identity: IdentitySource;
+  state: RawState;
+  /** `done` when idle and not seen; otherwise the raw state. */
+  displayed: AgentState;
+  seen: boolean;
+  rule: PrecedenceRule;
+  /** `screen:<rule id>`, `fallback:<reason>`, `report:<source>`, `previous` or `none`. */
+  source: string;
+  revision: number;
+  /** When state or agent last changed (ms since epoch). */
+  stateSince: number;
+  generation: number;
+}
+
+/** One published change; the daemon stamps its global state_change_seq on it. */
+export interface ChangeRecord {
+  /** `released`: the agent's process ended; `before` carries its final state, published once. */
+  kind: 'changed' | 'released';
+  at: number;
+  revision: number;
+  before: AgentView;
+  after: AgentView;
+}
+
+export const REJECT_REASONS = [
+  'pane_exited',
+  'invalid_report',
+  'reserved_source',
+  'unknown_version',
+  'not_in_pane',
+  'not_under_agent',
+  'nested_agent',
+  'stale_generation',
+  'session_ended',
+  'identity_conflict',
+  'no_agent',
+  'stale_ts',
+  'future_ts',
+  'stale_seq',
+  'no_report',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** The answer to a report: rejections are answers, never errors, so hooks stay quiet. */
+export interface ReportResult {
+  accepted: boolean;
+  reason?: RejectReason;
+}
+
+export interface ReportOutcome extends ReportResult {
+  changes: ChangeRecord[];
+}
