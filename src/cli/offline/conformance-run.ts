@@ -1,0 +1,125 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CompiledManifest } from '../../detect/compiled.ts';
+import { evaluate } from '../../detect/evaluate.ts';
+import type { Verdict } from '../../detect/types.ts';
+import { UsageError } from '../report.ts';
+import { replayAtOffsets } from './replay-stream.ts';
+import { parseProgress, readScreenLines } from './screen-file.ts';
+import { score, type Expectation, type Outcome } from './score.ts';
+
+interface ScreenCase {
+  file: string;
+  agent: string;
+  osc_title?: string | null;
+  osc_progress?: string | null;
+  expect: Expectation;
+  drift?: boolean;
+}
+
+interface StreamCase {
+  file: string;
+  bytes: number;
+  agent: string;
+  cols: number;
+  rows: number;
+  label: string;
+  expect: Expectation;
+  drift?: boolean;
+}
+
+export interface CaseResult {
+  kind: 'screen' | 'stream';
+  name: string; // file, or file@bytes (label) for streams
+  agent: string;
+  drift: boolean;
+  outcome: Outcome | 'no_manifest';
+  rule: string | null;
+  state: string;
+  mismatches: string[];
+}
+
+export interface Tally {
+  total: number;
+  right: number;
+  false_blocked: number;
+  false_idle: number;
+  conservative: number;
+  miss: number;
+  no_manifest: number;
+  agreement: number; // right / total, 0..1
+}
+
+export interface ConformanceReport {
+  dir: string;
+  cases: CaseResult[];
+  perAgent: Record<string, Tally>; // non-drift cases
+  overall: Tally; // non-drift cases
+  drift: Tally; // drift cases, reported apart
+}
+
+/** Evaluates every case of DIR/screens/cases.json and DIR/streams/cases.json with the given manifests. */
+export async function runConformance(dir: string, lookup: (agent: string) => CompiledManifest | null): Promise<ConformanceReport> {
+  const screenCases = readCases<ScreenCase>(join(dir, 'screens', 'cases.json'));
+  const streamCases = readCases<StreamCase>(join(dir, 'streams', 'cases.json'));
+  if (screenCases.length + streamCases.length === 0) throw new UsageError(`no cases found under ${dir} (expected screens/cases.json or streams/cases.json)`);
+  const cases: CaseResult[] = [];
+
+  for (const item of screenCases) {
+    const manifest = lookup(item.agent);
+    const verdict = manifest
+      ? evaluate(manifest, { lines: readScreenLines(join(dir, 'screens', item.file)), title: item.osc_title ?? null, progress: parseProgress(item.osc_progress) })
+      : null;
+    cases.push(result('screen', item.file, item.agent, item.drift ?? false, verdict, item.expect));
+  }
+
+  const byFile = new Map<string, StreamCase[]>();
+  for (const item of streamCases) byFile.set(`${item.file}\0${item.cols}x${item.rows}`, [...(byFile.get(`${item.file}\0${item.cols}x${item.rows}`) ?? []), item]);
+  for (const group of byFile.values()) {
+    const first = group[0]!;
+    const data = readFileSync(join(dir, 'streams', first.file));
+    const verdicts = new Map<StreamCase, Verdict | null>();
+    await replayAtOffsets(data, group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
+      for (const item of group) {
+        if (item.bytes !== offset) continue;
+        const manifest = lookup(item.agent);
+        verdicts.set(item, manifest ? evaluate(manifest, input) : null);
+      }
+    });
+    for (const item of group) cases.push(result('stream', `${item.file}@${item.bytes} (${item.label})`, item.agent, item.drift ?? false, verdicts.get(item) ?? null, item.expect));
+  }
+
+  const perAgent: Record<string, Tally> = {};
+  for (const agent of [...new Set(cases.map((c) => c.agent))].sort()) perAgent[agent] = tally(cases.filter((c) => c.agent === agent && !c.drift));
+  return { dir, cases, perAgent, overall: tally(cases.filter((c) => !c.drift)), drift: tally(cases.filter((c) => c.drift)) };
+}
+
+function readCases<T>(file: string): T[] {
+  if (!existsSync(file)) return [];
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T[];
+  } catch (error) {
+    throw new UsageError(`cannot read cases file ${file}: ${(error as Error).message}`);
+  }
+}
+
+function result(kind: 'screen' | 'stream', name: string, agent: string, drift: boolean, verdict: Verdict | null, expect: Expectation): CaseResult {
+  if (!verdict) return { kind, name, agent, drift, outcome: 'no_manifest', rule: null, state: 'none', mismatches: [`no manifest for agent ${agent}`] };
+  const { outcome, mismatches } = score(verdict, expect);
+  return { kind, name, agent, drift, outcome, rule: verdict.rule?.id ?? null, state: verdict.state, mismatches };
+}
+
+function tally(cases: CaseResult[]): Tally {
+  const count = (outcome: CaseResult['outcome']) => cases.filter((c) => c.outcome === outcome).length;
+  const right = count('right');
+  return {
+    total: cases.length,
+    right,
+    false_blocked: count('false_blocked'),
+    false_idle: count('false_idle'),
+    conservative: count('conservative'),
+    miss: count('miss'),
+    no_manifest: count('no_manifest'),
+    agreement: cases.length === 0 ? 1 : right / cases.length,
+  };
+}

@@ -1,0 +1,35 @@
+import type { ManifestRef } from './types.ts';
+import type { ManifestSpec, RuleSpec } from './manifest-spec.ts';
+import type { RegionSpec } from './region-spec.ts';
+
+/** A matcher with its patterns compiled; `contains` entries are stored lower-cased. */
+export interface CompiledMatcher {
+  contains: string[];
+  regex: RegExp[];
+  lineRegex: RegExp[];
+  all: CompiledGate[];
+  any: CompiledGate[];
+  not: CompiledGate[];
+}
+
+export interface CompiledGate extends CompiledMatcher {
+  region: RegionSpec | null;
+}
+
+export interface CompiledRule extends CompiledMatcher {
+  spec: RuleSpec;
+}
+
+export interface CompiledIdentity {
+  executables: ReadonlySet<string>;
+  packages: readonly string[];
+  argvPatterns: readonly RegExp[];
+}
+
+/** One manifest ready for evaluation: rules sorted by priority (highest first, then file order). */
+export interface CompiledManifest {
+  spec: ManifestSpec;
+  ref: ManifestRef;
+  rules: readonly CompiledRule[];
+  identity: CompiledIdentity;
+}

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CompiledManifest } from './compiled.ts';
+import { ManifestError } from './errors.ts';
+import { LIMITS } from './limits.ts';
+import { parseManifest } from './parse.ts';
+
+/** The manifests shipped with Corral. */
+export const BUNDLED_MANIFEST_DIR = fileURLToPath(new URL('../../manifests/', import.meta.url));
+
+/** A file that could not be used, and which working manifest stayed in its place. */
+export interface ManifestLoadError {
+  file: string;
+  id: string | null; // the id written in the file, when it can be read
+  code: string;
+  message: string;
+  line: number | null;
+  column: number | null;
+}
+
+export interface DirectoryLoad {
+  manifests: { manifest: CompiledManifest; file: string; text: string }[];
+  errors: ManifestLoadError[];
+}
+
+/** Reads one manifest file; the only place manifests touch the file system. */
+export function loadManifestFile(file: string, source: string): { manifest: CompiledManifest; text: string } {
+  let text: string;
+  try {
+    const size = statSync(file).size;
+    if (size > LIMITS.maxManifestBytes) {
+      throw new ManifestError('manifest_limit_exceeded', `${file}: ${size} bytes exceed the manifest size limit of ${LIMITS.maxManifestBytes}`);
+    }
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof ManifestError) throw error;
+    throw new ManifestError('manifest_read_failed', `${file}: cannot read: ${(error as Error).message}`);
+  }
+  return { manifest: parseManifest(text, { file, source }), text };
+}
+
+/** Loads every `*.toml` of a folder in name order; a missing folder is empty, not an error. */
+export function loadManifestDir(dir: string, sourceFor: (file: string) => string): DirectoryLoad {
+  const result: DirectoryLoad = { manifests: [], errors: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.toml')).sort();
+  } catch {
+    return result;
+  }
+  for (const name of names) {
+    const file = join(dir, name);
+    try {
+      const { manifest, text } = loadManifestFile(file, sourceFor(file));
+      result.manifests.push({ manifest, file, text });
+    } catch (error) {
+      result.errors.push(toLoadError(file, error));
+    }
+  }
+  return result;
+}
+
+export function toLoadError(file: string, error: unknown): ManifestLoadError {
+  const id = readIdLoosely(file);
+  if (error instanceof ManifestError) {
+    return { file, id, code: error.code, message: error.message, line: error.position?.line ?? null, column: error.position?.column ?? null };
+  }
+  return { file, id, code: 'manifest_read_failed', message: `${file}: ${String(error)}`, line: null, column: null };
+}
+
+/** The `id = "..."` of a file that failed to parse, so the error can name the agent it meant to change. */
+function readIdLoosely(file: string): string | null {
+  try {
+    const match = /^\s*id\s*=\s*["']([a-z0-9][a-z0-9_-]*)["']/m.exec(readFileSync(file, 'utf8'));
+    return match ? match[1]! : null;
+  } catch {
+    return null;
+  }
+}

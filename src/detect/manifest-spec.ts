@@ -1,0 +1,48 @@
+import type { RawState } from '../protocol/states.ts';
+import type { RegionSpec } from './region-spec.ts';
+
+/** Matchers shared by rules and gates; every present matcher must pass. */
+export interface MatcherSpec {
+  contains: string[];
+  regex: string[];
+  lineRegex: string[];
+  all: GateSpec[];
+  any: GateSpec[];
+  not: GateSpec[];
+}
+
+export interface GateSpec extends MatcherSpec {
+  region: RegionSpec | null; // null: the enclosing rule's or gate's region
+}
+
+export interface RuleSpec extends MatcherSpec {
+  id: string;
+  state: RawState;
+  priority: number;
+  region: RegionSpec;
+  visibleIdle: boolean;
+  visibleBlocker: boolean;
+  visibleWorking: boolean;
+  skipStateUpdate: boolean;
+  evidence: string | null;
+  index: number; // position in the file; ties in priority go to the lower index
+}
+
+export interface IdentitySpec {
+  executables: string[];
+  packages: string[];
+  argvPatterns: string[];
+}
+
+/** A validated manifest, before its patterns are compiled. */
+export interface ManifestSpec {
+  id: string;
+  name: string;
+  aliases: string[];
+  version: string;
+  minEngineVersion: number;
+  fallback: 'unknown' | 'idle';
+  identity: IdentitySpec;
+  reports: { fullLifecycleSources: string[] };
+  rules: RuleSpec[];
+}

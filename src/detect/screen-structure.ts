@@ -1,0 +1,53 @@
+/** Box-drawing horizontals that make a horizontal rule. */
+const HORIZONTALS = new Set(['─', '━', '═', '╌', '╍', '┄', '┅', '▔', '▁']);
+const MIN_RULE_RUN = 8;
+const MIN_RULE_SHARE = 0.6;
+const PROMPT_MARKERS = new Set(['>', '›', '❯', '▌', '┃']);
+const SIDE_BORDER = /^[│┃║]\s?|\s?[│┃║]$/g;
+
+/**
+ * A rule line holds a run of at least 8 horizontals, and horizontals make at least 60% of its
+ * non-blank characters: labels on a rule exist (`──── ◐ medium · /effort` in Claude Code,
+ * `──── 100% ─` in the Codex transcript viewer), prose with a short dash run does not qualify.
+ */
+export function isHorizontalRule(line: string): boolean {
+  let horizontals = 0;
+  let nonBlank = 0;
+  let run = 0;
+  let longestRun = 0;
+  for (const char of line) {
+    if (char === ' ' || char === '\t' || char === '\u00a0') {
+      run = 0;
+      continue;
+    }
+    nonBlank++;
+    if (HORIZONTALS.has(char)) {
+      horizontals++;
+      run++;
+      if (run > longestRun) longestRun = run;
+    } else {
+      run = 0;
+    }
+  }
+  return longestRun >= MIN_RULE_RUN && horizontals >= nonBlank * MIN_RULE_SHARE;
+}
+
+export function isBlank(line: string): boolean {
+  return line.trim() === '';
+}
+
+export function startsWithPromptMarker(line: string): boolean {
+  const trimmed = line.trimStart();
+  return trimmed.length > 0 && PROMPT_MARKERS.has(trimmed[0]!);
+}
+
+export function stripSideBorders(line: string): string {
+  return line.replace(SIDE_BORDER, '').trimEnd();
+}
+
+/** Row indexes of horizontal rules, top to bottom. */
+export function ruleRows(lines: readonly string[]): number[] {
+  const rows: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (isHorizontalRule(lines[i]!)) rows.push(i);
+  return rows;
+}
