@@ -1,0 +1,168 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  PANE_GET,
+  PANE_KILL,
+  PANE_LIST,
+  PANE_READ,
+  PANE_RESIZE,
+  PANE_SEND,
+  PANE_SPAWN,
+  type PaneInfo,
+} from '../../protocol/methods/pane.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printFields, printJson, printTable, printText } from '../output.ts';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function envPair(value: string, previous: Record<string, string>): Record<string, string> {
+  const eq = value.indexOf('=');
+  if (eq < 1) throw new InvalidArgumentError('expected KEY=VALUE');
+  return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function exitText(pane: PaneInfo): string {
+  if (pane.state === 'running') return 'running';
+  return pane.signal !== null ? `exited (signal ${pane.signal})` : `exited (${pane.exitCode ?? '?'})`;
+}
+
+function commandLine(pane: PaneInfo): string {
+  return [pane.command, ...pane.args].join(' ');
+}
+
+export function registerPaneCommands(program: Command): void {
+  const pane = program.command('pane').description('spawn, inspect, drive and kill panes');
+
+  pane
+    .command('spawn')
+    .description('start CMD on a new pane; prints its id')
+    .usage('[options] -- CMD [ARGS...]')
+    .argument('<command>', 'program to run')
+    .argument('[args...]', 'its arguments (put -- before CMD when they start with -)')
+    .option('--name <name>', 'a unique name usable wherever an id is')
+    .option('--cwd <dir>', 'working folder (default: the current folder)')
+    .option('--cols <n>', 'columns (default 120)', positiveInt)
+    .option('--rows <n>', 'rows (default 32)', positiveInt)
+    .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair, {})
+    .action(async (command: string, args: string[], options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const params = {
+        command,
+        args,
+        cwd: (await import('node:path')).resolve(options.cwd ?? process.cwd()),
+        env: options.env,
+        ...(options.name !== undefined ? { name: options.name as string } : {}),
+        ...(options.cols !== undefined ? { cols: options.cols as number } : {}),
+        ...(options.rows !== undefined ? { rows: options.rows as number } : {}),
+      };
+      const info = await withDaemon(socket, (client) => client.call(PANE_SPAWN, params));
+      if (json) printJson(info);
+      else printText(info.id);
+    });
+
+  pane
+    .command('list')
+    .description('every pane, running or exited')
+    .action(async (_options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const { panes } = await withDaemon(socket, (client) => client.call(PANE_LIST, {}));
+      if (json) return printJson(panes);
+      printTable(
+        ['ID', 'NAME', 'STATE', 'PID', 'SIZE', 'COMMAND'],
+        panes.map((p) => [p.id, p.name ?? '-', exitText(p), String(p.pid), `${p.cols}x${p.rows}`, commandLine(p)]),
+      );
+    });
+
+  pane
+    .command('get')
+    .description('one pane with its foreground process')
+    .argument('<target>', 'pane id or name')
+    .action(async (target: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const detail = await withDaemon(socket, (client) => client.call(PANE_GET, { target }));
+      if (json) return printJson(detail);
+      const process = detail.process;
+      printFields([
+        ['id', detail.id],
+        ['name', detail.name ?? '-'],
+        ['state', exitText(detail)],
+        ['command', commandLine(detail)],
+        ['cwd', detail.cwd],
+        ['pid', String(detail.pid)],
+        ['size', `${detail.cols}x${detail.rows}`],
+        ['title', detail.title ?? '-'],
+        ['foreground', process ? `pgid ${process.pgid} pid ${process.pid} ${process.argv.join(' ') || process.exe || '?'}` : '-'],
+        ['agent hint', process?.agentHint ?? '-'],
+      ]);
+    });
+
+  pane
+    .command('kill')
+    .description('end the pane process group (SIGHUP, then SIGKILL) and remove the pane')
+    .argument('<target>', 'pane id or name')
+    .action(async (target: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(PANE_KILL, { target }));
+      if (json) printJson(info);
+      else printText(info.id);
+    });
+
+  pane
+    .command('resize')
+    .description('resize the pane')
+    .argument('<target>', 'pane id or name')
+    .argument('<cols>', 'columns', positiveInt)
+    .argument('<rows>', 'rows', positiveInt)
+    .action(async (target: string, cols: number, rows: number, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(PANE_RESIZE, { target, cols, rows }));
+      if (json) printJson(info);
+    });
+
+  pane
+    .command('send')
+    .description('type text, then named keys (Enter, Escape, Up, Down, Tab, C-c, ...)')
+    .argument('<target>', 'pane id or name')
+    .option('--text <text>', 'text to type as is')
+    .option('--keys <names...>', 'key names, sent after the text')
+    .option('--key <name>', 'one key name, repeatable', collect, [])
+    .action(async (target: string, options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const keys = [...((options.keys as string[] | undefined) ?? []), ...(options.key as string[])];
+      const params = {
+        target,
+        ...(options.text !== undefined ? { text: options.text as string } : {}),
+        ...(keys.length > 0 ? { keys } : {}),
+      };
+      const result = await withDaemon(socket, (client) => client.call(PANE_SEND, params));
+      if (json) printJson(result);
+    });
+
+  pane
+    .command('read')
+    .description('print the screen (or the scrollback) as text; works on exited panes')
+    .argument('<target>', 'pane id or name')
+    .option('--scrollback', 'read the scrollback instead of the screen')
+    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--ansi', 'keep colours and attributes as escape sequences')
+    .action(async (target: string, options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const params = {
+        target,
+        source: options.scrollback ? ('scrollback' as const) : ('screen' as const),
+        ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
+        ...(options.ansi ? { ansi: true } : {}),
+      };
+      const result = await withDaemon(socket, (client) => client.call(PANE_READ, params));
+      if (json) printJson(result);
+      else printText(result.text);
+    });
+}

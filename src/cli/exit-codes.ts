@@ -1,0 +1,37 @@
+/** The CLI's exit codes; also printed by `--help` and listed in docs/protocol.md. */
+export const EXIT = {
+  ok: 0,
+  daemonError: 1,
+  usage: 2,
+  notFound: 3,
+  unreachable: 4,
+  timeout: 124,
+} as const;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    error from the daemon (message on stderr)
+  2    usage error
+  3    target not found or exited
+  4    daemon unreachable (the socket path tried is printed)
+  124  timeout`;
+
+/** The exit code for a stable error code, from the daemon or from the client itself. */
+export function exitCodeFor(code: string): number {
+  switch (code) {
+    case 'pane_not_found':
+    case 'pane_exited':
+      return EXIT.notFound;
+    case 'invalid_params':
+    case 'invalid_key':
+    case 'usage':
+      return EXIT.usage;
+    case 'daemon_unreachable':
+      return EXIT.unreachable;
+    case 'timeout':
+      return EXIT.timeout;
+    default:
+      return EXIT.daemonError;
+  }
+}

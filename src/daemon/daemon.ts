@@ -1,0 +1,141 @@
+import { readFileSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
+import { Connection } from './connection.ts';
+import type { HandlerBinding } from './handler.ts';
+import { paneHandlers } from './handlers/pane.ts';
+import { serverHandlers } from './handlers/server.ts';
+import { acquireLock } from './lock-file.ts';
+import type { Logger } from './logger.ts';
+import { PaneRegistry, type SpawnTerminal } from './pane-registry.ts';
+import { RpcServer } from './rpc-server.ts';
+import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
+
+export type DaemonState = 'running' | 'stopping' | 'stopped';
+
+export interface DaemonOptions {
+  socketPath: string;
+  log: Logger;
+  spawnTerminal: SpawnTerminal;
+}
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/**
+ * A running daemon: the socket, the connections, the RPC server and the panes.
+ * Extension: `registry` hooks per pane; `rpc.register()` adds method groups; `connections` for events.
+ */
+export class Daemon {
+  private lifecycle: DaemonState = 'running';
+  private readonly connections = new Set<Connection>();
+  private nextConnection = 1;
+  private stopped: Promise<void> | null = null;
+
+  private constructor(
+    readonly socketPath: string,
+    readonly registry: PaneRegistry,
+    readonly rpc: RpcServer,
+    private readonly server: Server,
+    private readonly lock: { dispose(): void },
+    private readonly log: Logger,
+  ) {}
+
+  static async start(options: DaemonOptions): Promise<Daemon> {
+    const { socketPath, log } = options;
+    checkSocketPathLength(socketPath);
+    prepareSocketDir(dirname(socketPath));
+    const lock = acquireLock(`${socketPath}.lock`, socketPath);
+    try {
+      if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');
+      const registry = new PaneRegistry(options.spawnTerminal, socketPath, log);
+      const rpc = new RpcServer(log);
+      const server = createServer({ allowHalfOpen: true });
+      const daemon = new Daemon(socketPath, registry, rpc, server, lock, log);
+      const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
+      daemon.register([...serverHandlers(info, registry), ...paneHandlers(registry)]);
+      server.on('connection', (socket) => daemon.accept(socket));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(socketPath, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      server.on('error', (error) => log.error({ err: error }, 'socket server error'));
+      restrictSocket(socketPath);
+      log.info({ socket: socketPath, version: info.version }, 'listening');
+      return daemon;
+    } catch (error) {
+      lock.dispose();
+      throw error;
+    }
+  }
+
+  get state(): DaemonState {
+    return this.lifecycle;
+  }
+
+  register(bindings: readonly HandlerBinding[]): void {
+    this.rpc.register(bindings);
+  }
+
+  /** Live client connections (for pushing notifications). */
+  clients(): Connection[] {
+    return [...this.connections];
+  }
+
+  /**
+   * Stop accepting, end every pane's process group by the terminal's one policy, close the clients,
+   * remove the socket and the lock. Safe to call twice.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.lifecycle = 'stopping';
+    this.log.info({ panes: this.registry.size }, 'stopping');
+    this.rpc.stopAccepting();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.registry.removeAll();
+    this.registry.dispose();
+    for (const connection of this.connections) connection.close();
+    try {
+      unlinkSync(this.socketPath);
+    } catch {
+      // already gone
+    }
+    this.lock.dispose();
+    await closed;
+    this.lifecycle = 'stopped';
+    this.log.info('stopped');
+  }
+
+  private accept(socket: Socket): void {
+    if (this.lifecycle !== 'running') {
+      socket.destroy();
+      return;
+    }
+    const id = this.nextConnection++;
+    const connection = new Connection(
+      id,
+      socket,
+      {
+        frame: (conn, frame) => this.rpc.serveFrame(conn, frame),
+        overflow: (conn) => {
+          this.log.warn({ connection: id, limit: MAX_FRAME_BYTES }, 'frame too large; closing connection');
+          conn.send(this.rpc.frameTooLarge(MAX_FRAME_BYTES));
+        },
+      },
+      this.log.child({ connection: id }),
+    );
+    this.connections.add(connection);
+    connection.onClose(() => this.connections.delete(connection));
+    this.log.debug({ connection: id }, 'client connected');
+  }
+}

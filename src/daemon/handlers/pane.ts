@@ -1,0 +1,60 @@
+import { CorralError } from '../../protocol/errors.ts';
+import {
+  PANE_GET,
+  PANE_KILL,
+  PANE_LIST,
+  PANE_READ,
+  PANE_RESIZE,
+  PANE_SEND,
+  PANE_SPAWN,
+} from '../../protocol/methods/pane.ts';
+import { TerminalError } from '../../terminal/errors.ts';
+import { encodeKeys } from '../../terminal/keys.ts';
+import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+
+/** The terminal layer throws `invalid_key` with the offending name; it travels as a params error. */
+function encodeNamedKeys(keys: string[]): string {
+  try {
+    return encodeKeys(keys);
+  } catch (error) {
+    if (error instanceof TerminalError && error.code === 'invalid_key') throw new CorralError('invalid_key', error.message);
+    throw error;
+  }
+}
+
+export function paneHandlers(registry: PaneRegistry): HandlerBinding[] {
+  return [
+    implement(PANE_SPAWN, (params) => registry.spawn(params).info()),
+
+    implement(PANE_LIST, () => ({ panes: registry.list().map((pane) => pane.info()) })),
+
+    implement(PANE_GET, ({ target }) => registry.resolve(target).detail()),
+
+    implement(PANE_KILL, ({ target }) => registry.remove(registry.resolve(target))),
+
+    implement(PANE_RESIZE, ({ target, cols, rows }) => {
+      const pane = registry.resolve(target);
+      pane.assertRunning();
+      pane.terminal.resize(cols, rows);
+      return pane.info();
+    }),
+
+    implement(PANE_SEND, ({ target, text, keys }) => {
+      const pane = registry.resolve(target);
+      if (text === undefined && keys === undefined) {
+        throw new CorralError('invalid_params', 'pass "text", "keys" or both', { field: 'text' });
+      }
+      const data = (text ?? '') + encodeNamedKeys(keys ?? []);
+      pane.assertRunning();
+      pane.terminal.write(data);
+      return { bytes: Buffer.byteLength(data) };
+    }),
+
+    implement(PANE_READ, ({ target, source = 'screen', lines, ansi }) => {
+      const pane = registry.resolve(target);
+      const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+      return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };
+    }),
+  ];
+}

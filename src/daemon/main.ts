@@ -1,0 +1,42 @@
+import { resolveSocketPath } from '../protocol/socket-path.ts';
+import type { SpawnTerminal } from './pane-registry.ts';
+import { Daemon } from './daemon.ts';
+import { createLogger, type LogLevel } from './logger.ts';
+
+export interface RunDaemonOptions {
+  socket?: string;
+  logLevel: LogLevel;
+  spawnTerminal: SpawnTerminal;
+}
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Runs the daemon in the foreground until a stop signal, then stops it (ending every pane) and
+ * resolves with the exit code. Startup failures reject with a StartupError for the CLI to print.
+ */
+export async function runDaemon(options: RunDaemonOptions): Promise<number> {
+  const log = createLogger(options.logLevel);
+  const daemon = await Daemon.start({
+    socketPath: resolveSocketPath(options.socket),
+    log,
+    spawnTerminal: options.spawnTerminal,
+  });
+  // Input and listeners must never take the daemon down with the panes it owns: log and go on.
+  process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception'));
+  process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
+  return new Promise((resolve) => {
+    for (const signal of STOP_SIGNALS) {
+      process.on(signal, () => {
+        log.info({ signal }, 'stop signal');
+        daemon.stop().then(
+          () => resolve(0),
+          (error: unknown) => {
+            log.error({ err: error }, 'stop failed');
+            resolve(1);
+          },
+        );
+      });
+    }
+  });
+}

@@ -1,0 +1,175 @@
+import { CorralError } from '../protocol/errors.ts';
+import type { PaneDetail, PaneInfo, PaneLifecycle, PaneProcess } from '../protocol/methods/pane.ts';
+import type { Disposable, ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../terminal/types.ts';
+import { Listeners } from './listeners.ts';
+import type { Logger } from './logger.ts';
+
+/** A typed key for something hung on each pane (an arbiter, a detector); created once per kind. */
+export class PaneSlot<T extends Disposable> {
+  declare private readonly _type: T;
+  constructor(readonly name: string) {}
+}
+
+export interface PaneIdentity {
+  id: string;
+  name: string | null;
+  workspace: string;
+  command: string;
+  args: string[];
+  cwd: string;
+}
+
+/**
+ * One pane as the daemon owns it: the terminal, its lifecycle and everything hung on it.
+ * Subscriptions and attachments made through the record are disposed with it, in reverse order.
+ */
+export class PaneRecord implements Disposable {
+  readonly createdAt = Date.now();
+  private lifecycle: PaneLifecycle = 'running';
+  private exitInfo: ExitInfo | null = null;
+  private exitedAt: number | null = null;
+  private readonly owned: Disposable[] = [];
+  private readonly slots = new Map<PaneSlot<Disposable>, Disposable>();
+  private readonly exited: Listeners<PaneRecord>;
+  private disposed = false;
+
+  constructor(
+    readonly identity: PaneIdentity,
+    readonly terminal: TerminalPane,
+    private readonly log: Logger,
+  ) {
+    this.exited = new Listeners((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
+    this.own(terminal.onExit((info) => this.markExited(info)));
+    if (terminal.exited) this.markExited(terminal.exited);
+  }
+
+  get id(): string {
+    return this.identity.id;
+  }
+
+  get name(): string | null {
+    return this.identity.name;
+  }
+
+  get state(): PaneLifecycle {
+    return this.lifecycle;
+  }
+
+  get exit(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  /** Hook: after each batch of output has been parsed into the screen. */
+  onOutput(listener: () => void): Disposable {
+    return this.own(this.terminal.onOutput(listener));
+  }
+
+  /** Hook: each OSC sequence the program emits, in stream order. */
+  onOsc(listener: (event: OscEvent) => void): Disposable {
+    return this.own(this.terminal.onOsc(listener));
+  }
+
+  /** Hook: once, after the stream closed and the state is `exited`; the last screen stays readable. */
+  onExit(listener: (pane: PaneRecord) => void): Disposable {
+    return this.own(this.exited.add(listener));
+  }
+
+  /** Ties a disposable to this pane's life. */
+  own<T extends Disposable>(disposable: T): T {
+    if (this.disposed) {
+      disposable.dispose();
+      return disposable;
+    }
+    this.owned.push(disposable);
+    return disposable;
+  }
+
+  /** Hangs one value of a kind on this pane, owned by it. */
+  attach<T extends Disposable>(slot: PaneSlot<T>, value: T): T {
+    if (this.slots.has(slot)) throw new Error(`pane ${this.id} already has ${slot.name}`);
+    this.slots.set(slot, value);
+    return this.own(value);
+  }
+
+  get<T extends Disposable>(slot: PaneSlot<T>): T | undefined {
+    return this.slots.get(slot) as T | undefined;
+  }
+
+  assertRunning(): void {
+    if (this.lifecycle === 'exited') {
+      throw new CorralError(
+        'pane_exited',
+        `pane ${this.label()} has exited (code ${this.exitInfo?.exitCode ?? 'none'}); read it, or kill it to remove it`,
+        { id: this.id },
+      );
+    }
+  }
+
+  label(): string {
+    return this.name ? `${this.id} (${this.name})` : this.id;
+  }
+
+  info(): PaneInfo {
+    const { id, name, workspace, command, args, cwd } = this.identity;
+    return {
+      id,
+      name,
+      workspace,
+      state: this.lifecycle,
+      command,
+      args,
+      cwd,
+      pid: this.terminal.pid,
+      cols: this.terminal.cols,
+      rows: this.terminal.rows,
+      createdAt: this.createdAt,
+      exitedAt: this.exitedAt,
+      exitCode: this.exitInfo?.exitCode ?? null,
+      signal: this.exitInfo?.signal ?? null,
+    };
+  }
+
+  detail(): PaneDetail {
+    const process = this.lifecycle === 'running' ? describeForeground(this.terminal.foreground()) : null;
+    return { ...this.info(), process, title: this.terminal.osc.title?.value ?? null };
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const disposable of this.owned.reverse()) {
+      try {
+        disposable.dispose();
+      } catch (error) {
+        this.log.error({ err: error, pane: this.id }, 'pane disposable failed');
+      }
+    }
+    this.owned.length = 0;
+    this.slots.clear();
+    this.exited.clear();
+    this.terminal.dispose();
+  }
+
+  private markExited(info: ExitInfo): void {
+    if (this.lifecycle === 'exited') return;
+    this.lifecycle = 'exited';
+    this.exitInfo = info;
+    this.exitedAt = Date.now();
+    this.log.info({ pane: this.id, exitCode: info.exitCode, signal: info.signal }, 'pane exited');
+    this.exited.fire(this);
+  }
+}
+
+function describeForeground(foreground: ForegroundProcess | null): PaneProcess | null {
+  if (!foreground) return null;
+  const main = foreground.leader ?? foreground.members[0];
+  if (!main) return null;
+  const hint = [main, ...foreground.members].find((m) => m.agentHint !== null)?.agentHint;
+  return {
+    pgid: foreground.pgid,
+    pid: main.pid,
+    exe: main.exe,
+    argv: main.argv,
+    ...(hint ? { agentHint: hint } : {}),
+  };
+}

@@ -1,0 +1,162 @@
+import { CorralError } from '../protocol/errors.ts';
+import { DEFAULT_COLS, DEFAULT_ROWS, type PaneInfo } from '../protocol/methods/pane.ts';
+import type { Disposable, PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
+import { Listeners } from './listeners.ts';
+import type { Logger } from './logger.ts';
+import { PaneRecord } from './pane-record.ts';
+import { checkSpawnable } from './spawn-check.ts';
+
+export type SpawnTerminal = (options: PaneSpawnOptions) => TerminalPane;
+
+export interface SpawnRequest {
+  command: string;
+  args?: string[];
+  name?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}
+
+/** One workspace for now; ids keep the `w<n>:` part so that more can come without a format change. */
+const WORKSPACE = 'w1';
+
+/**
+ * Every pane the daemon owns, by id and by name. Ids are never reused in a daemon's life.
+ * Hooks: `onCreated` fires before `pane.spawn` answers (hang per-pane parts there),
+ * `onExited` when a pane's process has gone, `onRemoved` after it is killed and disposed.
+ */
+export class PaneRegistry implements Disposable {
+  private readonly panes = new Map<string, PaneRecord>();
+  private readonly byName = new Map<string, PaneRecord>();
+  private readonly removals = new Map<string, Promise<PaneInfo>>();
+  private nextPane = 1;
+  private readonly created: Listeners<PaneRecord>;
+  private readonly exited: Listeners<PaneRecord>;
+  private readonly removed: Listeners<PaneInfo>;
+
+  constructor(
+    private readonly spawnTerminal: SpawnTerminal,
+    private readonly socketPath: string,
+    private readonly log: Logger,
+  ) {
+    const onError = (error: unknown) => log.error({ err: error }, 'pane registry listener failed');
+    this.created = new Listeners(onError);
+    this.exited = new Listeners(onError);
+    this.removed = new Listeners(onError);
+  }
+
+  get size(): number {
+    return this.panes.size;
+  }
+
+  list(): PaneRecord[] {
+    return [...this.panes.values()];
+  }
+
+  onCreated(listener: (pane: PaneRecord) => void): Disposable {
+    return this.created.add(listener);
+  }
+
+  onExited(listener: (pane: PaneRecord) => void): Disposable {
+    return this.exited.add(listener);
+  }
+
+  onRemoved(listener: (pane: PaneInfo) => void): Disposable {
+    return this.removed.add(listener);
+  }
+
+  /** An id (`w1:p3`) or a name. */
+  resolve(target: string): PaneRecord {
+    const pane = this.panes.get(target) ?? this.byName.get(target);
+    if (!pane) {
+      throw new CorralError('pane_not_found', `no pane has id or name "${target}"; run \`corral pane list\``, { target });
+    }
+    return pane;
+  }
+
+  spawn(request: SpawnRequest): PaneRecord {
+    if (request.name !== undefined && this.byName.has(request.name)) {
+      const holder = this.byName.get(request.name)!;
+      throw new CorralError('name_taken', `name "${request.name}" is used by pane ${holder.id}; pick another or kill that pane`, {
+        name: request.name,
+        id: holder.id,
+      });
+    }
+    const id = `${WORKSPACE}:p${this.nextPane}`;
+    const cwd = request.cwd ?? process.env.HOME ?? '/';
+    const env = this.paneEnv(id, request.env ?? {});
+    checkSpawnable(request.command, cwd, env);
+    let terminal: TerminalPane;
+    try {
+      terminal = this.spawnTerminal({
+        command: request.command,
+        args: request.args ?? [],
+        cwd,
+        env,
+        cols: request.cols ?? DEFAULT_COLS,
+        rows: request.rows ?? DEFAULT_ROWS,
+      });
+    } catch (error) {
+      throw new CorralError('spawn_failed', `cannot start "${request.command}": ${(error as Error).message}`, {
+        command: request.command,
+      });
+    }
+    this.nextPane += 1;
+    const identity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
+    const pane = new PaneRecord(identity, terminal, this.log);
+    this.panes.set(id, pane);
+    if (identity.name !== null) this.byName.set(identity.name, pane);
+    pane.onExit(() => this.exited.fire(pane));
+    this.log.info({ pane: id, name: identity.name, command: request.command, pid: terminal.pid }, 'pane spawned');
+    this.created.fire(pane);
+    return pane;
+  }
+
+  /** Ends the pane's process group if it runs (the terminal's one policy), then forgets the pane. */
+  remove(pane: PaneRecord): Promise<PaneInfo> {
+    const pending = this.removals.get(pane.id);
+    if (pending) return pending;
+    const removal = (async () => {
+      if (pane.state === 'running') await pane.terminal.terminate();
+      const info = pane.info();
+      this.panes.delete(pane.id);
+      if (pane.name !== null && this.byName.get(pane.name) === pane) this.byName.delete(pane.name);
+      pane.dispose();
+      this.log.info({ pane: pane.id }, 'pane removed');
+      this.removed.fire(info);
+      return info;
+    })().finally(() => this.removals.delete(pane.id));
+    this.removals.set(pane.id, removal);
+    return removal;
+  }
+
+  /** Removes every pane, ending all process groups at once. */
+  async removeAll(): Promise<void> {
+    await Promise.allSettled(this.list().map((pane) => this.remove(pane)));
+  }
+
+  dispose(): void {
+    for (const pane of this.list()) pane.dispose();
+    this.panes.clear();
+    this.byName.clear();
+    this.created.clear();
+    this.exited.clear();
+    this.removed.clear();
+  }
+
+  private paneEnv(id: string, extra: Record<string, string>): Record<string, string> {
+    const inherited: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (value !== undefined && !key.startsWith('CORRAL_')) inherited[key] = value;
+    }
+    return {
+      ...inherited,
+      ...extra,
+      CORRAL_SOCKET: this.socketPath,
+      CORRAL_PANE: id,
+      TERM: 'xterm-256color',
+      COLORTERM: 'truecolor',
+    };
+  }
+}

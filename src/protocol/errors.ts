@@ -1,0 +1,52 @@
+/**
+ * The one table of error codes. `rpc` is the JSON-RPC numeric code sent in `error.code`; the key is
+ * the stable snake_case code sent in `error.data.code`. Several stable codes may share one numeric code.
+ */
+export const ERRORS = {
+  parse_error: { rpc: -32700, summary: 'the line is not valid JSON' },
+  invalid_request: { rpc: -32600, summary: 'the JSON is not a JSON-RPC 2.0 request object' },
+  frame_too_large: { rpc: -32600, summary: 'a line exceeded the frame limit; the connection is closed' },
+  method_not_found: { rpc: -32601, summary: 'no such method' },
+  invalid_params: { rpc: -32602, summary: 'a parameter is missing, unknown or of the wrong type' },
+  invalid_key: { rpc: -32602, summary: 'a key name in pane.send is not known' },
+  internal_error: { rpc: -32603, summary: 'an unexpected fault in the daemon; see its log' },
+  shutting_down: { rpc: -32000, summary: 'the daemon is stopping and accepts no new work' },
+  pane_not_found: { rpc: 1001, summary: 'no pane has that id or name' },
+  pane_exited: { rpc: 1002, summary: 'the pane process has exited; only read, get and kill apply' },
+  name_taken: { rpc: 1003, summary: 'another pane already has that name' },
+  spawn_failed: { rpc: 1004, summary: 'the command could not be started' },
+  timeout: { rpc: 1100, summary: 'the operation did not finish in time' },
+} as const;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERRORS, value);
+}
+
+/** What travels in `error.data`: always the stable code, plus optional details. */
+export interface ErrorData {
+  code: ErrorCode;
+  [detail: string]: unknown;
+}
+
+/** An error that crosses the wire: thrown by handlers, rebuilt by the client. */
+export class CorralError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'CorralError';
+    this.code = code;
+    this.details = details;
+  }
+
+  get rpcCode(): number {
+    return ERRORS[this.code].rpc;
+  }
+
+  toJSONRPC(): { code: number; message: string; data: ErrorData } {
+    return { code: this.rpcCode, message: this.message, data: { ...this.details, code: this.code } };
+  }
+}

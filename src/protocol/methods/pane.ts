@@ -1,0 +1,124 @@
+import { defineMethod, returns } from '../method.ts';
+import { arrayOf, bool, int, oneOf, optional, params, recordOf, str } from '../validate.ts';
+
+export const PANE_LIFECYCLES = ['running', 'exited'] as const;
+export type PaneLifecycle = (typeof PANE_LIFECYCLES)[number];
+
+export const DEFAULT_COLS = 120;
+export const DEFAULT_ROWS = 32;
+
+/** A pane as listed: identity, command and lifecycle. Times are ms since the epoch. */
+export interface PaneInfo {
+  id: string; // 'w1:p1': workspace and pane, never reused within a daemon's life
+  name: string | null;
+  workspace: string;
+  state: PaneLifecycle;
+  command: string;
+  args: string[];
+  cwd: string;
+  pid: number;
+  cols: number;
+  rows: number;
+  createdAt: number;
+  exitedAt: number | null;
+  exitCode: number | null;
+  signal: number | null;
+}
+
+/** The PTY's foreground process group, as read from /proc. */
+export interface PaneProcess {
+  pgid: number;
+  pid: number; // the group leader, or the first live member when the leader already exited
+  exe: string | null;
+  argv: string[];
+  agentHint?: string; // CORRAL_AGENT from a member's environment
+}
+
+export interface PaneDetail extends PaneInfo {
+  process: PaneProcess | null; // null once exited, or when /proc cannot be read
+  title: string | null; // the last OSC 0/2 title the program set
+}
+
+const target = str({ min: 1, max: 128 });
+const name = str({
+  min: 1,
+  max: 64,
+  pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
+  hint: 'letters, digits, ".", "_" or "-", starting with a letter or digit',
+});
+const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const PANE_SPAWN = defineMethod({
+  name: 'pane.spawn',
+  summary: 'Start a command on a new PTY pane.',
+  params: params({
+    command: str({ min: 1, max: 4096 }),
+    args: optional(arrayOf(str({ max: 65536 }), { max: 1024 })),
+    name: optional(name),
+    cwd: optional(str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' })),
+    env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
+    cols: optional(int({ min: 2, max: 1000 })),
+    rows: optional(int({ min: 2, max: 500 })),
+  }),
+  result: returns<PaneInfo>(),
+  errors: ['name_taken', 'spawn_failed'],
+});
+
+export const PANE_LIST = defineMethod({
+  name: 'pane.list',
+  summary: 'Every pane, running or exited.',
+  params: params({}),
+  result: returns<{ panes: PaneInfo[] }>(),
+  errors: [],
+});
+
+export const PANE_GET = defineMethod({
+  name: 'pane.get',
+  summary: 'One pane with its foreground process and title.',
+  params: params({ target }),
+  result: returns<PaneDetail>(),
+  errors: ['pane_not_found'],
+});
+
+export const PANE_KILL = defineMethod({
+  name: 'pane.kill',
+  summary: 'End the pane process group if running (SIGHUP, then SIGKILL) and remove the pane.',
+  params: params({ target }),
+  result: returns<PaneInfo>(),
+  errors: ['pane_not_found'],
+});
+
+export const PANE_RESIZE = defineMethod({
+  name: 'pane.resize',
+  summary: 'Resize the PTY and the emulator.',
+  params: params({ target, cols: int({ min: 2, max: 1000 }), rows: int({ min: 2, max: 500 }) }),
+  result: returns<PaneInfo>(),
+  errors: ['pane_not_found', 'pane_exited'],
+});
+
+export const PANE_SEND = defineMethod({
+  name: 'pane.send',
+  summary: 'Write text, then named keys (Enter, Escape, Up, Tab, C-c, ...), to the pane.',
+  params: params({
+    target,
+    text: optional(str({ max: 1 << 20 })),
+    keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 1024 })),
+  }),
+  result: returns<{ bytes: number }>(),
+  errors: ['pane_not_found', 'pane_exited', 'invalid_key'],
+});
+
+export const READ_SOURCES = ['screen', 'scrollback'] as const;
+
+export const PANE_READ = defineMethod({
+  name: 'pane.read',
+  summary: 'The screen (bottom rows of the buffer) or the scrollback, as text; works on exited panes.',
+  params: params({
+    target,
+    source: optional(oneOf(READ_SOURCES)),
+    lines: optional(int({ min: 1, max: 100_000 })),
+    ansi: optional(bool()),
+  }),
+  result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number }>(),
+  errors: ['pane_not_found'],
+});
