@@ -1,0 +1,132 @@
+// How to launch and drive each recorded CLI against the mock model. Versions are pinned in
+// test/agents/package.json; screen patterns come from watching each CLI's screens.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface LaunchContext {
+  port: number;
+  home: string;
+  project: string;
+}
+
+export interface AgentSpec {
+  id: string;
+  version: string;
+  /** Path under test/agents/node_modules/.bin. */
+  bin: string;
+  args: string[];
+  env(ctx: LaunchContext): Record<string, string>;
+  setup(ctx: LaunchContext): void;
+  /** On screen when the composer is ready for typing. */
+  idle: RegExp;
+  /** On screen when the shell permission prompt is live. */
+  permission: RegExp;
+  /** Keys that accept the permission prompt once. */
+  approve: string;
+  startupTimeoutMs: number;
+  /** Dialogs shown before the composer (folder trust): labelled blocked, then answered. */
+  dialogs?: { pattern: RegExp; keys: string; label: string }[];
+}
+
+const writeJson = (path: string, value: unknown): void => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2));
+};
+
+export const agents: Record<string, AgentSpec> = {
+  gemini: {
+    id: 'gemini',
+    version: '0.61.0',
+    bin: 'gemini',
+    args: [],
+    env: ({ port }) => ({
+      GEMINI_API_KEY: 'mock-gemini-key',
+      GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`,
+    }),
+    setup: ({ home }) => {
+      writeJson(join(home, '.gemini', 'settings.json'), {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      });
+    },
+    idle: /Type your message/,
+    permission: /Allow once|Allow execution|Yes, allow/i,
+    approve: '\r',
+    startupTimeoutMs: 60000,
+    dialogs: [{ pattern: /Do you trust the files in this folder\?/, keys: '\r', label: '00-blocked-folder-trust' }],
+  },
+  qwen: {
+    id: 'qwen',
+    version: '0.15.10',
+    bin: 'qwen',
+    args: [],
+    env: ({ port }) => ({
+      OPENAI_API_KEY: 'mock-openai-key',
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      OPENAI_MODEL: 'mock-model',
+    }),
+    setup: ({ home }) => {
+      writeJson(join(home, '.qwen', 'settings.json'), {
+        security: { auth: { selectedType: 'openai' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true },
+      });
+    },
+    idle: /Type your message/,
+    permission: /Allow once|Yes, allow|Allow execution/i,
+    approve: '\r',
+    startupTimeoutMs: 60000,
+  },
+  opencode: {
+    id: 'opencode',
+    version: '1.18.33',
+    bin: 'opencode',
+    args: [],
+    env: ({ port }) => ({
+      OPENCODE_CONFIG_CONTENT: JSON.stringify({
+        $schema: 'https://opencode.ai/config.json',
+        model: 'mock/mock-model',
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'mock-key' },
+            models: { 'mock-model': { name: 'Mock Model', tool_call: true } },
+          },
+        },
+        permission: { bash: 'ask' },
+        autoupdate: false,
+        share: 'disabled',
+      }),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+    }),
+    setup: () => {},
+    idle: /ctrl\+p|tab agents|Ask anything/i,
+    permission: /Allow once|Permission required|Allow always/i,
+    approve: '\r',
+    startupTimeoutMs: 60000,
+  },
+  copilot: {
+    id: 'copilot',
+    version: '1.0.102',
+    bin: 'copilot',
+    args: [],
+    env: ({ port }) => ({
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_API_KEY: 'mock-key',
+      COPILOT_MODEL: 'mock-model',
+      COPILOT_AUTO_UPDATE: 'false',
+    }),
+    setup: () => {},
+    idle: /Type @ to mention|Enter @ to mention|shift\+tab|for shortcuts|Ask Copilot/i,
+    permission: /Do you want to run|Yes, and don't ask|No, and tell Copilot/i,
+    approve: '\r',
+    startupTimeoutMs: 180000,
+  },
+};

@@ -1,0 +1,272 @@
+// Mock model server for recording real agent CLIs offline. Serves on 127.0.0.1 only, on a random
+// port, and exits by itself after a bounded lifetime. Run standalone: it prints `PORT <n>` on stdout.
+//
+// Script (chosen from the last user turn):
+//   - text containing "shell": call the CLI's shell tool with a command that needs permission;
+//   - a tool result as the last turn: a short, slowly streamed closing answer;
+//   - anything else: a slow text answer (several seconds) so a working screen can be recorded.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { appendFileSync } from 'node:fs';
+
+export const SLOW_ANSWER_END = 'ANSWER-COMPLETE';
+export const TOOL_ANSWER_END = 'TOOL-FLOW-COMPLETE';
+export const SHELL_COMMAND = 'touch capture-proof.txt';
+
+const SLOW_WORDS = (
+  'This is a slow scripted answer from the local mock model so that the working screen ' +
+  'can be recorded while tokens arrive one by one over several seconds ' + SLOW_ANSWER_END + '.'
+).split(' ');
+const TOOL_WORDS = `The command ran and the file exists now. ${TOOL_ANSWER_END}.`.split(' ');
+const SLOW_WORD_DELAY_MS = 220;
+const TOOL_WORD_DELAY_MS = 250;
+// Silence before the first token, so the "waiting for the model" screen can be recorded too.
+const FIRST_TOKEN_DELAY_MS = 1500;
+
+type Turn =
+  | { kind: 'text'; words: string[]; delayMs: number }
+  | { kind: 'shell'; tool: ToolShape };
+
+interface ToolShape {
+  name: string;
+  schema: Record<string, unknown> | undefined;
+}
+
+interface Options {
+  lifetimeMs: number;
+  logFile: string | undefined;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function readJson(req: IncomingMessage): Promise<any> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return {};
+  }
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((p: any) => (typeof p === 'string' ? p : p?.text ?? '')).join(' ');
+  }
+  return '';
+}
+
+const SHELL_TOOL_NAMES = ['run_shell_command', 'bash', 'shell', 'Bash', 'exec_command', 'powershell'];
+
+function pickShellTool(tools: ToolShape[]): ToolShape | undefined {
+  for (const name of SHELL_TOOL_NAMES) {
+    const hit = tools.find((t) => t.name === name);
+    if (hit) return hit;
+  }
+  return tools.find((t) => /shell|bash/i.test(t.name));
+}
+
+/** Fills a tool's required arguments from its JSON schema, with the command we want run. */
+function argumentsFor(schema: Record<string, any> | undefined): Record<string, unknown> {
+  const args: Record<string, unknown> = { command: SHELL_COMMAND };
+  const props: Record<string, any> = schema?.properties ?? {};
+  const required: string[] = schema?.required ?? [];
+  for (const key of required) {
+    if (key in args) continue;
+    const prop = props[key] ?? {};
+    const type = String(prop.type ?? 'string').toLowerCase();
+    if (Array.isArray(prop.enum) && prop.enum.length > 0) args[key] = prop.enum[0];
+    else if (type === 'boolean') args[key] = false;
+    else if (type === 'number' || type === 'integer') args[key] = prop.minimum ?? 30;
+    else if (type === 'array') args[key] = [];
+    else if (type === 'object') args[key] = {};
+    else args[key] = 'Create a marker file for the capture';
+  }
+  return args;
+}
+
+function decideTurn(lastUserText: string, lastIsToolResult: boolean, tools: ToolShape[]): Turn {
+  if (lastIsToolResult) return { kind: 'text', words: TOOL_WORDS, delayMs: TOOL_WORD_DELAY_MS };
+  const shell = pickShellTool(tools);
+  if (/shell/i.test(lastUserText) && shell) return { kind: 'shell', tool: shell };
+  return { kind: 'text', words: SLOW_WORDS, delayMs: SLOW_WORD_DELAY_MS };
+}
+
+function sseHeaders(res: ServerResponse): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+}
+
+// ---------- OpenAI chat completions (Qwen Code, Copilot, OpenCode) ----------
+
+async function openAiChat(body: any, res: ServerResponse): Promise<void> {
+  const messages: any[] = body.messages ?? [];
+  const last = messages[messages.length - 1] ?? {};
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const tools: ToolShape[] = (body.tools ?? []).map((t: any) => ({
+    name: t.function?.name ?? t.name,
+    schema: t.function?.parameters,
+  }));
+  const turn = decideTurn(textOf(lastUser?.content), last.role === 'tool', tools);
+  const id = `chatcmpl-${Date.now()}`;
+  const model = body.model ?? 'mock-model';
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: unknown, finish: string | null = null): string =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+
+  if (!body.stream) {
+    const message =
+      turn.kind === 'shell'
+        ? { role: 'assistant', content: null, tool_calls: [shellCall(turn.tool)] }
+        : { role: 'assistant', content: tools.length === 0 ? 'Mock capture session' : turn.words.join(' ') };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'shell' ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }));
+    return;
+  }
+  sseHeaders(res);
+  res.write(chunk({ role: 'assistant', content: '' }));
+  if (turn.kind === 'shell') {
+    const call = shellCall(turn.tool);
+    await sleep(400);
+    res.write(chunk({ tool_calls: [{ index: 0, ...call }] }));
+    res.write(chunk({}, 'tool_calls'));
+  } else {
+    // Side requests without tools (titles, summaries) answer at once.
+    const delay = tools.length === 0 ? 0 : turn.delayMs;
+    const words = tools.length === 0 ? ['Mock', 'capture', 'session'] : turn.words;
+    if (delay) await sleep(FIRST_TOKEN_DELAY_MS);
+    for (const [i, word] of words.entries()) {
+      if (delay) await sleep(delay);
+      res.write(chunk({ content: (i === 0 ? '' : ' ') + word }));
+    }
+    res.write(chunk({}, 'stop'));
+  }
+  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`);
+  res.end('data: [DONE]\n\n');
+}
+
+function shellCall(tool: ToolShape): { id: string; type: 'function'; function: { name: string; arguments: string } } {
+  return {
+    id: `call_${Date.now()}`,
+    type: 'function',
+    function: { name: tool.name, arguments: JSON.stringify(argumentsFor(tool.schema as any)) },
+  };
+}
+
+// ---------- Gemini generateContent / streamGenerateContent ----------
+
+async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<void> {
+  const contents: any[] = body.contents ?? [];
+  const last = contents[contents.length - 1] ?? {};
+  const lastParts: any[] = last.parts ?? [];
+  const lastIsToolResult = lastParts.some((p) => p.functionResponse);
+  const lastUser = [...contents].reverse().find((c) => c.role === 'user' && (c.parts ?? []).some((p: any) => typeof p.text === 'string'));
+  const userText = (lastUser?.parts ?? []).map((p: any) => p.text ?? '').join(' ');
+  const tools: ToolShape[] = (body.tools ?? []).flatMap((t: any) =>
+    (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })),
+  );
+  const usage = { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 };
+  const candidate = (parts: unknown[], finish?: string): unknown => ({
+    candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
+    usageMetadata: usage,
+    modelVersion: 'mock-model',
+  });
+
+  if (!stream) {
+    // Side calls (next-speaker check, routing, summaries) expect short JSON-ish answers.
+    const wantsJson = body.generationConfig?.responseMimeType === 'application/json';
+    const text = wantsJson ? JSON.stringify({ reasoning: 'The model finished its turn.', next_speaker: 'user', model_choice: 'flash', complexity_reasoning: 'simple', complexity_score: 1 }) : 'Mock capture session';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(candidate([{ text }], 'STOP')));
+    return;
+  }
+  const turn = decideTurn(userText, lastIsToolResult, tools);
+  sseHeaders(res);
+  const send = (payload: unknown): boolean => res.write(`data: ${JSON.stringify(payload)}\n\n`);
+  if (turn.kind === 'shell') {
+    await sleep(400);
+    send(candidate([{ functionCall: { name: turn.tool.name, args: argumentsFor(turn.tool.schema as any) } }], 'STOP'));
+  } else {
+    await sleep(FIRST_TOKEN_DELAY_MS);
+    for (const [i, word] of turn.words.entries()) {
+      await sleep(turn.delayMs);
+      const isLast = i === turn.words.length - 1;
+      send(candidate([{ text: (i === 0 ? '' : ' ') + word }], isLast ? 'STOP' : undefined));
+    }
+  }
+  res.end();
+}
+
+// ---------- server ----------
+
+export interface MockModel {
+  port: number;
+  close(): Promise<void>;
+}
+
+export function startMockModel(options: Options): Promise<MockModel> {
+  const log = (line: string): void => {
+    if (options.logFile) appendFileSync(options.logFile, `${new Date().toISOString()} ${line}\n`);
+  };
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = req.method === 'POST' ? await readJson(req) : {};
+      const url = req.url ?? '/';
+      log(`${req.method} ${url} ${JSON.stringify(body).slice(0, 4000)}`);
+      try {
+        if (url.includes(':streamGenerateContent')) return await gemini(body, true, res);
+        if (url.includes(':generateContent')) return await gemini(body, false, res);
+        if (url.includes(':countTokens')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ totalTokens: 10 }));
+        }
+        if (url.includes(':embedContent') || url.includes(':batchEmbedContents')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ embedding: { values: [0.1, 0.2] }, embeddings: [{ values: [0.1, 0.2] }] }));
+        }
+        if (url.endsWith('/chat/completions')) return await openAiChat(body, res);
+        if (url.endsWith('/models') || url.includes('/models?')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock', capabilities: { supports: { tool_calls: true, streaming: true } } }] }));
+        }
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `mock model: no route for ${req.method} ${url}` } }));
+      } catch (error) {
+        log(`ERROR ${String(error)}`);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      }
+    })();
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const lifetime = setTimeout(() => server.close(), options.lifetimeMs);
+      lifetime.unref();
+      resolve({
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            clearTimeout(lifetime);
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+// Standalone: `node --import tsx mock-model.ts [lifetimeSeconds] [logFile]`.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '\0')) {
+  const lifetimeMs = Number(process.argv[2] ?? 300) * 1000;
+  const model = await startMockModel({ lifetimeMs, logFile: process.argv[3] });
+  process.stdout.write(`PORT ${model.port}\n`);
+  setTimeout(() => process.exit(0), lifetimeMs).unref();
+  process.on('SIGTERM', () => void model.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,295 @@
+// Records one real agent CLI on a real PTY, driven through idle, working, permission prompt and
+// back to idle against the local mock model, inside a network namespace with only loopback.
+// Usage (from the repo root): node --import tsx test/agents/record.ts <gemini|qwen|opencode|copilot>
+// Writes test/fixtures/streams/<agent>/{session.raw,labels.json,screens.md}.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { agents, type AgentSpec } from './agents.ts';
+import { SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
+import { ScreenWatch, sleep, waitFor, waitQuiet } from './screen-watch.ts';
+
+const COLS = 120;
+const ROWS = 32;
+const MOCK_LIFETIME_S = 600;
+const KILL_GRACE_MS = 2000;
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..');
+
+interface Label {
+  file: string;
+  bytes: number;
+  agent: string;
+  version: string;
+  cols: number;
+  rows: number;
+  label: string;
+  expect: { state: 'idle' | 'working' | 'blocked' };
+}
+
+interface ProcRow {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  comm: string;
+  exe: string;
+  argv: string[];
+}
+
+function readStat(pid: number): { ppid: number; pgrp: number; tpgid: number; comm: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(fields[1]), pgrp: Number(fields[2]), tpgid: Number(fields[5]) };
+  } catch {
+    return null;
+  }
+}
+
+function allPids(): number[] {
+  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+}
+
+/** Every process in the PTY's foreground process group. */
+function foregroundGroup(leader: number): ProcRow[] {
+  const tpgid = readStat(leader)?.tpgid ?? -1;
+  const rows: ProcRow[] = [];
+  for (const pid of allPids()) {
+    const stat = readStat(pid);
+    if (!stat || stat.pgrp !== tpgid) continue;
+    let exe = '';
+    let argv: string[] = [];
+    try { exe = readlinkSync(`/proc/${pid}/exe`); } catch { /* gone */ }
+    try { argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { /* gone */ }
+    rows.push({ pid, ppid: stat.ppid, pgrp: stat.pgrp, comm: stat.comm, exe, argv });
+  }
+  return rows;
+}
+
+/** Processes whose environment names our throwaway HOME: the CLI and anything it left behind. */
+function processesUsing(home: string): number[] {
+  const marker = `HOME=${home}`;
+  return allPids().filter((pid) => {
+    if (pid === process.pid) return false;
+    try {
+      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function killAll(pids: number[]): Promise<void> {
+  for (const pid of pids) { try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } }
+  await sleep(KILL_GRACE_MS);
+  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+}
+
+function startMock(logFile: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...process.execArgv, join(here, 'mock-model.ts'), String(MOCK_LIFETIME_S), logFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolvePort, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /PORT (\d+)/.exec(out);
+      if (m) resolvePort({ child, port: Number(m[1]) });
+    });
+    child.once('exit', (code) => reject(new Error(`mock_model_exited: code ${code}`)));
+  });
+}
+
+/** Types like a person: one character at a time, so TUIs do not treat it as a paste. */
+async function type(p: pty.IPty, text: string): Promise<void> {
+  for (const ch of text) {
+    p.write(ch);
+    await sleep(30);
+  }
+}
+
+async function record(spec: AgentSpec): Promise<void> {
+  const outDir = join(repoRoot, 'test', 'fixtures', 'streams', spec.id);
+  mkdirSync(outDir, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), `corral-capture-${spec.id}-`));
+  const home = join(work, 'home');
+  const project = join(work, 'project');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  writeFileSync(join(project, 'README.md'), '# capture project\n');
+  const mockLog = join(work, 'mock-model.log');
+  const mock = await startMock(mockLog);
+  const ctx = { port: mock.port, home, project };
+  spec.setup(ctx);
+
+  const env: Record<string, string> = {
+    PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    COLORTERM: 'truecolor',
+    USER: 'capture',
+    SHELL: '/bin/bash',
+    ...spec.env(ctx),
+  };
+  const bin = join(here, 'node_modules', '.bin', spec.bin);
+  const child = pty.spawn(bin, spec.args, { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: project, env, encoding: null });
+  const watch = new ScreenWatch(COLS, ROWS, (data) => child.write(data));
+  // encoding: null hands us the raw bytes, so session.raw is byte for byte what the CLI wrote.
+  child.onData((data: string | Buffer) => watch.feed(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
+  const labels: Label[] = [];
+  const notes: string[] = [];
+  const workingLines = new Set<string>();
+
+  const mark = async (label: string, state: Label['expect']['state']): Promise<void> => {
+    await watch.flush();
+    labels.push({ file: `${spec.id}/session.raw`, bytes: watch.bytes, agent: spec.id, version: spec.version, cols: COLS, rows: ROWS, label, expect: { state } });
+    const tree = foregroundGroup(child.pid);
+    notes.push(
+      `## ${label} (expect ${state}, byte ${watch.bytes})`,
+      `title: ${JSON.stringify(watch.title)}  progress: ${JSON.stringify(watch.progress)}`,
+      '', '```', ...trimEmpty(watch.lines()), '```', '',
+      'foreground process group:', '',
+      ...tree.map((r) => `- pid ${r.pid} ppid ${r.ppid} comm \`${r.comm}\` exe \`${r.exe}\` argv \`${JSON.stringify(r.argv)}\``),
+      '',
+    );
+    process.stdout.write(`[${spec.id}] ${label} at ${watch.bytes} bytes\n`);
+  };
+  const sampleWorking = async (ms: number): Promise<void> => {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      await watch.flush();
+      for (const line of watch.lines().slice(-12)) if (line.trim() && workingLines.size < 80) workingLines.add(line);
+      await sleep(120);
+    }
+  };
+
+  // Answers startup dialogs (labelled blocked) until the composer is drawn and quiet.
+  const settleToIdle = async (timeoutMs: number): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    const answered = new Set<string>();
+    for (;;) {
+      await waitQuiet(watch, 2000, 20000);
+      const text = watch.text();
+      const dialog = spec.dialogs?.find((d) => d.pattern.test(text) && !answered.has(d.label));
+      if (dialog) {
+        await mark(dialog.label, 'blocked');
+        child.write(dialog.keys);
+        answered.add(dialog.label);
+        await sleep(1500);
+        continue;
+      }
+      if (spec.idle.test(text) && !spec.dialogs?.some((d) => d.pattern.test(text))) return;
+      if (Date.now() > deadline) throw new Error(`capture_timeout: no idle composer within ${timeoutMs} ms; screen:\n${text}`);
+      await sleep(200);
+    }
+  };
+
+  let failure: unknown = null;
+  try {
+    await settleToIdle(spec.startupTimeoutMs);
+    await mark('01-idle-startup', 'idle');
+    await type(child, 'Please answer slowly');
+    await waitQuiet(watch, 800);
+    await mark('02-idle-prompt-typed', 'idle');
+    child.write('\r');
+    await sleep(900);
+    await mark('03-working-waiting-for-model', 'working');
+    await waitFor(watch, /slow scripted answer/, 15000, 'the streamed answer');
+    await sampleWorking(1500);
+    await mark('04-working-streaming', 'working');
+    await waitFor(watch, new RegExp(SLOW_ANSWER_END), 20000, 'the end of the answer');
+    await waitQuiet(watch, 2000);
+    await waitFor(watch, spec.idle, 10000, 'the idle composer after the answer');
+    await mark('05-idle-turn-done', 'idle');
+    await type(child, 'Use the shell to create a file');
+    await waitQuiet(watch, 800);
+    child.write('\r');
+    await waitFor(watch, spec.permission, 20000, 'the permission prompt');
+    await waitQuiet(watch, 2000);
+    await mark('06-blocked-permission', 'blocked');
+    child.write(spec.approve);
+    await sleep(1000);
+    await mark('07-working-after-approval', 'working');
+    await waitFor(watch, new RegExp(TOOL_ANSWER_END), 20000, 'the closing answer');
+    await waitQuiet(watch, 2000);
+    await mark('08-idle-after-tool', 'idle');
+  } catch (error) {
+    failure = error;
+  } finally {
+    await watch.flush();
+    const leftovers = processesUsing(home);
+    try { child.kill('SIGTERM'); } catch { /* gone */ }
+    await killAll([...new Set([child.pid, ...leftovers, ...processesUsing(home)])]);
+    mock.child.kill('SIGTERM');
+  }
+
+  const titles = watch.osc.map((e) => `- byte ${e.offset}: OSC ${e.code} ${JSON.stringify(e.payload)}`);
+  writeFileSync(join(outDir, 'session.raw'), watch.raw());
+  writeFileSync(join(outDir, 'labels.json'), JSON.stringify(labels, null, 1) + '\n');
+  writeFileSync(
+    join(outDir, 'screens.md'),
+    [
+      `# ${spec.id} ${spec.version}: screens at each label (generated by test/agents/record.ts)`, '',
+      ...notes,
+      '## Distinct bottom lines seen while streaming the answer', '', '```', ...workingLines, '```', '',
+      '## OSC titles, progress and status reports, in order', '', ...dedupeRuns(titles), '',
+    ].join('\n'),
+  );
+  writeFileSync(join(work, 'final-screen.txt'), watch.text());
+  process.stdout.write(`[${spec.id}] ${watch.bytes} bytes, ${labels.length} labels; work dir ${work}\n`);
+  watch.dispose();
+  if (failure) {
+    process.stderr.write(`${failure instanceof Error ? failure.message : String(failure)}\n`);
+    process.exitCode = 1;
+  } else if (!process.env.CAPTURE_KEEP) {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function trimEmpty(lines: string[]): string[] {
+  let start = 0;
+  while (start < lines.length && !lines[start]!.trim()) start++;
+  return lines.slice(start);
+}
+
+/** Collapses consecutive identical OSC events (spinner titles repeat many times). */
+function dedupeRuns(lines: string[]): string[] {
+  const out: string[] = [];
+  let previous = '';
+  let repeats = 0;
+  for (const line of lines) {
+    const body = line.replace(/^- byte \d+: /, '');
+    if (body === previous) { repeats++; continue; }
+    if (repeats) out.push(`  (repeated ${repeats} more times)`);
+    out.push(line);
+    previous = body;
+    repeats = 0;
+  }
+  if (repeats) out.push(`  (repeated ${repeats} more times)`);
+  return out;
+}
+
+const agentId = process.argv[2] ?? '';
+const spec = agents[agentId];
+if (!spec) {
+  process.stderr.write(`unknown_agent: pass one of ${Object.keys(agents).join(', ')}\n`);
+  process.exit(2);
+}
+if (!process.env.CORRAL_CAPTURE_NETNS) {
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('capture_needs_root: recording runs the CLI in a network namespace with only loopback (unshare -n), which needs root; skipped.\n');
+    process.exit(2);
+  }
+  const result = spawnSync(
+    'unshare',
+    ['-n', '--', 'bash', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, CORRAL_CAPTURE_NETNS: '1' } },
+  );
+  process.exit(result.status ?? 1);
+}
+await record(spec);
