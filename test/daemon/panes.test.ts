@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { isAlive, waitFor } from '../helpers/wait.ts';
+
+describe('panes on real PTYs through the daemon', () => {
+  let daemon: DaemonProcess;
+  let client: RawClient;
+  let nextId = 1;
+
+  before(async () => {
+    daemon = await startDaemon();
+    client = await RawClient.connect(daemon.socket);
+  });
+
+  after(async () => {
+    client?.close();
+    await daemon?.dispose();
+  });
+
+  async function call(method: string, params?: unknown): Promise<any> {
+    const reply = await client.call(nextId++, method, params);
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
+    return reply.result;
+  }
+
+  async function callError(method: string, params?: unknown): Promise<any> {
+    const reply = await client.call(nextId++, method, params);
+    assert.ok(reply.error, `${method} should fail`);
+    return reply.error;
+  }
+
+  const bash = (extra: Record<string, unknown> = {}) =>
+    call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], cwd: daemon.dir, env: { PS1: '$ ' }, ...extra });
+
+  async function screenContains(target: string, text: string): Promise<string> {
+    let screen = '';
+    await waitFor(async () => (screen = (await call('pane.read', { target })).text).includes(text), { what: `"${text}" on ${target}\n${screen}` });
+    return screen;
+  }
+
+  it('spawns bash at 120x32, runs a command and reads it back from the screen', async () => {
+    const pane = await bash();
+    assert.match(pane.id, /^w1:p\d+$/);
+    assert.deepEqual([pane.cols, pane.rows, pane.state], [120, 32, 'running']);
+    await call('pane.send', { target: pane.id, text: 'echo hello-$((6*7))', keys: ['Enter'] });
+    await screenContains(pane.id, 'hello-42');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('gives the pane its id, the socket and a truecolor xterm in the environment', async () => {
+    const pane = await bash();
+    await call('pane.send', { target: pane.id, text: 'echo "[$CORRAL_PANE|$CORRAL_SOCKET|$TERM|$COLORTERM]"', keys: ['Enter'] });
+    await screenContains(pane.id, `[${pane.id}|${daemon.socket}|xterm-256color|truecolor]`);
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('resizes the PTY so that the program sees the new size', async () => {
+    const pane = await bash();
+    const resized = await call('pane.resize', { target: pane.id, cols: 80, rows: 20 });
+    assert.deepEqual([resized.cols, resized.rows], [80, 20]);
+    await call('pane.send', { target: pane.id, text: 'stty size', keys: ['Enter'] });
+    await screenContains(pane.id, '20 80');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('accepts a unique name wherever an id goes and refuses a second pane with it', async () => {
+    const pane = await bash({ name: 'builder' });
+    assert.equal(pane.name, 'builder');
+    assert.equal((await call('pane.get', { target: 'builder' })).id, pane.id);
+    const taken = await callError('pane.spawn', { command: 'bash', name: 'builder' });
+    assert.deepEqual([taken.data.code, taken.data.id], ['name_taken', pane.id]);
+    await call('pane.kill', { target: 'builder' });
+    const reused = await bash({ name: 'builder' });
+    assert.notEqual(reused.id, pane.id, 'ids are never reused');
+    await call('pane.kill', { target: 'builder' });
+  });
+
+  it('reports the foreground process and the CORRAL_AGENT hint in pane.get', async () => {
+    const pane = await bash({ env: { PS1: '$ ', CORRAL_AGENT: 'demo-agent' } });
+    await call('pane.send', { target: pane.id, text: 'sleep 30', keys: ['Enter'] });
+    const detail = await waitFor(async () => {
+      const d = await call('pane.get', { target: pane.id });
+      return d.process?.argv[0] === 'sleep' ? d : null;
+    }, { what: 'sleep in the foreground' });
+    assert.equal(detail.process.agentHint, 'demo-agent');
+    assert.notEqual(detail.process.pgid, pane.pid);
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('kills the pane process group and removes the pane', async () => {
+    const pane = await bash();
+    await call('pane.send', { target: pane.id, text: 'sleep 300 & echo bg=$!', keys: ['Enter'] });
+    const screen = await screenContains(pane.id, 'bg=');
+    const background = Number(/bg=(\d+)/.exec(screen)![1]);
+    const killed = await call('pane.kill', { target: pane.id });
+    assert.equal(killed.state, 'exited');
+    await waitFor(() => !isAlive(pane.pid) && !isAlive(background), { what: 'the shell and its job to be gone' });
+    assert.equal((await callError('pane.get', { target: pane.id })).data.code, 'pane_not_found');
+    assert.ok(!(await call('pane.list')).panes.some((p: any) => p.id === pane.id));
+  });
+
+  it('keeps an exited pane listed with its exit code and its last screen readable', async () => {
+    const pane = await call('pane.spawn', { command: 'sh', args: ['-c', 'echo last-words; exit 3'], cwd: daemon.dir });
+    await waitFor(async () => (await call('pane.get', { target: pane.id })).state === 'exited', { what: 'exit' });
+    const listed = (await call('pane.list')).panes.find((p: any) => p.id === pane.id);
+    assert.deepEqual([listed.state, listed.exitCode], ['exited', 3]);
+    assert.match((await call('pane.read', { target: pane.id })).text, /last-words/);
+    assert.equal((await callError('pane.send', { target: pane.id, text: 'x' })).data.code, 'pane_exited');
+    assert.equal((await callError('pane.resize', { target: pane.id, cols: 10, rows: 10 })).data.code, 'pane_exited');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('refuses a command that does not exist and an unknown key name', async () => {
+    const missing = await callError('pane.spawn', { command: 'no-such-program-here', cwd: daemon.dir });
+    assert.equal(missing.data.code, 'spawn_failed');
+    assert.match(missing.message, /no-such-program-here/);
+    const pane = await bash();
+    const badKey = await callError('pane.send', { target: pane.id, keys: ['Enter', 'Hyper-Q'] });
+    assert.deepEqual([badKey.code, badKey.data.code], [-32602, 'invalid_key']);
+    await call('pane.kill', { target: pane.id });
+  });
+});

@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import { CORRAL_BIN } from './daemon.ts';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI as a child process and collects its output. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CORRAL_BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: options.env ?? process.env,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`corral ${args.join(' ')} timed out:\n${stderr}`));
+    }, options.timeoutMs ?? 20000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
