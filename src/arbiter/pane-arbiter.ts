@@ -49,6 +49,8 @@ export class PaneArbiter {
   #currentSession: string | null = null;
   #screen: ScreenEvidence | null = null;
   #skipSince: number | null = null;
+  #skipArrival: number | null = null;
+  #arrivals = 0; // orders all evidence, so that ties in time still have a freshest
   #pending: PendingTransition | null = null;
   #view: AgentView;
   readonly #rejections: RejectionLog;
@@ -85,11 +87,14 @@ export class PaneArbiter {
   observeScreen(verdict: Verdict): ChangeRecord[] {
     if (this.#lifecycle === 'exited') return [];
     const now = this.#clock.now();
+    this.#arrivals += 1;
     if (verdict.skipStateUpdate) {
       this.#skipSince ??= now;
+      this.#skipArrival ??= this.#arrivals;
     } else {
       this.#screen = { verdict, at: now };
       this.#skipSince = null;
+      this.#skipArrival = null;
     }
     return this.#recompute();
   }
@@ -210,7 +215,8 @@ export class PaneArbiter {
       this.#sessions.bind(report.session, this.#generation);
       this.#currentSession = report.session;
     }
-    this.#reports.set(report.source, { ...report, at: now, generation: this.#generation });
+    this.#arrivals += 1;
+    this.#reports.set(report.source, { ...report, at: now, arrival: this.#arrivals, generation: this.#generation });
     return { accepted: true, changes: this.#recompute() };
   }
 
@@ -257,6 +263,7 @@ export class PaneArbiter {
     this.#currentSession = null;
     this.#screen = null;
     this.#skipSince = null;
+    this.#skipArrival = null;
     this.#pending = null;
     const decision = decide(this.#decideInput());
     // The ended agent's final state is published once, as `before` of the released record.
@@ -307,6 +314,7 @@ export class PaneArbiter {
       currentSession: this.#currentSession,
       screen: this.#screen,
       skipSince: this.#skipSince,
+      skipArrival: this.#skipArrival,
       previous: { agent: this.#view.agent, state: this.#view.state },
     };
   }

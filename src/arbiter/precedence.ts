@@ -21,6 +21,8 @@ export interface DecideInput {
   screen: ScreenEvidence | null;
   /** Since when a skip_state_update verdict is on screen, or null. */
   skipSince: number | null;
+  /** The arrival order of the verdict that started the skip, comparable with `StoredReport.arrival`. */
+  skipArrival: number | null;
   previous: { agent: string | null; state: RawState };
 }
 
@@ -44,7 +46,7 @@ export function decide(input: DecideInput): Decision {
 
   const candidates = input.reports
     .filter((report) => report.agent === agent && reportCounts(report, input) && reportAuthority(report, input.now, input.windows).authoritative)
-    .sort((a, b) => b.at - a.at);
+    .sort((a, b) => b.arrival - a.arrival);
   const decided = (state: RawState, rule: PrecedenceRule, source: string): Decision => ({ agent, identity, state, rule, source });
 
   const authority = identity === 'process' ? candidates.find((report) => isLifecycleAuthority(report, input)) : undefined;
@@ -52,9 +54,9 @@ export function decide(input: DecideInput): Decision {
 
   const verdict = input.screen?.verdict.agent === agent ? input.screen.verdict : null;
   const freshest = candidates[0];
-  if (input.skipSince !== null) {
+  if (input.skipArrival !== null) {
     // The screen shows a view that says nothing of the state: keep the previous one, unless a report came since.
-    if (freshest && freshest.at >= input.skipSince) return decided(freshest.state, 'report', `report:${freshest.source}`);
+    if (freshest && freshest.arrival > input.skipArrival) return decided(freshest.state, 'report', `report:${freshest.source}`);
     const kept = input.previous.agent === agent ? input.previous.state : 'unknown';
     return decided(kept, 'screen_skip', 'previous');
   }
@@ -68,7 +70,7 @@ function decideIdentity(input: DecideInput): { agent: string | null; identity: I
   if (input.process.agent !== null) return { agent: input.process.agent, identity: 'process' };
   let freshest: StoredReport | null = null;
   for (const report of input.reports) {
-    if (reportCounts(report, input) && (freshest === null || report.at > freshest.at)) freshest = report;
+    if (reportCounts(report, input) && (freshest === null || report.arrival > freshest.arrival)) freshest = report;
   }
   return freshest ? { agent: freshest.agent, identity: 'report' } : { agent: null, identity: 'none' };
 }

@@ -20,6 +20,8 @@ export interface Report {
 /** A report the arbiter accepted, with when it arrived and the generation it belongs to. */
 export interface StoredReport extends Report {
   at: number;
+  /** Arrival order among all evidence of the pane: ties in time are still ordered. */
+  arrival: number;
   generation: number;
 }
 
