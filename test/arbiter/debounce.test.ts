@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { paneWithAgent, verdict, userVar } from './harness.ts';
+
+test('a screen-inferred working to idle waits 450 ms for the screen to confirm', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  assert.deepEqual(arbiter.observeScreen(verdict('claude', 'idle', 'prompt')), []);
+  assert.equal(arbiter.view().state, 'working');
+  assert.equal(arbiter.nextDeadline(), clock.now() + 450);
+  clock.advance(449);
+  assert.deepEqual(arbiter.tick(), []);
+  clock.advance(1);
+  const changes = arbiter.tick();
+  assert.equal(changes.length, 1);
+  assert.equal(arbiter.view().state, 'idle');
+  assert.equal(arbiter.nextDeadline(), null);
+});
+
+test('a screen-inferred transition leaving blocked is debounced', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'blocked', 'permission_form'));
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  assert.equal(arbiter.view().state, 'blocked');
+  clock.advance(450);
+  arbiter.tick();
+  assert.equal(arbiter.view().state, 'working');
+});
+
+test('a half-drawn frame that the next frame contradicts never publishes', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'blocked', 'permission_form'));
+  arbiter.observeScreen(verdict('claude', 'idle', null));
+  clock.advance(200);
+  assert.deepEqual(arbiter.observeScreen(verdict('claude', 'blocked', 'permission_form')), []);
+  clock.advance(1000);
+  assert.deepEqual(arbiter.tick(), []);
+  assert.equal(arbiter.view().state, 'blocked');
+  assert.equal(arbiter.explain().pendingDebounce, null);
+});
+
+test('repeated confirming frames keep the first deadline', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  const deadline = arbiter.nextDeadline();
+  clock.advance(300);
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  assert.equal(arbiter.nextDeadline(), deadline);
+  clock.advance(150);
+  assert.equal(arbiter.observeScreen(verdict('claude', 'idle', 'prompt')).length, 1);
+});
+
+test('transitions into working or blocked from the screen are not debounced', () => {
+  const { arbiter } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  assert.equal(arbiter.view().state, 'working');
+  arbiter.observeScreen(verdict('claude', 'blocked', 'permission_form'));
+  assert.equal(arbiter.view().state, 'blocked');
+});
+
+test('explicit reports are not debounced', () => {
+  const { arbiter } = paneWithAgent('claude');
+  arbiter.observeOsc(userVar('v1;agent=claude;state=working'));
+  arbiter.observeOsc(userVar('v1;agent=claude;state=idle'));
+  assert.equal(arbiter.view().state, 'idle');
+});
+
+test('the debounce window is configurable', () => {
+  const { arbiter, clock } = paneWithAgent('claude', 200, 201, { debounceMs: 100 });
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  clock.advance(100);
+  arbiter.tick();
+  assert.equal(arbiter.view().state, 'idle');
+});
+
+test('explain shows the pending debounce with its deadline', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  clock.advance(100);
+  const pending = arbiter.explain().pendingDebounce;
+  assert.deepEqual(pending && { state: pending.state, remainingMs: pending.remainingMs }, { state: 'idle', remainingMs: 350 });
+});
