@@ -36,11 +36,13 @@ export class ForegroundTracker implements Disposable {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Output arrived: check now, and once more when output has settled. */
+  /**
+   * Output arrived: check now if no check is pending, and once more FOREGROUND_SETTLE_MS later;
+   * under a flood of output this reads /proc at most a few times a second.
+   */
   noteOutput(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.settleTimer !== null) return;
     this.refresh();
-    if (this.settleTimer !== null) clearTimeout(this.settleTimer);
     this.settleTimer = setTimeout(() => {
       this.settleTimer = null;
       this.refresh();

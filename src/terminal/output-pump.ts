@@ -27,7 +27,14 @@ function isAlive(pid: number): boolean {
  * Moves PTY output into the screen with back-pressure: pause above the high watermark of
  * unparsed output, resume below the low one. `parsed` runs after each chunk is parsed.
  */
+export interface Watermarks {
+  high: number;
+  low: number;
+}
+
 export class OutputPump implements Disposable {
+  /** How many times output was paused; for tests and diagnostics. */
+  pauses = 0;
   private readonly subscription: Disposable;
   private exitCheck: NodeJS.Timeout | null = null;
   private draining = false;
@@ -36,6 +43,7 @@ export class OutputPump implements Disposable {
     private readonly pty: PtyProcess,
     private readonly screen: Screen,
     private readonly parsed: () => void,
+    private readonly watermarks: Watermarks = { high: HIGH_WATERMARK, low: LOW_WATERMARK },
   ) {
     this.subscription = pty.onData((data) => this.onData(data));
   }
@@ -47,14 +55,15 @@ export class OutputPump implements Disposable {
 
   private onData(data: string): void {
     this.screen.write(data, () => this.onParsed());
-    if (!this.draining && this.screen.unparsedLength > HIGH_WATERMARK && !this.pty.isPaused) {
+    if (!this.draining && this.screen.unparsedLength > this.watermarks.high && !this.pty.isPaused) {
+      this.pauses += 1;
       this.pty.pause();
       this.exitCheck = setInterval(() => this.checkExited(), PAUSED_EXIT_CHECK_MS);
     }
   }
 
   private onParsed(): void {
-    if (this.pty.isPaused && this.screen.unparsedLength < LOW_WATERMARK) this.resume();
+    if (this.pty.isPaused && this.screen.unparsedLength < this.watermarks.low) this.resume();
     this.parsed();
   }
 

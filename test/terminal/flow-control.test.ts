@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanup, exitOf, spawnCommand } from './helpers.ts';
+import { PtyProcess } from '../../src/terminal/pty-process.ts';
+import { Screen } from '../../src/terminal/screen.ts';
+import { OutputPump } from '../../src/terminal/output-pump.ts';
+
+test('50 MB of fast output neither overflows the emulator nor grows memory, and ends right', async () => {
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+  const pane = spawnCommand(`yes 'lorem ipsum dolor sit amet 0123456789' | head -c 50000000; printf '\\nEND-MARKER\\n'`, {
+    rows: 5,
+  });
+  try {
+    const info = await exitOf(pane);
+    assert.equal(info.exitCode, 0);
+    const lines = pane.snapshot().lines;
+    assert.equal(lines[3], 'END-MARKER');
+    assert.match(lines[2], /^(lorem ipsum dolor sit amet 0123456789)?$|^lorem/);
+  } finally {
+    clearInterval(sampler);
+    await cleanup(pane);
+  }
+  const growthMb = (rssPeak - rssBefore) / 1e6;
+  assert.ok(growthMb < 150, `resident memory grew by ${growthMb.toFixed(0)} MB`);
+});
+
+test('output pauses above the high watermark and resumes below the low one, losing nothing', async () => {
+  const pty = new PtyProcess({
+    command: 'bash',
+    args: ['-c', `stty raw -echo; seq 1 200000; printf 'END-MARKER'`],
+    cwd: '/tmp',
+    env: {},
+    cols: 80,
+    rows: 3,
+  });
+  const screen = new Screen({ cols: 80, rows: 3 });
+  let peak = 0;
+  const pump = new OutputPump(pty, screen, () => (peak = Math.max(peak, screen.unparsedLength)), {
+    high: 16 * 1024,
+    low: 4 * 1024,
+  });
+  const info = await new Promise((resolve) => pty.onExit(resolve));
+  await screen.flush();
+  try {
+    assert.deepEqual(info, { exitCode: 0, signal: null });
+    assert.ok(pump.pauses > 0, 'the PTY was paused at least once');
+    assert.ok(peak < 16 * 1024 + 64 * 1024, `unparsed output peaked at ${peak}`);
+    // raw mode: no CR is added to LF, so lines step right; the text is what matters
+    assert.deepEqual(
+      screen.read({ source: 'screen' }).split('\n').map((line) => line.trim()),
+      ['199999', '200000', 'END-MARKER'],
+    );
+  } finally {
+    pump.dispose();
+    screen.dispose();
+    pty.dispose();
+  }
+});
