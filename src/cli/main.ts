@@ -23,9 +23,8 @@ function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await buildProgram().parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     return reportError(error, argv.includes('--json'));
