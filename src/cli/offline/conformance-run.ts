@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledManifest } from '../../detect/compiled.ts';
 import { evaluate } from '../../detect/evaluate.ts';
@@ -60,25 +60,28 @@ export interface ConformanceReport {
 
 /** Evaluates every case of DIR/screens/cases.json and DIR/streams/cases.json with the given manifests. */
 export async function runConformance(dir: string, lookup: (agent: string) => CompiledManifest | null): Promise<ConformanceReport> {
-  const screenCases = readCases<ScreenCase>(join(dir, 'screens', 'cases.json'));
-  const streamCases = readCases<StreamCase>(join(dir, 'streams', 'cases.json'));
+  const screenCases = collectCases<ScreenCase>(join(dir, 'screens'));
+  const streamCases = collectCases<StreamCase>(join(dir, 'streams'));
   if (screenCases.length + streamCases.length === 0) throw new UsageError(`no cases found under ${dir} (expected screens/cases.json or streams/cases.json)`);
   const cases: CaseResult[] = [];
 
   for (const item of screenCases) {
     const manifest = lookup(item.agent);
     const verdict = manifest
-      ? evaluate(manifest, { lines: readScreenLines(join(dir, 'screens', item.file)), title: item.osc_title ?? null, progress: parseProgress(item.osc_progress) })
+      ? evaluate(manifest, { lines: readScreenLines(item.path), title: item.osc_title ?? null, progress: parseProgress(item.osc_progress) })
       : null;
     cases.push(result('screen', item.file, item.agent, item.drift ?? false, verdict, item.expect));
   }
 
-  const byFile = new Map<string, StreamCase[]>();
-  for (const item of streamCases) byFile.set(`${item.file}\0${item.cols}x${item.rows}`, [...(byFile.get(`${item.file}\0${item.cols}x${item.rows}`) ?? []), item]);
+  const byFile = new Map<string, (StreamCase & { path: string })[]>();
+  for (const item of streamCases) {
+    const key = `${item.path}\0${item.cols}x${item.rows}`;
+    byFile.set(key, [...(byFile.get(key) ?? []), item]);
+  }
   for (const group of byFile.values()) {
     const first = group[0]!;
-    const data = readFileSync(join(dir, 'streams', first.file));
-    const verdicts = new Map<StreamCase, Verdict | null>();
+    const data = readFileSync(first.path);
+    const verdicts = new Map<StreamCase & { path: string }, Verdict | null>();
     await replayAtOffsets(data, group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
       for (const item of group) {
         if (item.bytes !== offset) continue;
@@ -94,8 +97,33 @@ export async function runConformance(dir: string, lookup: (agent: string) => Com
   return { dir, cases, perAgent, overall: tally(cases.filter((c) => !c.drift)), drift: tally(cases.filter((c) => c.drift)) };
 }
 
+/**
+ * Cases of one kind: `cases.json` in the folder (corpus layout, files relative to the folder) and
+ * `<subfolder>/labels.json` (fixture layout, files relative to the subfolder or the folder).
+ */
+export function collectCases<T extends { file: string }>(folder: string): (T & { path: string })[] {
+  const found: (T & { path: string })[] = [];
+  const add = (labels: string, base: string) => {
+    for (const item of readCases<T>(labels)) {
+      const local = join(base, item.file);
+      found.push({ ...item, path: existsSync(local) ? local : join(folder, item.file) });
+    }
+  };
+  if (existsSync(join(folder, 'cases.json'))) add(join(folder, 'cases.json'), folder);
+  let subfolders: string[] = [];
+  try {
+    subfolders = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  } catch {
+    return found;
+  }
+  for (const name of subfolders) {
+    const labels = join(folder, name, 'labels.json');
+    if (existsSync(labels)) add(labels, join(folder, name));
+  }
+  return found;
+}
+
 function readCases<T>(file: string): T[] {
-  if (!existsSync(file)) return [];
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as T[];
   } catch (error) {

@@ -1,0 +1,103 @@
+import type { CompiledManifest, CompiledRule } from '../../detect/compiled.ts';
+import { loadManifestFile, toLoadError } from '../../detect/loader.ts';
+import { matches } from '../../detect/match.ts';
+import { RegionReader } from '../../detect/regions.ts';
+import type { DetectInput } from '../../detect/types.ts';
+
+export interface LintFinding {
+  level: 'error' | 'warning';
+  code: string;
+  file: string;
+  rule: string | null;
+  message: string;
+}
+
+/** A fixture screen and the agent it belongs to. */
+export interface FixtureScreen {
+  agent: string;
+  name: string;
+  input: DetectInput;
+}
+
+/** Regions that can span the whole screen, where a loose blocked pattern would fire on prose. */
+const WIDE_REGIONS = new Set(['whole_recent', 'above_prompt_box', 'after_last_horizontal_rule']);
+const WIDE_COUNT = 12;
+
+/** Lints manifest files against the schema and against fixture screens. */
+export function lintManifests(files: string[], fixtures: FixtureScreen[]): LintFinding[] {
+  const findings: LintFinding[] = [];
+  for (const file of files) {
+    let manifest: CompiledManifest;
+    try {
+      manifest = loadManifestFile(file, `lint:${file}`).manifest;
+    } catch (error) {
+      const loadError = toLoadError(file, error);
+      findings.push({ level: 'error', code: loadError.code, file, rule: null, message: loadError.message });
+      continue;
+    }
+    const screens = fixtures.filter((fixture) => fixture.agent === manifest.spec.id || manifest.spec.aliases.includes(fixture.agent));
+    findings.push(...lintProse(manifest, file), ...lintAgainstFixtures(manifest, file, screens));
+  }
+  return findings;
+}
+
+function lintProse(manifest: CompiledManifest, file: string): LintFinding[] {
+  const findings: LintFinding[] = [];
+  for (const rule of manifest.rules) {
+    if (rule.spec.state !== 'blocked') continue;
+    const region = rule.spec.region;
+    const wide = WIDE_REGIONS.has(region.kind) || (region.count > WIDE_COUNT && region.kind !== 'osc_title');
+    if (wide && !isAnchored(rule)) {
+      findings.push({
+        level: region.kind === 'after_last_horizontal_rule' ? 'warning' : 'error',
+        code: 'blocked_rule_reads_prose',
+        file,
+        rule: rule.spec.id,
+        message: `blocked rule ${rule.spec.id} reads ${region.name}, which can hold conversation text, with no anchored pattern; anchor it to a line (line_regex '^...') or to the bottom ('...$'), or cut a bottom region`,
+      });
+    }
+  }
+  return findings;
+}
+
+/** A pattern tied to the start of a line or the end of the region cannot fire on a phrase inside prose. */
+function isAnchored(rule: CompiledRule): boolean {
+  return rule.lineRegex.some((pattern) => pattern.source.startsWith('^')) || rule.regex.some((pattern) => pattern.source.endsWith('$'));
+}
+
+function lintAgainstFixtures(manifest: CompiledManifest, file: string, screens: FixtureScreen[]): LintFinding[] {
+  const findings: LintFinding[] = [];
+  if (screens.length === 0) {
+    findings.push({ level: 'warning', code: 'no_fixtures', file, rule: null, message: `no fixture screen for agent ${manifest.spec.id}; rules rest on documentation only` });
+    return findings;
+  }
+  const hits = new Map<string, number>();
+  const reported = new Set<string>();
+  for (const screen of screens) {
+    const reader = new RegionReader(screen.input);
+    const matched = manifest.rules.filter((rule) => matches(rule, rule.spec.region, reader, null));
+    for (const rule of matched) hits.set(rule.spec.id, (hits.get(rule.spec.id) ?? 0) + 1);
+    for (let i = 0; i < matched.length; i++) {
+      for (let j = i + 1; j < matched.length; j++) {
+        const [a, b] = [matched[i]!, matched[j]!];
+        if (a.spec.priority !== b.spec.priority) continue;
+        const key = `${a.spec.id}\0${b.spec.id}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const differ = a.spec.state !== b.spec.state;
+        findings.push({
+          level: differ ? 'error' : 'warning',
+          code: 'equal_priority_overlap',
+          file,
+          rule: a.spec.id,
+          message: `rules ${a.spec.id} (${a.spec.state}) and ${b.spec.id} (${b.spec.state}) share priority ${a.spec.priority} and both match fixture ${screen.name}; ${differ ? 'file order decides between two states: give them distinct priorities' : 'file order decides'}`,
+        });
+      }
+    }
+  }
+  for (const rule of manifest.rules) {
+    if (hits.has(rule.spec.id)) continue;
+    findings.push({ level: 'warning', code: 'rule_never_matches', file, rule: rule.spec.id, message: `rule ${rule.spec.id} matches none of the ${screens.length} fixture screens of ${manifest.spec.id}; add a fixture that shows it` });
+  }
+  return findings;
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { evaluate } from '../../detect/evaluate.ts';
+import { explain } from '../../detect/explain.ts';
+import type { DetectInput, Verdict } from '../../detect/types.ts';
+import { printJson, printText } from '../output.ts';
+import { UsageError } from '../report.ts';
+import { formatExplain } from './explain-format.ts';
+import { offlineManifests, requireManifest } from './manifest-source.ts';
+import { replayAtOffsets, timelineOffsets } from './replay-stream.ts';
+
+interface ReplayFlags {
+  agent: string;
+  cols: string;
+  rows: string;
+  bytes?: string;
+  step: string;
+  timeline?: boolean;
+  json?: boolean;
+}
+
+export interface TimelineEntry {
+  offset: number;
+  state: string;
+  rule: string | null;
+  skip_state_update: boolean;
+}
+
+export function registerReplayCommand(detect: Command): void {
+  detect
+    .command('replay <capture>')
+    .description('feed a raw terminal capture through the headless screen and print the verdict')
+    .requiredOption('--agent <name>', 'the agent whose manifest reads the screen')
+    .option('--cols <n>', 'terminal columns', '120')
+    .option('--rows <n>', 'terminal rows', '32')
+    .option('--bytes <n>', 'replay only the first N bytes')
+    .option('--timeline', 'print every change of verdict with its byte offset')
+    .option('--step <n>', 'with --timeline, evaluate every N bytes', '64')
+    .option('--json', 'print JSON')
+    .action(async function (this: Command, capture: string) {
+      const flags = this.optsWithGlobals() as ReplayFlags;
+      const cols = positive(flags.cols, '--cols');
+      const rows = positive(flags.rows, '--rows');
+      let data: Buffer;
+      try {
+        data = readFileSync(capture);
+      } catch (error) {
+        throw new UsageError(`cannot read capture ${capture}: ${(error as Error).message}`);
+      }
+      const end = flags.bytes === undefined ? data.length : Math.min(positive(flags.bytes, '--bytes'), data.length);
+      const manifest = requireManifest(offlineManifests(), flags.agent);
+      if (flags.timeline) {
+        const entries = await replayTimeline(data.subarray(0, end), { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
+        if (flags.json) printJson(entries);
+        else printText(entries.map((e) => `${String(e.offset).padStart(8)}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skip_state_update ? ' skip' : ''}`).join('\n'));
+        return;
+      }
+      let last: DetectInput | null = null;
+      await replayAtOffsets(data, [end], { cols, rows }, (_offset, input) => (last = input));
+      const result = explain(manifest, last!);
+      if (flags.json) printJson({ ...result, bytes: end });
+      else printText(`bytes:     ${end}\n${formatExplain(result)}`);
+    });
+}
+
+/** Verdicts every `step` bytes, keeping only the offsets where the verdict changed. */
+export async function replayTimeline(data: Uint8Array, size: { cols: number; rows: number }, step: number, decide: (input: DetectInput) => Verdict): Promise<TimelineEntry[]> {
+  const entries: TimelineEntry[] = [];
+  await replayAtOffsets(data, timelineOffsets(data.length, step), size, (offset, input) => {
+    const verdict = decide(input);
+    const previous = entries[entries.length - 1];
+    const entry = { offset, state: verdict.state, rule: verdict.rule?.id ?? null, skip_state_update: verdict.skipStateUpdate };
+    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skip_state_update !== entry.skip_state_update) entries.push(entry);
+  });
+  return entries;
+}
+
+function positive(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} must be a positive integer, not "${text}"`);
+  return value;
+}
