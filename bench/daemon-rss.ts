@@ -1,0 +1,48 @@
+// Daemon memory: VmRSS of a real `corral daemon` at start and with 50 idle panes, and the cost per pane.
+// Run alone: node --import tsx bench/daemon-rss.ts [panes] [command]   (default: 50 sleep)
+import { readFileSync } from 'node:fs';
+import { startDaemon } from '../test/helpers/daemon.ts';
+import { RawClient } from '../test/helpers/raw-client.ts';
+
+const paneCount = Number(process.argv[2] ?? 50);
+const command = process.argv[3] ?? 'sleep';
+const args = command === 'sleep' ? ['1000'] : command === 'bash' ? ['--norc', '--noprofile'] : [];
+const SETTLE_MS = 1500;
+
+function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(match[1]);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+const daemon = await startDaemon();
+const client = await RawClient.connect(daemon.socket);
+try {
+  await client.call(0, 'server.status');
+  await settle();
+  const startKiB = rssKiB(daemon.pid);
+  for (let i = 1; i <= paneCount; i += 1) {
+    const reply = await client.call(i, 'pane.spawn', { command, args, cwd: daemon.dir });
+    if (reply.error) throw new Error(reply.error.message);
+  }
+  await settle();
+  const loadedKiB = rssKiB(daemon.pid);
+  const result = {
+    bench: 'daemon-rss',
+    panes: paneCount,
+    command: [command, ...args].join(' '),
+    rssStartMiB: +(startKiB / 1024).toFixed(1),
+    rssWithPanesMiB: +(loadedKiB / 1024).toFixed(1),
+    perPaneKiB: Math.round((loadedKiB - startKiB) / paneCount),
+  };
+  console.log(JSON.stringify(result));
+  console.log(
+    `daemon RSS ${result.rssStartMiB} MiB at start, ${result.rssWithPanesMiB} MiB with ${paneCount} idle panes ` +
+      `(${result.command}): ${result.perPaneKiB} KiB per pane`,
+  );
+} finally {
+  client.close();
+  await daemon.dispose();
+}
