@@ -5,7 +5,7 @@ export const REPORT_LIMITS = Object.freeze({
   sourceChars: 64,
   agentChars: 64,
   sessionChars: 256,
-  messageChars: 1024,
+  messageChars: 4096, // as pane.reportAgent declares it
 });
 
 /** Agent ids are short stable identifiers: `claude`, `my-agent`, `custom.indexer`. */

@@ -26,6 +26,8 @@ export interface PaneArbiterOptions {
   clock: Clock;
   tree: ProcessTree;
   windows?: Partial<ArbiterWindows>;
+  /** Maps a reported agent id to the id process identity uses (manifest `aliases`); identity by default. */
+  canonicalAgent?: (agent: string) => string;
 }
 
 /** `live` until the pane's PTY closed; an exited pane accepts no more evidence. */
@@ -38,6 +40,7 @@ export class PaneArbiter {
   readonly #clock: Clock;
   readonly #tree: ProcessTree;
   readonly #windows: ArbiterWindows;
+  readonly #canonicalAgent: (agent: string) => string;
   #lifecycle: Lifecycle = 'live';
   #process: ProcessObservation = UNOBSERVED;
   #processKey = processKey(UNOBSERVED);
@@ -59,6 +62,7 @@ export class PaneArbiter {
     this.#clock = options.clock;
     this.#tree = options.tree;
     this.#windows = { ...DEFAULT_WINDOWS, ...options.windows };
+    this.#canonicalAgent = options.canonicalAgent ?? ((agent) => agent);
     this.#retiredAgentPids = new BoundedMap(this.#windows.historySize);
     this.#sequence = new SequenceLedger(this.#windows.historySize);
     this.#sessions = new SessionBook(this.#windows.historySize);
@@ -141,7 +145,7 @@ export class PaneArbiter {
     if (refused) return refused;
     const stale = this.#sessions.check(params.session, this.#generation, params.pid !== undefined);
     if (stale && stale.reason !== 'session_ended') return this.#reject(params.source, stale.reason, stale.detail, summary);
-    if (params.agent !== undefined && this.#process.agent !== null && params.agent !== this.#process.agent) {
+    if (params.agent !== undefined && this.#process.agent !== null && this.#canonicalAgent(params.agent) !== this.#process.agent) {
       return this.#reject(params.source, 'identity_conflict', `the live process is ${this.#process.agent}`, summary);
     }
     this.#sessions.bind(params.session, this.#generation);
@@ -194,8 +198,9 @@ export class PaneArbiter {
     });
   }
 
-  #admit(report: Report): ReportOutcome {
-    const summary = summarize(report);
+  #admit(reported: Report): ReportOutcome {
+    const report = { ...reported, agent: this.#canonicalAgent(reported.agent) };
+    const summary = summarize(reported);
     const refused = this.#refuseEarly(report.source, report.pid, report.session, summary);
     if (refused) return refused;
     if (this.#process.agent !== null && report.agent !== this.#process.agent) {
@@ -253,6 +258,9 @@ export class PaneArbiter {
   }
 
   #startGeneration(observation: ProcessObservation): ChangeRecord[] {
+    // The ended program draws no more frames: its last screen is final, so a pending debounce settles now.
+    const settled = this.#pending ? this.#apply(decide(this.#decideInput()), 'changed') : [];
+    this.#pending = null;
     const before = this.#view;
     if (this.#process.agentPid !== null) this.#retiredAgentPids.set(this.#process.agentPid, this.#generation);
     this.#process = { ...observation };
@@ -267,7 +275,8 @@ export class PaneArbiter {
     this.#pending = null;
     const decision = decide(this.#decideInput());
     // The ended agent's final state is published once, as `before` of the released record.
-    return before.agent !== null ? this.#apply(decision, 'released', { force: true }) : this.#apply(decision, 'changed');
+    const next = before.agent !== null ? this.#apply(decision, 'released', { force: true }) : this.#apply(decision, 'changed');
+    return [...settled, ...next];
   }
 
   #recompute(): ChangeRecord[] {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentRunning, pane, paneWithAgent, shellOnly, UNOBSERVABLE, userVar, verdict } from './harness.ts';
+import { PaneArbiter } from '../../src/arbiter/index.ts';
+import { ManualClock, TreeModel, agentRunning, pane, paneWithAgent, shellOnly, UNOBSERVABLE, userVar, verdict } from './harness.ts';
 
 test('process exit publishes the final state once as released, then clears the identity', () => {
   const { arbiter, tree } = paneWithAgent('claude');
@@ -89,4 +90,23 @@ test('ended=1 in a pane where no process is observable ends the classification',
   assert.equal(arbiter.view().agent, 'remote');
   arbiter.observeOsc(userVar('v1;agent=remote;state=idle;ended=1'));
   assert.equal(arbiter.view().agent, null);
+});
+
+test('an exit during a pending debounce settles it first: the last screen is final', () => {
+  const { arbiter } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt'));
+  const changes = arbiter.paneExited();
+  assert.deepEqual(changes.map((change) => [change.kind, change.before.state, change.after.state]), [['changed', 'working', 'idle'], ['released', 'idle', 'unknown']]);
+});
+
+test('reports may name the agent by an alias the daemon maps to its id', () => {
+  const clock = new ManualClock();
+  const tree = new TreeModel(100);
+  tree.spawn(200, 100, 'claude');
+  tree.spawn(201, 200);
+  const arbiter = new PaneArbiter({ clock, tree, canonicalAgent: (agent) => (agent === 'claude-code' ? 'claude' : agent) });
+  arbiter.observeProcess(agentRunning('claude', 200));
+  assert.equal(arbiter.reportAgent({ source: 'hook:claude', agent: 'claude-code', state: 'working', pid: 201 }).accepted, true);
+  assert.deepEqual([arbiter.view().agent, arbiter.view().state], ['claude', 'working']);
 });

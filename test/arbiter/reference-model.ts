@@ -59,6 +59,7 @@ export class ReferenceModel {
       case 'exit': {
         // The shell staying in the foreground is the same process: nothing ends.
         if (event.kind === 'exit' && this.agentPid === null && this.generation > 0) return null;
+        if (this.pending) this.publish(this.target(), false); // the ended program's last screen is final
         if (this.agentPid !== null) {
           this.alivePids.delete(this.agentPid);
           this.alivePids.delete(this.agentPid + 1);
