@@ -111,7 +111,10 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
     name: t.function?.name ?? t.name,
     schema: t.function?.parameters,
   }));
-  const turn = decideTurn(textOf(lastUser?.content), last.role === 'tool', tools);
+  const system = textOf(messages.find((m) => m.role === 'system')?.content);
+  // Background helpers (Qwen's memory extraction subagent, title generators) answer at once.
+  const sideRequest = tools.length === 0 || /memory extraction|subagent|title generator/i.test(system.slice(0, 300));
+  const turn = sideRequest ? { kind: 'text' as const, words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(textOf(lastUser?.content), last.role === 'tool', tools);
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);
@@ -122,7 +125,7 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
     const message =
       turn.kind === 'shell'
         ? { role: 'assistant', content: null, tool_calls: [shellCall(turn.tool)] }
-        : { role: 'assistant', content: tools.length === 0 ? 'Mock capture session' : turn.words.join(' ') };
+        : { role: 'assistant', content: turn.words.join(' ') };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'shell' ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }));
     return;
@@ -135,9 +138,8 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
     res.write(chunk({ tool_calls: [{ index: 0, ...call }] }));
     res.write(chunk({}, 'tool_calls'));
   } else {
-    // Side requests without tools (titles, summaries) answer at once.
-    const delay = tools.length === 0 ? 0 : turn.delayMs;
-    const words = tools.length === 0 ? ['Mock', 'capture', 'session'] : turn.words;
+    const delay = turn.delayMs;
+    const words = turn.words;
     if (delay) await sleep(FIRST_TOKEN_DELAY_MS);
     for (const [i, word] of words.entries()) {
       if (delay) await sleep(delay);
@@ -216,7 +218,8 @@ export function startMockModel(options: Options): Promise<MockModel> {
     void (async () => {
       const body = req.method === 'POST' ? await readJson(req) : {};
       const url = req.url ?? '/';
-      log(`${req.method} ${url} ${JSON.stringify(body).slice(0, 4000)}`);
+      const toolNames = (body.tools ?? []).flatMap((t: any) => t.function?.name ?? t.name ?? (t.functionDeclarations ?? []).map((f: any) => f.name));
+      log(`${req.method} ${url} stream=${body.stream} tools=${JSON.stringify(toolNames)} ${JSON.stringify(body).slice(0, 1500)}`);
       try {
         if (url.includes(':streamGenerateContent')) return await gemini(body, true, res);
         if (url.includes(':generateContent')) return await gemini(body, false, res);

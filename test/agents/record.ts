@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { agents, type AgentSpec } from './agents.ts';
 import { SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
-import { ScreenWatch, sleep, waitFor, waitQuiet } from './screen-watch.ts';
+import { rawFacts } from './raw-facts.ts';
+import { ScreenWatch, sleep, waitFor, waitForAbsent, waitQuiet } from './screen-watch.ts';
 
 const COLS = 120;
 const ROWS = 32;
@@ -151,7 +152,7 @@ async function record(spec: AgentSpec): Promise<void> {
     const tree = foregroundGroup(child.pid);
     notes.push(
       `## ${label} (expect ${state}, byte ${watch.bytes})`,
-      `title: ${JSON.stringify(watch.title)}  progress: ${JSON.stringify(watch.progress)}`,
+      `title: ${JSON.stringify(watch.title)}  progress: ${JSON.stringify(watch.progress)}  output in the last 2 s: ${watch.recentBytes(2000)} B`,
       '', '```', ...trimEmpty(watch.lines()), '```', '',
       'foreground process group:', '',
       ...tree.map((r) => `- pid ${r.pid} ppid ${r.ppid} comm \`${r.comm}\` exe \`${r.exe}\` argv \`${JSON.stringify(r.argv)}\``),
@@ -163,7 +164,8 @@ async function record(spec: AgentSpec): Promise<void> {
     const end = Date.now() + ms;
     while (Date.now() < end) {
       await watch.flush();
-      for (const line of watch.lines().slice(-12)) if (line.trim() && workingLines.size < 80) workingLines.add(line);
+      const nonEmpty = watch.lines().filter((line) => line.trim());
+      for (const line of nonEmpty.slice(-10)) if (workingLines.size < 80) workingLines.add(line);
       await sleep(120);
     }
   };
@@ -213,7 +215,8 @@ async function record(spec: AgentSpec): Promise<void> {
     await waitQuiet(watch, 2000);
     await mark('06-blocked-permission', 'blocked');
     child.write(spec.approve);
-    await sleep(1000);
+    await waitForAbsent(watch, spec.permission, 10000, 'the permission prompt');
+    await sleep(700);
     await mark('07-working-after-approval', 'working');
     await waitFor(watch, new RegExp(TOOL_ANSWER_END), 20000, 'the closing answer');
     await waitQuiet(watch, 2000);
@@ -238,6 +241,7 @@ async function record(spec: AgentSpec): Promise<void> {
       ...notes,
       '## Distinct bottom lines seen while streaming the answer', '', '```', ...workingLines, '```', '',
       '## OSC titles, progress and status reports, in order', '', ...dedupeRuns(titles), '',
+      '## Terminal queries and modes in the stream', '', ...rawFacts(watch.raw()), '',
     ].join('\n'),
   );
   writeFileSync(join(work, 'final-screen.txt'), watch.text());

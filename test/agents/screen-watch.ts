@@ -14,6 +14,8 @@ export class ScreenWatch {
   readonly chunks: Buffer[] = [];
   readonly osc: OscEvent[] = [];
   bytes = 0;
+  /** [arrival ms, end offset] per chunk, for output-rate figures. */
+  readonly arrivals: [number, number][] = [];
   lastOutputAt = Date.now();
   title: string | null = null;
   progress: string | null = null;
@@ -40,6 +42,7 @@ export class ScreenWatch {
     this.chunks.push(data);
     this.bytes += data.length;
     this.lastOutputAt = Date.now();
+    this.arrivals.push([this.lastOutputAt, this.bytes]);
     this.pendingEnds.push(this.bytes);
     this.term.write(data, () => this.pendingEnds.shift());
   }
@@ -57,6 +60,16 @@ export class ScreenWatch {
       out.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? '');
     }
     return out;
+  }
+
+  /** Bytes that arrived in the last windowMs. */
+  recentBytes(windowMs: number): number {
+    const since = Date.now() - windowMs;
+    let start = this.bytes;
+    for (let i = this.arrivals.length - 1; i >= 0 && this.arrivals[i]![0] >= since; i--) {
+      start = i > 0 ? this.arrivals[i - 1]![1] : 0;
+    }
+    return this.bytes - start;
   }
 
   text(): string {
@@ -81,6 +94,18 @@ export async function waitFor(watch: ScreenWatch, pattern: RegExp, timeoutMs: nu
     if (pattern.test(watch.text())) return;
     if (Date.now() > deadline) {
       throw new Error(`capture_timeout: waited ${timeoutMs} ms for ${what} (${pattern}); screen:\n${watch.text()}`);
+    }
+    await sleep(100);
+  }
+}
+
+export async function waitForAbsent(watch: ScreenWatch, pattern: RegExp, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await watch.flush();
+    if (!pattern.test(watch.text())) return;
+    if (Date.now() > deadline) {
+      throw new Error(`capture_timeout: waited ${timeoutMs} ms for ${what} to go (${pattern}); screen:\n${watch.text()}`);
     }
     await sleep(100);
   }
