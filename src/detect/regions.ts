@@ -2,6 +2,8 @@ import type { DetectInput } from './types.ts';
 import type { RegionSpec } from './region-spec.ts';
 import { isBlank, ruleRows, startsWithPromptMarker, stripSideBorders } from './screen-structure.ts';
 
+const NBSP = /\u00a0/g;
+
 /** The lines a region selects, with its joined text computed on first use. */
 export class RegionView {
   readonly name: string;
@@ -31,6 +33,7 @@ export class RegionView {
 /**
  * Cuts regions out of one input, each at most once per evaluation. Every region drops its leading
  * and trailing blank lines, so `^` and `$` in a region regex mean its first and last visible line.
+ * Non-breaking spaces read as spaces (Claude Code 2.1.197 writes `❯\u00a0` in its prompt).
  */
 export class RegionReader {
   readonly #lines: readonly string[];
@@ -40,9 +43,10 @@ export class RegionReader {
 
   constructor(input: DetectInput) {
     this.#input = input;
-    let end = input.lines.length;
-    while (end > 0 && isBlank(input.lines[end - 1]!)) end--;
-    this.#lines = end === input.lines.length ? input.lines : input.lines.slice(0, end);
+    const lines = input.lines.map((line) => (line.includes('\u00a0') ? line.replace(NBSP, ' ') : line));
+    let end = lines.length;
+    while (end > 0 && isBlank(lines[end - 1]!)) end--;
+    this.#lines = end === lines.length ? lines : lines.slice(0, end);
   }
 
   get(spec: RegionSpec): RegionView {
