@@ -13,7 +13,7 @@ Exit codes:
   0    success
   1    error from the daemon (message on stderr)
   2    usage error
-  3    target not found or exited
+  3    target not found, exited or gone
   4    daemon unreachable (the socket path tried is printed)
   124  timeout`;
 
@@ -22,6 +22,8 @@ export function exitCodeFor(code: string): number {
   switch (code) {
     case 'pane_not_found':
     case 'pane_exited':
+    case 'agent_not_found':
+    case 'agent_gone':
       return EXIT.notFound;
     case 'invalid_params':
     case 'invalid_key':

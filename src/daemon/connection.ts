@@ -27,6 +27,7 @@ export class Connection implements Disposable {
   private readonly closed: Listeners<Connection>;
   private graceTimer: NodeJS.Timeout | null = null;
   private inFlight = 0;
+  private readonly aborter = new AbortController();
   private inputEnded = false;
 
   constructor(
@@ -47,6 +48,11 @@ export class Connection implements Disposable {
     });
     socket.on('error', (error) => log.debug({ err: error }, 'connection error'));
     socket.on('close', () => this.finish());
+  }
+
+  /** Aborted once the connection has closed. */
+  get signal(): AbortSignal {
+    return this.aborter.signal;
   }
 
   get state(): ConnectionState {
@@ -109,6 +115,7 @@ export class Connection implements Disposable {
     this.lifecycle = 'closed';
     if (this.graceTimer) clearTimeout(this.graceTimer);
     if (this.decoder.buffered > 0) this.log.debug({ bytes: this.decoder.buffered }, 'connection closed mid-line');
+    this.aborter.abort(new Error('connection closed'));
     this.closed.fire(this);
     this.closed.clear();
   }

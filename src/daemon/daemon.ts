@@ -34,6 +34,7 @@ export class Daemon {
   private readonly connections = new Set<Connection>();
   private nextConnection = 1;
   private stopped: Promise<void> | null = null;
+  private readonly owned: Array<{ dispose(): void }> = [];
 
   private constructor(
     readonly socketPath: string,
@@ -83,6 +84,12 @@ export class Daemon {
     this.rpc.register(bindings);
   }
 
+  /** Ties a daemon-wide part (an event hub, a config watcher) to the daemon: disposed at stop, after the panes. */
+  own<T extends { dispose(): void }>(disposable: T): T {
+    this.owned.push(disposable);
+    return disposable;
+  }
+
   /** Live client connections (for pushing notifications). */
   clients(): Connection[] {
     return [...this.connections];
@@ -104,6 +111,13 @@ export class Daemon {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.registry.removeAll();
     this.registry.dispose();
+    for (const disposable of this.owned.reverse()) {
+      try {
+        disposable.dispose();
+      } catch (error) {
+        this.log.error({ err: error }, 'daemon part failed to dispose');
+      }
+    }
     for (const connection of this.connections) connection.close();
     try {
       unlinkSync(this.socketPath);

@@ -4,6 +4,8 @@ import type { Connection } from './connection.ts';
 /** What a handler knows of the request beyond its params. */
 export interface RequestContext {
   readonly connection: Connection;
+  /** Aborted when the client's connection closes: long waits stop on it. */
+  readonly signal: AbortSignal;
 }
 
 /** A declared method bound to the function that serves it. */

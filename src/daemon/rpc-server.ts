@@ -69,7 +69,7 @@ export class RpcServer {
   async serveFrame(connection: Connection, frame: string): Promise<void> {
     let reply: Message | Message[] | null;
     try {
-      reply = await this.replyTo(frame, { connection });
+      reply = await this.replyTo(frame, { connection, signal: connection.signal });
     } catch (error) {
       this.log.error({ err: error }, 'dispatch failed');
       reply = errorResponse(null, new CorralError('internal_error', 'internal error; see the daemon log'));

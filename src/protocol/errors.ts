@@ -16,6 +16,11 @@ export const ERRORS = {
   name_taken: { rpc: 1003, summary: 'another pane already has that name' },
   spawn_failed: { rpc: 1004, summary: 'the command could not be started' },
   timeout: { rpc: 1100, summary: 'the operation did not finish in time' },
+  agent_not_found: { rpc: 1201, summary: 'the pane has no identified agent' },
+  agent_blocked: { rpc: 1202, summary: 'the agent waits on a decision; answer it instead' },
+  agent_gone: { rpc: 1203, summary: 'the agent exited or was released; the wait can no longer match' },
+  cursor_too_old: { rpc: 1301, summary: 'the event cursor is no longer retained; subscribe again without since' },
+  slow_consumer: { rpc: 1302, summary: 'the subscriber fell too far behind and was dropped' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;
