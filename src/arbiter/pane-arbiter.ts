@@ -103,7 +103,7 @@ export class PaneArbiter {
     return this.#recompute();
   }
 
-  /** Feed every OSC event; answers null for events that carry no self report. */
+  /** Feed every OSC event; answers null for events that carry no self report and change nothing. */
   observeOsc(event: OscEvent): ReportOutcome | null {
     if (event.kind === 'userVar') {
       if (!SELF_REPORT_VARIABLES.includes(event.name)) return null;
@@ -117,6 +117,7 @@ export class PaneArbiter {
       if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
       return this.#admit(report);
     }
+    if (event.kind === 'promptMark' && event.mark === 'A') return this.#dropProgramActivity();
     return null;
   }
 
@@ -249,6 +250,14 @@ export class PaneArbiter {
       if (report.session !== undefined) this.#sessions.end(report.session, this.#generation);
     }
     if (session !== undefined) this.#sessions.end(session, this.#generation);
+    return { accepted: true, changes: this.#recompute() };
+  }
+
+  /** protocols.md: a new prompt (OSC 133 A) drops working and blocked OSC 7501 records; done survives. */
+  #dropProgramActivity(): ReportOutcome | null {
+    const status = this.#reports.get(PROGRAM_STATUS_SOURCE);
+    if (status === undefined || (status.state !== 'working' && status.state !== 'blocked')) return null;
+    this.#reports.delete(PROGRAM_STATUS_SOURCE);
     return { accepted: true, changes: this.#recompute() };
   }
 

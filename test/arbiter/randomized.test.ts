@@ -129,24 +129,26 @@ function runOnce(seed: number): void {
     const { accepted, changes } = apply(arbiter, tree, clock, world, event);
     const expectedAccepted = model.step(event);
     const view = arbiter.view();
-    const where = `seed ${seed} step ${step}\n${trace.join('\n')}\nview ${JSON.stringify(view)}\nmodel ${JSON.stringify(model.view)}`;
-    assert.equal(accepted, expectedAccepted, `acceptance differs: ${where}`);
-    assert.deepEqual({ agent: view.agent, state: view.state, seen: view.seen }, model.view, `state differs: ${where}`);
-    if (accepted === false) assert.deepEqual(view, before, `a rejected report changed the view: ${where}`);
+    const where = () => `seed ${seed} step ${step}\n${trace.join('\n')}\nview ${JSON.stringify(view)}\nmodel ${JSON.stringify(model.view)}`;
+    const check = (holds: boolean, what: string) => {
+      if (!holds) assert.fail(`${what}: ${where()}`);
+    };
+    check(accepted === expectedAccepted, `acceptance differs (arbiter ${accepted}, model ${expectedAccepted})`);
+    check(view.agent === model.view.agent && view.state === model.view.state && view.seen === model.view.seen, 'state differs');
+    if (accepted === false) check(JSON.stringify(view) === JSON.stringify(before), 'a rejected report changed the view');
     // No stale state is resurrected: a report-decided state is the newest accepted report of that source
     // (while a screen debounce is pending the previous decision is held on purpose).
     if ((view.rule === 'report' || view.rule === 'full_lifecycle') && arbiter.explain().pendingDebounce === null) {
-      const source = view.source.replace(/^report:/, '');
-      assert.equal(model.latest.get(source)?.state, view.state, `stale report decided: ${where}`);
+      check(model.latest.get(view.source.replace(/^report:/, ''))?.state === view.state, 'stale report decided');
     }
     let revision = before.revision;
     for (const change of changes) {
       revision += 1;
-      assert.equal(change.revision, revision, `revisions must step by one: ${where}`);
+      check(change.revision === revision, 'revisions must step by one');
       const moved = change.before.agent !== change.after.agent || change.before.state !== change.after.state || change.before.seen !== change.after.seen;
-      assert.ok(moved || change.kind === 'released', `a change record without a change: ${where}`);
+      check(moved || change.kind === 'released', 'a change record without a change');
     }
-    assert.equal(view.revision, revision, `revision moved without a record: ${where}`);
+    check(view.revision === revision, 'revision moved without a record');
   }
 }
 

@@ -124,3 +124,14 @@ test('a self report with an unknown state drives no indicator', () => {
   arbiter.observeOsc(userVar('v1;agent=claude;state=pondering'));
   assert.equal(arbiter.view().state, 'unknown');
 });
+
+test('a new shell prompt drops a working or blocked OSC 7501 status, but not idle', () => {
+  const { arbiter } = paneWithAgent('codex', 300, 301);
+  arbiter.observeOsc({ kind: 'programStatus', value: { state: 'working', fields: { app: 'codex' } } });
+  const outcome = arbiter.observeOsc({ kind: 'promptMark', mark: 'A', exitCode: null });
+  assert.equal(outcome?.changes.length, 1);
+  assert.equal(arbiter.view().state, 'unknown');
+  arbiter.observeOsc({ kind: 'programStatus', value: { state: 'done', fields: { app: 'codex' } } });
+  assert.equal(arbiter.observeOsc({ kind: 'promptMark', mark: 'A', exitCode: null }), null);
+  assert.equal(arbiter.view().state, 'idle');
+});
