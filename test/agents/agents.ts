@@ -24,6 +24,8 @@ export interface AgentSpec {
   /** Keys that accept the permission prompt once. */
   approve: string;
   startupTimeoutMs: number;
+  /** Multiplies every in-session wait: some CLIs are slow to start a turn on a 2-core machine. */
+  patience?: number;
   /** Dialogs shown before the composer (folder trust): labelled blocked, then answered. */
   dialogs?: { pattern: RegExp; keys: string; label: string }[];
 }
@@ -108,7 +110,9 @@ export const agents: Record<string, AgentSpec> = {
     idle: /ctrl\+p|tab agents|Ask anything/i,
     permission: /Allow once|Permission required|Allow always/i,
     approve: '\r',
-    startupTimeoutMs: 60000,
+    startupTimeoutMs: 120000,
+    // Measured: 26 s of init at startup and several seconds before the first model request.
+    patience: 4,
   },
   copilot: {
     id: 'copilot',

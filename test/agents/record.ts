@@ -191,6 +191,7 @@ async function record(spec: AgentSpec): Promise<void> {
     }
   };
 
+  const patient = (ms: number): number => ms * (spec.patience ?? 1);
   let failure: unknown = null;
   try {
     await settleToIdle(spec.startupTimeoutMs);
@@ -201,24 +202,24 @@ async function record(spec: AgentSpec): Promise<void> {
     child.write('\r');
     await sleep(900);
     await mark('03-working-waiting-for-model', 'working');
-    await waitFor(watch, /slow scripted answer/, 15000, 'the streamed answer');
+    await waitFor(watch, /slow scripted answer/, patient(15000), 'the streamed answer');
     await sampleWorking(1500);
     await mark('04-working-streaming', 'working');
-    await waitFor(watch, new RegExp(SLOW_ANSWER_END), 20000, 'the end of the answer');
+    await waitFor(watch, new RegExp(SLOW_ANSWER_END), patient(20000), 'the end of the answer');
     await waitQuiet(watch, 2000);
-    await waitFor(watch, spec.idle, 10000, 'the idle composer after the answer');
+    await waitFor(watch, spec.idle, patient(10000), 'the idle composer after the answer');
     await mark('05-idle-turn-done', 'idle');
     await type(child, 'Use the shell to create a file');
     await waitQuiet(watch, 800);
     child.write('\r');
-    await waitFor(watch, spec.permission, 20000, 'the permission prompt');
+    await waitFor(watch, spec.permission, patient(20000), 'the permission prompt');
     await waitQuiet(watch, 2000);
     await mark('06-blocked-permission', 'blocked');
     child.write(spec.approve);
-    await waitForAbsent(watch, spec.permission, 10000, 'the permission prompt');
+    await waitForAbsent(watch, spec.permission, patient(10000), 'the permission prompt');
     await sleep(700);
     await mark('07-working-after-approval', 'working');
-    await waitFor(watch, new RegExp(TOOL_ANSWER_END), 20000, 'the closing answer');
+    await waitFor(watch, new RegExp(TOOL_ANSWER_END), patient(20000), 'the closing answer');
     await waitQuiet(watch, 2000);
     await mark('08-idle-after-tool', 'idle');
   } catch (error) {
