@@ -113,7 +113,7 @@ export class PaneArbiter {
     }
     if (event.kind === 'programStatus') {
       const report = programStatusReport(event.value, this.#process.agent);
-      if (report === 'clear') return this.#release(PROGRAM_STATUS_SOURCE, undefined);
+      if (report === 'clear') return this.#reports.has(PROGRAM_STATUS_SOURCE) ? this.#release(PROGRAM_STATUS_SOURCE, undefined) : null;
       if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
       return this.#admit(report);
     }

@@ -135,3 +135,9 @@ test('a new shell prompt drops a working or blocked OSC 7501 status, but not idl
   assert.equal(arbiter.observeOsc({ kind: 'promptMark', mark: 'A', exitCode: null }), null);
   assert.equal(arbiter.view().state, 'idle');
 });
+
+test('an OSC 7501 clear with nothing to clear is not a rejection', () => {
+  const { arbiter } = paneWithAgent('codex', 300, 301);
+  assert.equal(arbiter.observeOsc({ kind: 'programStatus', value: { state: 'clear', fields: {} } }), null);
+  assert.deepEqual(arbiter.explain().rejections, []);
+});
