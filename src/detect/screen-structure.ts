@@ -1,6 +1,8 @@
 /** Box-drawing horizontals that make a horizontal rule. */
-const HORIZONTALS = new Set(['─', '━', '═', '╌', '╍', '┄', '┅', '▔', '▁']);
+const HORIZONTAL_CODES: ReadonlySet<number> = new Set([...'─━═╌╍┄┅▔▁'].map((char) => char.charCodeAt(0)));
 const MIN_RULE_RUN = 8;
+/** Cheap native pre-check: most lines hold no run of 8 horizontals and skip the per-character count. */
+const RULE_RUN = /[─━═╌╍┄┅▔▁]{8}/;
 const MIN_RULE_SHARE = 0.6;
 const PROMPT_MARKERS = new Set(['>', '›', '❯', '▌', '┃']);
 const SIDE_BORDER = /^[│┃║]\s?|\s?[│┃║]$/g;
@@ -11,17 +13,20 @@ const SIDE_BORDER = /^[│┃║]\s?|\s?[│┃║]$/g;
  * `──── 100% ─` in the Codex transcript viewer), prose with a short dash run does not qualify.
  */
 export function isHorizontalRule(line: string): boolean {
+  if (!RULE_RUN.test(line)) return false;
   let horizontals = 0;
   let nonBlank = 0;
   let run = 0;
   let longestRun = 0;
-  for (const char of line) {
-    if (char === ' ' || char === '\t' || char === '\u00a0') {
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    if (code === 0x20 || code === 0x09 || code === 0xa0) {
       run = 0;
       continue;
     }
+    if (code >= 0xdc00 && code <= 0xdfff) continue; // second half of a surrogate pair: one character
     nonBlank++;
-    if (HORIZONTALS.has(char)) {
+    if (isHorizontalCode(code)) {
       horizontals++;
       run++;
       if (run > longestRun) longestRun = run;
@@ -30,6 +35,10 @@ export function isHorizontalRule(line: string): boolean {
     }
   }
   return longestRun >= MIN_RULE_RUN && horizontals >= nonBlank * MIN_RULE_SHARE;
+}
+
+function isHorizontalCode(code: number): boolean {
+  return HORIZONTAL_CODES.has(code);
 }
 
 export function isBlank(line: string): boolean {
