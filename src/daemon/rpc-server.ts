@@ -1,5 +1,6 @@
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import { CorralError } from '../protocol/errors.ts';
+import { isPlainObject } from '../protocol/validate.ts';
 import type { Connection } from './connection.ts';
 import type { HandlerBinding, RequestContext } from './handler.ts';
 import type { Logger } from './logger.ts';
@@ -13,10 +14,6 @@ function errorResponse(id: Id, error: CorralError): Message {
 
 function isValidId(value: unknown): value is Id {
   return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-function isPlainObject(value: unknown): value is Message {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -68,7 +68,7 @@ export function arrayOf<T>(item: Validator<T>, limits: { max?: number } = {}): V
   };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
