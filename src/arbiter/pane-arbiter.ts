@@ -112,7 +112,7 @@ export class PaneArbiter {
       return this.#admit(parsed.report);
     }
     if (event.kind === 'programStatus') {
-      const report = programStatusReport(event.value, this.#process.agent);
+      const report = programStatusReport(event.value, this.#process.agent ?? this.#view.agent);
       if (report === 'clear') return this.#reports.has(PROGRAM_STATUS_SOURCE) ? this.#release(PROGRAM_STATUS_SOURCE, undefined) : null;
       if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
       return this.#admit(report);
