@@ -48,6 +48,7 @@ export interface Tally {
   miss: number;
   no_manifest: number;
   agreement: number; // right / total, 0..1
+  agreement_with_conservative: number; // (right + conservative) / total: unknown where idle was labelled counted as acceptable
 }
 
 export interface ConformanceReport {
@@ -149,5 +150,6 @@ function tally(cases: CaseResult[]): Tally {
     miss: count('miss'),
     no_manifest: count('no_manifest'),
     agreement: cases.length === 0 ? 1 : right / cases.length,
+    agreement_with_conservative: cases.length === 0 ? 1 : (right + count('conservative')) / cases.length,
   };
 }
