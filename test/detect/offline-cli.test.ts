@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { lintManifests } from '../../src/cli/offline/lint-run.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'corral-offline-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function corral(...args: string[]) {
+  // A private config home keeps the user's own overrides out of the test.
+  return spawnSync(process.execPath, [join(ROOT, 'bin/corral'), ...args], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir } });
+}
+
+describe('offline commands', () => {
+  it('explains a saved screen as JSON, with the title the program set', () => {
+    const screen = join(dir, 'screen.txt');
+    writeFileSync(screen, 'Task complete.\n');
+    const result = corral('agent', 'explain', '--file', screen, '--agent', 'claude', '--title', '✳ Claude Code', '--json');
+    assert.equal(result.status, 0, result.stderr);
+    const explain = JSON.parse(result.stdout);
+    assert.equal(explain.state, 'idle');
+    assert.equal(explain.rule.id, 'title_idle_glyph');
+    assert.equal(explain.manifest.source, 'bundled');
+  });
+
+  it('replays a capture to its verdict at a byte offset', () => {
+    const result = corral('detect', 'replay', join(ROOT, 'test/fixtures/streams/codex/session.raw'), '--agent', 'codex', '--bytes', '24895', '--json');
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(result.stdout).rule.id, 'action_required_title');
+  });
+
+  it('exits 1 when lint finds an error and 2 on a usage error', () => {
+    const broken = join(dir, 'broken.toml');
+    writeFileSync(broken, 'id = "broken"\nversion = "1"\n[[rules]]\nid = "r"\nstate = "idle"\nregex = ["("]\n');
+    const lint = corral('manifest', 'lint', broken);
+    assert.equal(lint.status, 1);
+    assert.match(lint.stdout, /manifest_bad_regex/);
+    assert.equal(corral('detect', 'conformance', dir, '--min', '2').status, 2);
+  });
+});
+
+describe('manifest lint', () => {
+  it('flags a blocked rule that reads the whole screen with no anchor', () => {
+    const file = join(dir, 'loose.toml');
+    writeFileSync(file, 'id = "loose"\nversion = "1"\n[[rules]]\nid = "would_you_like"\nstate = "blocked"\ncontains = ["would you like to"]\n');
+    const findings = lintManifests([file], [{ agent: 'loose', name: 'a', input: { lines: ['Would you like to run it?', '(y/n)'], title: null, progress: null } }]);
+    assert.deepEqual(findings.map((f) => [f.level, f.code]), [['error', 'blocked_rule_reads_prose']]);
+  });
+
+  it('flags equal-priority rules that both match a fixture, and rules nothing matches', () => {
+    const file = join(dir, 'overlap.toml');
+    writeFileSync(file, 'id = "overlap"\nversion = "1"\n[[rules]]\nid = "a"\nstate = "idle"\ncontains = ["x"]\n[[rules]]\nid = "b"\nstate = "working"\ncontains = ["x"]\n[[rules]]\nid = "never"\nstate = "idle"\ncontains = ["zzz"]\n');
+    const findings = lintManifests([file], [{ agent: 'overlap', name: 'x.txt', input: { lines: ['x'], title: null, progress: null } }]);
+    assert.deepEqual(findings.map((f) => [f.level, f.code, f.rule]), [['error', 'equal_priority_overlap', 'a'], ['warning', 'rule_never_matches', 'never']]);
+  });
+});
