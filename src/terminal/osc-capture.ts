@@ -53,7 +53,9 @@ function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
 /**
  * Captures the OSC sequences Corral understands from an emulator's parser (which already joins
  * sequences split across writes, accepts BEL and ST, and aborts on CAN/SUB) into an OscState,
- * and emits OscEvents in stream order.
+ * and emits OscEvents in stream order. tmux passthrough (`ESC P tmux; ... ESC \` with every ESC
+ * doubled) needs no handler: the first ESC of a doubled pair ends the DCS and the second starts
+ * the inner sequence, which the parser then handles as if unwrapped (tested).
  */
 export class OscCapture implements Disposable {
   readonly state: OscState = emptyOscState();

@@ -149,3 +149,12 @@ test('terminal queries are answered through reply and never drawn on the screen'
   assert.ok(replies.some((r) => r.startsWith(`${ESC}[?`)), `DA1 answered: ${JSON.stringify(replies)}`);
   screen.dispose();
 });
+
+test('OSC wrapped in tmux DCS passthrough (every ESC doubled) is captured', async () => {
+  const wrap = (inner: string) => `${ESC}Ptmux;${inner.replaceAll(ESC, ESC + ESC)}${ST}`;
+  const { screen } = await feedBytewise(`a${wrap(`${ESC}]2;in tmux${BEL}`)}${wrap(`${ESC}]9;4;1;30${ST}`)}b`);
+  assert.equal(screen.osc.title?.value, 'in tmux');
+  assert.deepEqual(screen.osc.progress?.value, { state: 1, percent: 30 });
+  assert.equal(screen.snapshot().lines[0], 'ab');
+  screen.dispose();
+});
