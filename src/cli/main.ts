@@ -1,24 +1,33 @@
 import { Command } from 'commander';
+import { registerAgentCommands } from './commands/agent.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
+import { registerReportCommands } from './commands/report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './report.ts';
 
 /**
- * Groups served by the daemon. For these the offline commands (which load the detection engine,
- * ~0.3-0.8 s measured on this machine) are not registered, so that client calls start fast.
+ * The offline commands load the detection engine (~0.3-0.8 s measured on this machine), so they are
+ * registered only when the command line may need them; client calls to the daemon start fast.
  */
-const DAEMON_GROUPS = new Set(['daemon', 'server', 'pane']);
+function needsOfflineCommands(argv: string[]): boolean {
+  const words = commandWords(argv);
+  const [group, command] = words;
+  if (group === undefined || group === 'help' || argv.includes('--help') || argv.includes('-h')) return true;
+  return group === 'detect' || group === 'manifest' || (group === 'server' && command === 'update-manifests');
+}
 
-/** The command name: the first word that is neither a global option nor its value. */
-function commandName(argv: string[]): string | undefined {
+/** The words of the command line that are neither global options nor their values. */
+function commandWords(argv: string[]): string[] {
+  const words: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const word = argv[i]!;
+    if (word === '--') break;
     if (word === '--socket') i += 1;
-    else if (!word.startsWith('-')) return word;
+    else if (!word.startsWith('-')) words.push(word);
   }
-  return undefined;
+  return words;
 }
 
 async function buildProgram(argv: string[]): Promise<Command> {
@@ -33,7 +42,9 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerDaemonCommand(program);
   registerServerCommands(program);
   registerPaneCommands(program);
-  if (!DAEMON_GROUPS.has(commandName(argv) ?? '')) {
+  const agent = registerAgentCommands(program);
+  registerReportCommands(agent);
+  if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');
     registerOfflineCommands(program);
   }

@@ -1,9 +1,14 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { ManifestSet, type ManifestSetOptions } from '../detect/manifest-set.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
+import { AgentService } from './agents/agent-service.ts';
+import { manifestIdentifier } from './agents/manifest-identifier.ts';
+import { agentHandlers } from './handlers/agent.ts';
+import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
 import { serverHandlers } from './handlers/server.ts';
 import { acquireLock } from './lock-file.ts';
@@ -18,6 +23,8 @@ export interface DaemonOptions {
   socketPath: string;
   log: Logger;
   spawnTerminal: SpawnTerminal;
+  /** Where manifests come from; defaults to bundled, the catalog folder and the user override folder. */
+  manifests?: ManifestSetOptions;
 }
 
 function packageVersion(): string {
@@ -40,6 +47,7 @@ export class Daemon {
     readonly socketPath: string,
     readonly registry: PaneRegistry,
     readonly rpc: RpcServer,
+    readonly agents: AgentService,
     private readonly server: Server,
     private readonly lock: { dispose(): void },
     private readonly log: Logger,
@@ -55,9 +63,18 @@ export class Daemon {
       const registry = new PaneRegistry(options.spawnTerminal, socketPath, log);
       const rpc = new RpcServer(log);
       const server = createServer({ allowHalfOpen: true });
-      const daemon = new Daemon(socketPath, registry, rpc, server, lock, log);
+      const manifests = new ManifestSet(options.manifests);
+      for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
+      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log });
+      const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log);
+      daemon.own(agents);
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      daemon.register([...serverHandlers(info, registry), ...paneHandlers(registry)]);
+      daemon.register([
+        ...serverHandlers(info, registry),
+        ...paneHandlers(registry),
+        ...agentHandlers(registry, agents),
+        ...manifestHandlers(agents),
+      ]);
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -9,7 +9,7 @@ export interface RunDaemonOptions {
   spawnTerminal: SpawnTerminal;
 }
 
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
  * Runs the daemon in the foreground until a stop signal, then stops it (ending every pane) and
@@ -25,6 +25,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // Input and listeners must never take the daemon down with the panes it owns: log and go on.
   process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception'));
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
+  // SIGHUP reloads the agent manifests, as `server.reloadManifests` does.
+  process.on('SIGHUP', () => {
+    log.info('SIGHUP: reloading manifests');
+    daemon.agents.reloadManifests();
+  });
   return new Promise((resolve) => {
     for (const signal of STOP_SIGNALS) {
       process.on(signal, () => {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
-import { printFields, printJson } from '../output.ts';
+import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS, type ManifestsResult } from '../../protocol/methods/manifests.ts';
+import { printFields, printJson, printTable } from '../output.ts';
 
 export function registerServerCommands(program: Command): void {
   const server = program.command('server').description('the running daemon');
@@ -23,4 +24,32 @@ export function registerServerCommands(program: Command): void {
         ['socket', status.socket],
       ]);
     });
+
+  server
+    .command('manifests')
+    .description('agent manifests in use, their versions and sources, and files that failed to load')
+    .action(async (_options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      printManifests(await withDaemon(socket, (client) => client.call(SERVER_MANIFESTS, {})), json);
+    });
+
+  server
+    .command('reload-manifests')
+    .description('reload manifests from every source (as SIGHUP does); a broken file keeps the rules it would replace')
+    .action(async (_options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      printManifests(await withDaemon(socket, (client) => client.call(SERVER_RELOAD_MANIFESTS, {})), json);
+    });
+}
+
+function printManifests(result: ManifestsResult, json: boolean): void {
+  if (json) return printJson(result);
+  printTable(
+    ['ID', 'VERSION', 'SOURCE', 'NAME'],
+    result.manifests.map((m) => [m.id, m.version, m.source, m.name]),
+  );
+  for (const error of result.errors) {
+    const where = error.line !== undefined ? `${error.file}:${error.line}:${error.column ?? 1}` : error.file;
+    process.stderr.write(`manifest error (${error.code}) ${where}: ${error.message}\n`);
+  }
 }

@@ -1,0 +1,102 @@
+import type { Command } from 'commander';
+import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../../protocol/methods/agent.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printFields, printJson, printText } from '../output.ts';
+import { UsageError } from '../report.ts';
+import { formatAge } from './format.ts';
+
+/** The agent group; other agent commands register on the Command this returns. */
+export function registerAgentCommands(program: Command): Command {
+  const agent = program.command('agent').description('agents in panes: state, explain, reports');
+
+  agent
+    .command('get')
+    .description("one pane's agent: identity, state, seen and what decided")
+    .argument('<target>', 'pane id or name')
+    .action(async (target: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(AGENT_GET, { target }));
+      if (json) return printJson(info);
+      printFields(agentFields(info));
+    });
+
+  agent
+    .command('explain')
+    .description("why a pane's agent has its state (live), or the verdict for a saved screen (--file)")
+    .argument('[target]', 'pane id or name (not with --file)')
+    .option('--file <screen>', 'explain a saved screen file instead of a live pane (works without a daemon)')
+    .option('--agent <name>', 'the agent whose manifest reads the file (with --file)')
+    .option('--title <title>', 'the OSC title the program had set (with --file)')
+    .option('--progress <state[;percent]>', 'the OSC 9;4 progress, as 3 or 1;40 (with --file)')
+    .action(async (target: string | undefined, options, cmd: Command) => {
+    const { socket, json } = globalsOf(cmd);
+    if (options.file !== undefined) {
+      if (target !== undefined) throw new UsageError('give a pane or --file, not both');
+      if (options.agent === undefined) throw new UsageError('--agent NAME is required with --file');
+      const { explainFile } = await import('../offline/explain-file.ts');
+      explainFile({ file: options.file, agent: options.agent, title: options.title ?? null, progress: options.progress ?? null, json });
+      return;
+    }
+    if (target === undefined) throw new UsageError('name a pane, or explain a saved screen with --file SCREEN --agent NAME');
+    const result = await withDaemon(socket, (client) => client.call(AGENT_EXPLAIN, { target }));
+    if (json) return printJson(result);
+    printText(formatLiveExplain(result));
+  });
+
+  return agent;
+}
+
+export function agentFields(info: AgentInfo): [string, string][] {
+  return [
+    ['pane', info.name ? `${info.id} (${info.name})` : info.id],
+    ['agent', info.agent ?? '-'],
+    ['identity', info.identity],
+    ['state', info.state],
+    ['seen', String(info.seen)],
+    ['since', `${formatAge(Date.now() - info.stateSince)} ago`],
+    ['decided by', `${info.rule} (${info.source})`],
+    ['revision', String(info.revision)],
+    ['title', info.title ?? '-'],
+    ['progress', info.progress ? `${info.progress.state}${info.progress.percent !== null ? `;${info.progress.percent}` : ''}` : '-'],
+    ['queued', String(info.queued)],
+  ];
+}
+
+interface LiveExplain {
+  agent: AgentInfo;
+  detection: unknown;
+  arbiter: unknown;
+}
+
+/** A person's view of the live explain; the full structure is in --json. */
+function formatLiveExplain(result: LiveExplain): string {
+  const lines: string[] = [];
+  const info = result.agent;
+  lines.push(`${info.name ?? info.id}: ${info.agent ?? 'no agent'} is ${info.state}, decided by ${info.rule} (${info.source})`);
+  const arbiter = result.arbiter as {
+    evidence: { kind: string; source: string; value: string; ageMs: number | null; authoritative: boolean; decided: boolean; note: string }[];
+    pendingDebounce: { state: string; remainingMs: number } | null;
+    rejections: { source: string; reason: string; detail: string; at: number }[];
+  };
+  lines.push('', 'evidence:');
+  for (const e of arbiter.evidence) {
+    const age = e.ageMs === null ? '' : ` ${formatAge(e.ageMs)} ago`;
+    lines.push(`  ${e.decided ? '*' : ' '} ${e.kind}:${e.source} = ${e.value}${age}${e.authoritative ? '' : ' (not authoritative)'}${e.note ? `: ${e.note}` : ''}`);
+  }
+  if (arbiter.pendingDebounce) lines.push('', `pending: ${arbiter.pendingDebounce.state} in ${arbiter.pendingDebounce.remainingMs} ms unless the screen changes`);
+  if (arbiter.rejections.length > 0) {
+    lines.push('', 'rejected reports:');
+    for (const r of arbiter.rejections) lines.push(`  ${r.source}: ${r.reason} (${r.detail})`);
+  }
+  const detection = result.detection as { rule: { id: string } | null; fallback_reason: string | null; manifest: { id: string; version: string; source: string }; evaluated_rules: { id: string; matched: boolean }[] } | null;
+  if (detection) {
+    lines.push('', `screen: manifest ${detection.manifest.id} ${detection.manifest.version} (${detection.manifest.source})`);
+    lines.push(`  ${detection.rule ? `rule ${detection.rule.id} matched` : `no rule matched: ${detection.fallback_reason ?? 'fallback'}`}`);
+    const matched = detection.evaluated_rules.filter((r) => r.matched).map((r) => r.id);
+    if (matched.length > 1) lines.push(`  also matched: ${matched.slice(1).join(', ')}`);
+  } else {
+    lines.push('', 'screen: no manifest applies (no agent identified)');
+  }
+  return lines.join('\n');
+}

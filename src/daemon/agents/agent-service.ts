@@ -1,0 +1,137 @@
+import type { ChangeRecord, Clock } from '../../arbiter/index.ts';
+import { systemClock, type AgentView, type ArbiterWindows } from '../../arbiter/index.ts';
+import type { ManifestSet } from '../../detect/manifest-set.ts';
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import { Listeners } from '../listeners.ts';
+import type { Logger } from '../logger.ts';
+import { PaneSlot, type PaneRecord } from '../pane-record.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+import type { AgentIdentifier } from './identifier.ts';
+import { PaneAgent } from './pane-agent.ts';
+
+const AGENT_SLOT = new PaneSlot<PaneAgent>('agent');
+
+/** One published change of a pane's agent, numbered by the daemon-wide state_change_seq. */
+export interface AgentChange {
+  seq: number;
+  pane: PaneRecord;
+  record: ChangeRecord;
+  /** The pane's agent as clients see it after the change. */
+  info: AgentInfo;
+}
+
+export interface AgentServiceOptions {
+  registry: PaneRegistry;
+  manifests: ManifestSet;
+  identifier: (manifests: ManifestSet) => AgentIdentifier;
+  log: Logger;
+  clock?: Clock;
+  windows?: Partial<ArbiterWindows>;
+}
+
+/** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
+export interface AgentInfoExtras {
+  queued(paneId: string): number;
+  metadata(paneId: string): Record<string, unknown> | null;
+}
+
+/**
+ * Every pane's agent: hangs a PaneAgent on each new pane, numbers every published change with the
+ * daemon-wide state_change_seq, and tells listeners (events, waits, notifications) in order.
+ */
+export class AgentService implements Disposable {
+  private seq = 0;
+  private identifier: AgentIdentifier;
+  private readonly changed: Listeners<AgentChange>;
+  private readonly subscriptions: Disposable[] = [];
+  extras: AgentInfoExtras = { queued: () => 0, metadata: () => null };
+
+  constructor(private readonly options: AgentServiceOptions) {
+    this.identifier = options.identifier(options.manifests);
+    this.changed = new Listeners((error) => options.log.error({ err: error }, 'agent change listener failed'));
+    this.subscriptions.push(options.registry.onCreated((pane) => this.track(pane)));
+    for (const pane of options.registry.list()) this.track(pane);
+  }
+
+  get manifests(): ManifestSet {
+    return this.options.manifests;
+  }
+
+  /** The daemon-wide count of published agent changes; waits use it as `since_seq`. */
+  get stateChangeSeq(): number {
+    return this.seq;
+  }
+
+  onChange(listener: (change: AgentChange) => void): Disposable {
+    return this.changed.add(listener);
+  }
+
+  of(pane: PaneRecord): PaneAgent {
+    const agent = pane.get(AGENT_SLOT);
+    if (!agent) throw new Error(`pane ${pane.id} has no agent tracker`);
+    return agent;
+  }
+
+  info(pane: PaneRecord, view: AgentView = this.of(pane).view()): AgentInfo {
+    const snapshot = pane.terminal.snapshot();
+    return {
+      id: pane.id,
+      name: pane.name,
+      workspace: pane.identity.workspace,
+      agent: view.agent,
+      identity: view.identity,
+      state: view.displayed,
+      rawState: view.state,
+      seen: view.seen,
+      stateSince: view.stateSince,
+      revision: view.revision,
+      rule: view.rule,
+      source: view.source,
+      title: snapshot.title,
+      progress: snapshot.progress,
+      queued: this.extras.queued(pane.id),
+      metadata: this.extras.metadata(pane.id),
+      paneState: pane.state,
+    };
+  }
+
+  /** Re-reads manifests from every source and re-evaluates every pane under them. */
+  reloadManifests(): void {
+    const errors = this.options.manifests.reload();
+    this.identifier = this.options.identifier(this.options.manifests);
+    for (const error of errors) this.options.log.warn({ file: error.file, code: error.code }, error.message);
+    for (const pane of this.options.registry.list()) pane.get(AGENT_SLOT)?.manifestsChanged();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.clear();
+  }
+
+  private track(pane: PaneRecord): void {
+    pane.attach(
+      AGENT_SLOT,
+      new PaneAgent(pane, {
+        manifests: () => this.options.manifests,
+        identify: () => this.identifier,
+        clock: this.options.clock ?? systemClock,
+        ...(this.options.windows ? { windows: this.options.windows } : {}),
+        publish: (source, changes) => this.publish(source, changes),
+        log: this.options.log,
+      }),
+    );
+  }
+
+  private publish(pane: PaneRecord, changes: ChangeRecord[]): void {
+    for (const record of changes) {
+      this.seq += 1;
+      const change: AgentChange = { seq: this.seq, pane, record, info: this.info(pane, record.after) };
+      this.options.log.debug(
+        { pane: pane.id, seq: this.seq, kind: record.kind, agent: record.after.agent, state: record.after.displayed },
+        'agent changed',
+      );
+      this.changed.fire(change);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import type { AgentView, ArbiterExplain, ChangeRecord, Clock, ReportOutcome } from '../../arbiter/index.ts';
+import { PaneArbiter } from '../../arbiter/index.ts';
+import type { ArbiterWindows } from '../../arbiter/index.ts';
+import { evaluate } from '../../detect/evaluate.ts';
+import { explain as explainScreen, type Explain } from '../../detect/explain.ts';
+import type { ManifestSet } from '../../detect/manifest-set.ts';
+import type { Disposable, ForegroundProcess, OscEvent } from '../../terminal/types.ts';
+import type { Logger } from '../logger.ts';
+import type { PaneRecord } from '../pane-record.ts';
+import type { AgentIdentifier } from './identifier.ts';
+import { paneProcessTree } from './process-tree.ts';
+
+export interface PaneAgentDeps {
+  manifests: () => ManifestSet;
+  identify: () => AgentIdentifier;
+  clock: Clock;
+  windows?: Partial<ArbiterWindows>;
+  /** Receives every change the arbiter publishes, in order. */
+  publish: (pane: PaneRecord, changes: ChangeRecord[]) => void;
+  log: Logger;
+}
+
+/**
+ * One pane's agent tracking: feeds the pane's foreground, screen verdicts and OSC reports into its
+ * arbiter, and keeps one timer on the arbiter's next deadline. Detection runs at most once per turn
+ * of the event loop, however many output batches arrived in it.
+ */
+export class PaneAgent implements Disposable {
+  readonly arbiter: PaneArbiter;
+  private detectScheduled: NodeJS.Immediate | null = null;
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  private deadlineAt: number | null = null;
+  private lastBatchAt = 0;
+  private previousBatchAt = 0;
+  private foregroundPgid: number | null = null;
+  private disposed = false;
+
+  constructor(
+    readonly pane: PaneRecord,
+    private readonly deps: PaneAgentDeps,
+  ) {
+    this.arbiter = new PaneArbiter({
+      clock: deps.clock,
+      tree: paneProcessTree(pane.terminal.pid, deps.identify),
+      canonicalAgent: (agent) => deps.manifests().get(agent)?.spec.id ?? agent,
+      ...(deps.windows ? { windows: deps.windows } : {}),
+    });
+    pane.own(pane.terminal.onForegroundChange((foreground) => this.observeForeground(foreground)));
+    pane.onOutput(() => this.noteOutput());
+    pane.onOsc((event) => this.observeOsc(event));
+    pane.onExit(() => this.observeExit());
+    if (pane.state === 'running') this.observeForeground(pane.terminal.foreground());
+    else this.observeExit();
+  }
+
+  view(): AgentView {
+    return this.arbiter.view();
+  }
+
+  /** Re-reads the screen now (prompt and answer act on the state of this moment, never an older verdict). */
+  refresh(): AgentView {
+    if (this.pane.state === 'running') {
+      this.observeForeground(this.pane.terminal.foreground());
+      this.detect();
+    }
+    return this.view();
+  }
+
+  explain(): { detection: Explain | null; arbiter: ArbiterExplain } {
+    const agent = this.arbiter.view().agent;
+    const manifest = agent ? this.deps.manifests().get(agent) : null;
+    const detection = manifest ? explainScreen(manifest, this.pane.terminal.snapshot()) : null;
+    return { detection, arbiter: this.arbiter.explain() };
+  }
+
+  markSeen(): void {
+    this.apply(this.arbiter.markSeen());
+  }
+
+  /** Applies a report's outcome and answers it. */
+  report(outcome: ReportOutcome): { accepted: boolean; reason?: string } {
+    this.apply(outcome.changes);
+    this.detectSoon(); // a newly reported agent gets its manifest's rules at once
+    return outcome.accepted ? { accepted: true } : { accepted: false, ...(outcome.reason ? { reason: outcome.reason } : {}) };
+  }
+
+  /** Manifests were reloaded: evaluate the screen again under the new rules. */
+  manifestsChanged(): void {
+    if (this.pane.state === 'running') {
+      this.observeForeground(this.pane.terminal.foreground());
+      this.detectSoon();
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.detectScheduled) clearImmediate(this.detectScheduled);
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.detectScheduled = null;
+    this.deadlineTimer = null;
+  }
+
+  private noteOutput(): void {
+    this.previousBatchAt = this.lastBatchAt;
+    this.lastBatchAt = this.deps.clock.now();
+    this.detectSoon();
+  }
+
+  private detectSoon(): void {
+    if (this.disposed || this.detectScheduled) return;
+    this.detectScheduled = setImmediate(() => {
+      this.detectScheduled = null;
+      this.detect();
+    });
+  }
+
+  private detect(): void {
+    if (this.disposed) return;
+    const agent = this.arbiter.view().agent;
+    if (agent === null) return;
+    const manifest = this.deps.manifests().get(agent);
+    if (!manifest) return;
+    try {
+      this.apply(this.arbiter.observeScreen(evaluate(manifest, this.pane.terminal.snapshot())));
+    } catch (error) {
+      this.deps.log.error({ err: error, pane: this.pane.id, agent }, 'detection failed');
+    }
+  }
+
+  private observeForeground(foreground: ForegroundProcess | null): void {
+    if (this.disposed || this.pane.state !== 'running') return;
+    if (foreground === null) {
+      this.apply(this.arbiter.observeProcess({ observable: false, leaderPid: null, agent: null, agentPid: null }));
+      return;
+    }
+    if (this.foregroundPgid !== null && foreground.pgid !== this.foregroundPgid) this.forgetProgramState();
+    this.foregroundPgid = foreground.pgid;
+    const found = this.deps.identify().group(foreground);
+    const manifest = found ? this.deps.manifests().get(found.agent) : null;
+    this.apply(
+      this.arbiter.observeProcess({
+        observable: true,
+        leaderPid: foreground.leader?.pid ?? null,
+        agent: manifest ? manifest.spec.id : (found?.agent ?? null),
+        agentPid: found?.pid ?? null,
+        fullLifecycleSources: manifest?.spec.reports.fullLifecycleSources ?? [],
+      }),
+    );
+    this.detectSoon();
+  }
+
+  /**
+   * The foreground program changed: its title and progress no longer describe what runs. Values that
+   * came with the latest output batch may already be the new program's, so only older ones go.
+   */
+  private forgetProgramState(): void {
+    const osc = this.pane.terminal.osc;
+    const newest = Math.max(osc.title?.at ?? 0, osc.progress?.at ?? 0);
+    if (newest <= this.previousBatchAt) this.pane.terminal.resetProgramState();
+  }
+
+  private observeOsc(event: OscEvent): void {
+    if (this.disposed) return;
+    const outcome = this.arbiter.observeOsc(event);
+    if (outcome) {
+      this.apply(outcome.changes);
+      if (outcome.accepted) this.detectSoon();
+    }
+  }
+
+  private observeExit(): void {
+    if (this.disposed) return;
+    if (this.detectScheduled) {
+      clearImmediate(this.detectScheduled);
+      this.detectScheduled = null;
+    }
+    this.detect(); // the last screen, fully parsed, gets its verdict before the final state is published
+    this.apply(this.arbiter.paneExited());
+  }
+
+  private apply(changes: ChangeRecord[]): void {
+    if (changes.length > 0) this.deps.publish(this.pane, changes);
+    this.armDeadline();
+  }
+
+  private armDeadline(): void {
+    if (this.disposed) return;
+    const next = this.arbiter.nextDeadline();
+    if (next === this.deadlineAt) return;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    this.deadlineAt = next;
+    if (next === null) return;
+    const delay = Math.max(0, next - this.deps.clock.now());
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = null;
+      this.deadlineAt = null;
+      this.apply(this.arbiter.tick());
+    }, delay);
+    this.deadlineTimer.unref();
+  }
+}
