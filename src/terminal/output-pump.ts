@@ -25,7 +25,7 @@ function isAlive(pid: number): boolean {
 
 /**
  * Moves PTY output into the screen with back-pressure: pause above the high watermark of
- * unparsed output, resume below the low one. `parsed` runs after each chunk is parsed.
+ * unparsed output, resume below the low one. `parsed` runs with each chunk once it is parsed.
  */
 export interface Watermarks {
   high: number;
@@ -42,7 +42,7 @@ export class OutputPump implements Disposable {
   constructor(
     private readonly pty: PtyProcess,
     private readonly screen: Screen,
-    private readonly parsed: () => void,
+    private readonly parsed: (data: string) => void,
     private readonly watermarks: Watermarks = { high: HIGH_WATERMARK, low: LOW_WATERMARK },
   ) {
     this.subscription = pty.onData((data) => this.onData(data));
@@ -54,7 +54,7 @@ export class OutputPump implements Disposable {
   }
 
   private onData(data: string): void {
-    this.screen.write(data, () => this.onParsed());
+    this.screen.write(data, () => this.onParsed(data));
     if (!this.draining && this.screen.unparsedLength > this.watermarks.high && !this.pty.isPaused) {
       this.pauses += 1;
       this.pty.pause();
@@ -62,9 +62,9 @@ export class OutputPump implements Disposable {
     }
   }
 
-  private onParsed(): void {
+  private onParsed(data: string): void {
     if (this.pty.isPaused && this.screen.unparsedLength < this.watermarks.low) this.resume();
-    this.parsed();
+    this.parsed(data);
   }
 
   private checkExited(): void {

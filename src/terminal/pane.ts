@@ -7,6 +7,7 @@ import type {
   OscState,
   PaneSpawnOptions,
   ReadSource,
+  TerminalModes,
   TerminalPane,
 } from './types.ts';
 import { PtyProcess } from './pty-process.ts';
@@ -48,6 +49,7 @@ class LivePane implements TerminalPane {
   private readonly pump: OutputPump;
   private readonly tracker: ForegroundTracker;
   private readonly outputListeners = new Listeners<void>();
+  private readonly dataListeners = new Listeners<string>();
   private readonly exitListeners = new Listeners<ExitInfo>();
   private readonly exited$: Promise<ExitInfo>;
   private resolveExited!: (info: ExitInfo) => void;
@@ -63,7 +65,10 @@ class LivePane implements TerminalPane {
     // Answers to terminal queries go back to the program, as a real terminal's would.
     this.screen = new Screen({ cols: options.cols, rows: options.rows, reply: (data) => this.write(data) });
     this.tracker = new ForegroundTracker(this.pid);
-    this.pump = new OutputPump(this.pty, this.screen, () => this.scheduleOutput());
+    this.pump = new OutputPump(this.pty, this.screen, (data) => {
+      this.dataListeners.fire(data);
+      this.scheduleOutput();
+    });
     this.pty.onExit((info) => void this.finishExit(info));
   }
 
@@ -85,6 +90,10 @@ class LivePane implements TerminalPane {
 
   get bracketedPaste(): boolean {
     return this.screen.bracketedPaste;
+  }
+
+  get modes(): TerminalModes {
+    return this.screen.modes;
   }
 
   get terminationReason(): string | null {
@@ -123,6 +132,10 @@ class LivePane implements TerminalPane {
 
   onOutput(listener: () => void): Disposable {
     return this.outputListeners.add(listener);
+  }
+
+  onData(listener: (data: string) => void): Disposable {
+    return this.dataListeners.add(listener);
   }
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
@@ -166,6 +179,7 @@ class LivePane implements TerminalPane {
     this.tracker.dispose();
     this.screen.dispose();
     this.outputListeners.clear();
+    this.dataListeners.clear();
     this.exitListeners.clear();
   }
 

@@ -1,7 +1,7 @@
 import xterm from '@xterm/headless';
 import type { Terminal as TerminalType } from '@xterm/headless';
 import type { ScreenSnapshot } from './snapshot.ts';
-import type { Disposable, OscEvent, OscState, ReadSource } from './types.ts';
+import type { Disposable, OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
 import { OscCapture } from './osc-capture.ts';
 import { lineToAnsi } from './cell-ansi.ts';
 
@@ -66,6 +66,14 @@ export class Screen implements Disposable {
   /** Whether the application enabled bracketed paste (DECSET 2004). */
   get bracketedPaste(): boolean {
     return this.terminal.modes.bracketedPasteMode;
+  }
+
+  /** DECCKM and the alternate buffer, for a client that mirrors this screen. */
+  get modes(): TerminalModes {
+    return {
+      applicationCursorKeys: this.terminal.modes.applicationCursorKeysMode,
+      alternateScreen: this.terminal.buffer.active.type === 'alternate',
+    };
   }
 
   /** Units (string characters or bytes) written but not yet parsed by the emulator. */

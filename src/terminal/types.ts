@@ -69,6 +69,11 @@ export interface ExitInfo {
 
 export type ReadSource = 'screen' | 'scrollback';
 
+export interface TerminalModes {
+  applicationCursorKeys: boolean; // DECCKM: arrows send ESC O A rather than ESC [ A
+  alternateScreen: boolean;
+}
+
 /** One pane: a PTY child rendered into a headless emulator. */
 export interface TerminalPane extends Disposable {
   readonly pid: number;
@@ -85,6 +90,13 @@ export interface TerminalPane extends Disposable {
   foreground(): ForegroundProcess | null;
   /** Fires after a batch of output has been parsed by the emulator. */
   onOutput(listener: () => void): Disposable;
+  /**
+   * Fires with each raw chunk of PTY output right after the emulator parsed it, so a screen read
+   * before a chunk plus every chunk after it reproduce the stream (attached clients mirror it).
+   */
+  onData(listener: (data: string) => void): Disposable;
+  /** Modes an attached client's terminal must share to show the screen and send keys right. */
+  readonly modes: TerminalModes;
   onOsc(listener: (event: OscEvent) => void): Disposable;
   /** Fires once, after the PTY stream has closed and the last output is parsed. */
   onExit(listener: (info: ExitInfo) => void): Disposable;
