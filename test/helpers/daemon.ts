@@ -30,12 +30,19 @@ function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** Runs the real `bin/corral daemon` and resolves once it listens, or rejects with its stderr. */
-export async function startDaemon(options: { dir?: string; socket?: string; timeoutMs?: number } = {}): Promise<DaemonProcess> {
+/**
+ * Runs the real `bin/corral daemon` and resolves once it listens, or rejects with its stderr.
+ * Config and data folders point into the temporary folder, so a user's own overrides never leak in.
+ */
+export async function startDaemon(
+  options: { dir?: string; socket?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[] } = {},
+): Promise<DaemonProcess> {
   const dir = options.dir ?? makeTempDir();
   const socket = options.socket ?? join(dir, 'corral.sock');
-  const child = spawn(process.execPath, [CORRAL_BIN, 'daemon', '--socket', socket, '--log-level', 'info'], {
+  const env = { ...process.env, XDG_CONFIG_HOME: join(dir, 'config'), XDG_DATA_HOME: join(dir, 'data'), ...options.env };
+  const child = spawn(process.execPath, [CORRAL_BIN, 'daemon', '--socket', socket, '--log-level', 'info', ...(options.args ?? [])], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    env,
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8');
