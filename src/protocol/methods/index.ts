@@ -3,12 +3,18 @@ import { SERVER_STATUS } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS } from './manifests.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './report.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
+import { PANE_REPORT_METADATA } from './metadata.ts';
+import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
 export * from './agent.ts';
 export * from './manifests.ts';
 export * from './report.ts';
+export * from './agent-act.ts';
+export * from './metadata.ts';
+export * from './events.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -25,6 +31,14 @@ export const ALL_METHODS = [
   PANE_REPORT_SESSION,
   AGENT_GET,
   AGENT_EXPLAIN,
+  AGENT_PROMPT,
+  AGENT_ANSWER,
+  AGENT_QUEUE,
+  AGENT_QUEUE_CLEAR,
+  PANE_REPORT_METADATA,
   SERVER_MANIFESTS,
   SERVER_RELOAD_MANIFESTS,
+  EVENTS_SUBSCRIBE,
+  EVENTS_UNSUBSCRIBE,
+  EVENTS_READ,
 ] as const;

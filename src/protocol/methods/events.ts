@@ -1,0 +1,151 @@
+import type { EventEnvelope } from '../events.ts';
+import { defineMethod, defineNotification, returns } from '../method.ts';
+import type { AgentState } from '../states.ts';
+import { int, optional, params, str, type Validator } from '../validate.ts';
+import { CorralError } from '../errors.ts';
+import type { AgentInfo } from './agent.ts';
+import type { PaneInfo } from './pane.ts';
+
+/** Every kind of event the stream carries (docs/events.md). */
+export const EVENT_KINDS = [
+  'pane.created',
+  'pane.exited',
+  'pane.removed',
+  'agent.detected',
+  'agent.state_changed',
+  'agent.released',
+  'agent.attention',
+  'metadata.changed',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The `data` of each kind. `seq` is the daemon-wide state_change_seq of the agent change behind it. */
+export interface EventData {
+  'pane.created': PaneInfo;
+  'pane.exited': { exitCode: number | null; signal: number | null };
+  'pane.removed': { exitCode: number | null; signal: number | null };
+  'agent.detected': { agent: string; previous: string | null; state: AgentState; seq: number };
+  'agent.state_changed': {
+    agent: string | null;
+    from: AgentState;
+    to: AgentState;
+    rule: string;
+    source: string;
+    seen: boolean;
+    revision: number;
+    seq: number;
+  };
+  'agent.released': { agent: string | null; state: AgentState; seq: number };
+  'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };
+  'metadata.changed': { metadata: Record<string, unknown> | null };
+}
+
+export type CorralEvent<K extends EventKind = EventKind> = EventEnvelope<K, EventData[K]>;
+
+/**
+ * A parsed subscription filter. Terms of one field are alternatives (OR); fields combine with AND.
+ * An empty list means "any". Kind patterns may end in `*` (`agent.*`).
+ */
+export interface EventFilter {
+  kinds: string[];
+  panes: string[];
+  agents: string[];
+}
+
+const FILTER_FIELDS = { kind: 'kinds', pane: 'panes', agent: 'agents' } as const;
+export const MAX_FILTER_TERMS = 64;
+
+/**
+ * Parses the filter language: whitespace-separated `field:value[,value...]` terms, with fields
+ * `kind` (an event kind, or a prefix ending in `*`), `pane` (id or name) and `agent` (agent id).
+ * Example: `kind:agent.attention,pane.exited agent:claude`.
+ */
+export function parseEventFilter(text: string, field = 'filter'): EventFilter {
+  const filter: EventFilter = { kinds: [], panes: [], agents: [] };
+  const bad = (message: string): never => {
+    throw new CorralError('invalid_params', `"${field}" ${message}; write terms like kind:agent.attention pane:NAME agent:claude`, {
+      field,
+    });
+  };
+  let count = 0;
+  for (const term of text.trim().split(/\s+/).filter(Boolean)) {
+    const colon = term.indexOf(':');
+    if (colon <= 0) bad(`term "${term}" is not field:value`);
+    const name = term.slice(0, colon);
+    if (!Object.hasOwn(FILTER_FIELDS, name)) bad(`field "${name}" is not one of kind, pane, agent`);
+    const key = FILTER_FIELDS[name as keyof typeof FILTER_FIELDS];
+    for (const value of term.slice(colon + 1).split(',')) {
+      if (value === '') bad(`term "${term}" has an empty value`);
+      if (key === 'kinds' && !isKindPattern(value)) bad(`"${value}" is not an event kind (${EVENT_KINDS.join(', ')}) or a prefix ending in *`);
+      count += 1;
+      if (count > MAX_FILTER_TERMS) bad(`has more than ${MAX_FILTER_TERMS} values`);
+      filter[key].push(value);
+    }
+  }
+  return filter;
+}
+
+function isKindPattern(value: string): boolean {
+  if (value.endsWith('*')) return EVENT_KINDS.some((kind) => kind.startsWith(value.slice(0, -1)));
+  return (EVENT_KINDS as readonly string[]).includes(value);
+}
+
+/** Whether an event passes a filter; `agent` is the pane's agent when the event was published. */
+export function matchesEventFilter(filter: EventFilter, event: EventEnvelope, agent: string | null): boolean {
+  if (filter.kinds.length > 0 && !filter.kinds.some((k) => (k.endsWith('*') ? event.kind.startsWith(k.slice(0, -1)) : event.kind === k))) {
+    return false;
+  }
+  if (filter.panes.length > 0 && !(event.pane && filter.panes.some((p) => p === event.pane!.id || p === event.pane!.name))) {
+    return false;
+  }
+  if (filter.agents.length > 0 && !(agent !== null && filter.agents.includes(agent))) return false;
+  return true;
+}
+
+const filterText: Validator<string> = (value, field) => {
+  const text = str({ max: 4096 })(value, field);
+  parseEventFilter(text, field);
+  return text;
+};
+
+const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });
+
+/** The consistent view a subscriber starts from: taken at the returned cursor. */
+export interface EventsSnapshot {
+  panes: PaneInfo[];
+  agents: AgentInfo[]; // panes with an identified agent
+  stateChangeSeq: number;
+}
+
+export const EVENTS_SUBSCRIBE = defineMethod({
+  name: 'events.subscribe',
+  summary: 'Stream events on this connection as `event` notifications, from `since` (exclusive) or from now.',
+  params: params({ since: optional(cursor), filter: optional(filterText) }),
+  result: returns<{ cursor: number; snapshot: EventsSnapshot }>(),
+  errors: ['cursor_too_old'],
+});
+
+export const EVENTS_UNSUBSCRIBE = defineMethod({
+  name: 'events.unsubscribe',
+  summary: "Stop this connection's event stream.",
+  params: params({}),
+  result: returns<{ unsubscribed: boolean }>(),
+  errors: [],
+});
+
+export const MAX_EVENTS_READ = 10_000;
+
+export const EVENTS_READ = defineMethod({
+  name: 'events.read',
+  summary: 'Retained events after `since` (exclusive), oldest first, at most `limit`; `more` when some were left.',
+  params: params({ since: optional(cursor), filter: optional(filterText), limit: optional(int({ min: 1, max: MAX_EVENTS_READ })) }),
+  result: returns<{ cursor: number; oldest: number; events: CorralEvent[]; more: boolean }>(),
+  errors: ['cursor_too_old'],
+});
+
+/** Sent once before the daemon closes the connection of a subscriber that fell behind. */
+export const EVENTS_DROPPED = defineNotification({
+  name: 'events.dropped',
+  summary: 'The subscription ended: the subscriber fell too far behind (slow_consumer).',
+  params: returns<{ code: 'slow_consumer'; message: string; cursor: number }>(),
+});
