@@ -1,0 +1,59 @@
+import { defineMethod, returns } from '../method.ts';
+import { arrayOf, bool, int, optional, params, str } from '../validate.ts';
+import type { AgentState } from '../states.ts';
+
+const target = str({ min: 1, max: 128 });
+
+/** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait since_seq`), or queued it. */
+export type PromptResult = { delivered: true; seq: number } | { queued: true; position: number };
+
+export const AGENT_PROMPT = defineMethod({
+  name: 'agent.prompt',
+  summary: 'Type a prompt into the agent and submit it, or queue it until the agent is next idle (queue: true).',
+  params: params({
+    target,
+    text: str({ max: 1 << 20 }),
+    submit: optional(bool()),
+    queue: optional(bool()),
+  }),
+  result: returns<PromptResult>(),
+  errors: ['pane_not_found', 'pane_exited', 'agent_not_found', 'agent_blocked'],
+});
+
+/** One prompt waiting in a pane's steering queue. */
+export interface QueuedPrompt {
+  text: string;
+  submit: boolean;
+  queuedAt: number; // ms since the epoch
+}
+
+export const AGENT_QUEUE = defineMethod({
+  name: 'agent.queue',
+  summary: "The prompts waiting in the pane's steering queue, first to be delivered first.",
+  params: params({ target }),
+  result: returns<{ queued: number; prompts: QueuedPrompt[] }>(),
+  errors: ['pane_not_found'],
+});
+
+export const AGENT_QUEUE_CLEAR = defineMethod({
+  name: 'agent.queue.clear',
+  summary: "Empty the pane's steering queue; nothing waiting in it is delivered.",
+  params: params({ target }),
+  result: returns<{ cleared: number }>(),
+  errors: ['pane_not_found'],
+});
+
+export const DEFAULT_ANSWER_TIMEOUT_MS = 10_000;
+
+export const AGENT_ANSWER = defineMethod({
+  name: 'agent.answer',
+  summary: 'Answer a blocked agent with an option number or keys; returns once it has left blocked.',
+  params: params({
+    target,
+    choice: optional(int({ min: 0, max: 99 })),
+    keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 64 })),
+    timeout_ms: optional(int({ min: 1, max: 3_600_000 })),
+  }),
+  result: returns<{ state: AgentState; elapsed_ms: number }>(),
+  errors: ['pane_not_found', 'pane_exited', 'agent_not_found', 'agent_not_blocked', 'invalid_key', 'timeout'],
+});
