@@ -19,6 +19,11 @@ export interface AgentChange {
   record: ChangeRecord;
   /** The pane's agent as clients see it after the change. */
   info: AgentInfo;
+  /**
+   * Set by `touch()`: only an extra of AgentInfo changed (the steering queue's `queued`); the state did
+   * not, `record.before` is `record.after`, and `seq` is not advanced. Waits and state events skip it.
+   */
+  extrasOnly?: true;
 }
 
 export interface AgentServiceOptions {
@@ -94,6 +99,19 @@ export class AgentService implements Disposable {
       metadata: this.extras.metadata(pane.id),
       paneState: pane.state,
     };
+  }
+
+  /**
+   * Republishes the pane's info after an extra changed (the steering queue), so that `queued` reaches
+   * listeners; see `AgentChange.extrasOnly`. Nothing happens for a pane already disposed.
+   */
+  touch(pane: PaneRecord): void {
+    const agent = pane.get(AGENT_SLOT);
+    if (!agent) return;
+    const view = agent.view();
+    const at = (this.options.clock ?? systemClock).now();
+    const record: ChangeRecord = { kind: 'changed', at, revision: view.revision, before: view, after: view };
+    this.changed.fire({ seq: this.seq, pane, record, info: this.info(pane, view), extrasOnly: true });
   }
 
   /** Re-reads manifests from every source and re-evaluates every pane under them. */
