@@ -1,6 +1,8 @@
 import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_SEND, PANE_SPAWN } from './pane.ts';
 import { SERVER_STATUS } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
+import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.ts';
+import { AGENT_WAIT } from './agent-wait.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS } from './manifests.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './report.ts';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
@@ -10,6 +12,8 @@ import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
 export * from './pane.ts';
 export * from './server.ts';
 export * from './agent.ts';
+export * from './agent-query.ts';
+export * from './agent-wait.ts';
 export * from './manifests.ts';
 export * from './report.ts';
 export * from './agent-act.ts';
@@ -26,11 +30,16 @@ export const ALL_METHODS = [
   PANE_RESIZE,
   PANE_SEND,
   PANE_READ,
+  PANE_FOCUS,
   PANE_REPORT_AGENT,
   PANE_RELEASE_AGENT,
   PANE_REPORT_SESSION,
   AGENT_GET,
+  AGENT_LIST,
   AGENT_EXPLAIN,
+  AGENT_READ,
+  AGENT_FOCUS,
+  AGENT_WAIT,
   AGENT_PROMPT,
   AGENT_ANSWER,
   AGENT_QUEUE,

@@ -1,0 +1,41 @@
+import { defineMethod, returns } from '../method.ts';
+import { AGENT_STATES, type AgentState } from '../states.ts';
+import { arrayOf, int, oneOf, optional, params, str } from '../validate.ts';
+
+/** A wait names at most this many targets. */
+export const MAX_WAIT_TARGETS = 64;
+/** The longest timeout a timer can hold (about 24.8 days); no timeout at all is also allowed. */
+export const MAX_WAIT_MS = 2_147_483_647;
+/** What a wait with no `until` waits for: the agent stopped, finished or needs a person. */
+export const DEFAULT_WAIT_UNTIL = ['idle', 'done', 'blocked'] as const satisfies readonly AgentState[];
+export const WAIT_MODES = ['any', 'all'] as const;
+export type WaitMode = (typeof WAIT_MODES)[number];
+
+/**
+ * How a wait ends; on `timeout` and `agent_gone` the same fields travel in `error.data`
+ * (with `gone` listing the targets that can no longer match).
+ */
+export interface AgentWaitResult {
+  /** The targets (as the caller named them) matching at the moment the wait ended. */
+  matched: string[];
+  /** Each target's displayed state at that moment; `gone` when its pane or agent is no longer there. */
+  states: Record<string, AgentState | 'gone'>;
+  /** The daemon-wide state_change_seq at that moment. */
+  seq: number;
+  elapsed_ms: number;
+}
+
+export const AGENT_WAIT = defineMethod({
+  name: 'agent.wait',
+  summary: 'Wait until any or all targets are in one of the states (level-triggered), or time out.',
+  params: params({
+    targets: arrayOf(str({ min: 1, max: 128 }), { max: MAX_WAIT_TARGETS }),
+    until: optional(arrayOf(oneOf(AGENT_STATES), { max: AGENT_STATES.length })),
+    mode: optional(oneOf(WAIT_MODES)),
+    timeout_ms: optional(int({ min: 0, max: MAX_WAIT_MS })),
+    since_seq: optional(int({ min: 0 })),
+    stable_ms: optional(int({ min: 0, max: MAX_WAIT_MS })),
+  }),
+  result: returns<AgentWaitResult>(),
+  errors: ['pane_not_found', 'agent_gone', 'timeout'],
+});
