@@ -8,6 +8,7 @@ import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './re
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
 import { PANE_REPORT_METADATA } from './metadata.ts';
 import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
+import { PANE_ATTACH, PANE_DETACH } from './attach.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -19,6 +20,7 @@ export * from './report.ts';
 export * from './agent-act.ts';
 export * from './metadata.ts';
 export * from './events.ts';
+export * from './attach.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -31,6 +33,8 @@ export const ALL_METHODS = [
   PANE_SEND,
   PANE_READ,
   PANE_FOCUS,
+  PANE_ATTACH,
+  PANE_DETACH,
   PANE_REPORT_AGENT,
   PANE_RELEASE_AGENT,
   PANE_REPORT_SESSION,
