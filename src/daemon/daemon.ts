@@ -8,6 +8,8 @@ import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
+import { AttachService } from './attach/attach-service.ts';
+import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
 import { serverHandlers } from './handlers/server.ts';
@@ -74,6 +76,7 @@ export class Daemon {
         ...paneHandlers(registry),
         ...agentHandlers(registry, agents),
         ...manifestHandlers(agents),
+        ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
       ]);
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {

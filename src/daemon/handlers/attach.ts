@@ -1,0 +1,23 @@
+import { PANE_ATTACH, PANE_DETACH } from '../../protocol/methods/attach.ts';
+import type { AttachService } from '../attach/attach-service.ts';
+import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+
+export function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
+  return [
+    implement(PANE_ATTACH, ({ target, cols, rows }, { connection }) => {
+      const pane = registry.resolve(target);
+      pane.assertRunning();
+      // The attaching terminal's size wins; the program redraws on SIGWINCH, after the first paint.
+      if (cols !== undefined || rows !== undefined) {
+        pane.terminal.resize(cols ?? pane.terminal.cols, rows ?? pane.terminal.rows);
+      }
+      attachments.attach(pane, connection);
+      return { id: pane.id, name: pane.name, cols: pane.terminal.cols, rows: pane.terminal.rows };
+    }),
+
+    implement(PANE_DETACH, ({ target }, { connection }) => ({
+      detached: attachments.detach(registry.resolve(target), connection),
+    })),
+  ];
+}
