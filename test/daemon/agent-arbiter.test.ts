@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const AGENTS = fileURLToPath(new URL('../fixtures/agents/', import.meta.url));
+
+describe('the arbiter through real panes', () => {
+  let daemon: DaemonProcess;
+  let client: RawClient;
+  let nextId = 1;
+
+  before(async () => {
+    daemon = await startDaemon();
+    client = await RawClient.connect(daemon.socket);
+  });
+
+  after(async () => {
+    client?.close();
+    await daemon?.dispose();
+  });
+
+  async function call(method: string, params?: unknown): Promise<any> {
+    const reply = await client.call(nextId++, method, params);
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
+    return reply.result;
+  }
+
+  const spawn = (command: string, args: string[], env: Record<string, string> = {}) =>
+    call('pane.spawn', { command, args, cwd: daemon.dir, env });
+
+  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
+    let info: any;
+    try {
+      await waitFor(async () => accept((info = await call('agent.get', { target }))), { what, timeoutMs: 8000 });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; last: ${JSON.stringify(info)}`);
+    }
+    return info;
+  }
+
+  it('takes agent and state from an in-band self report printed by a shell script', async () => {
+    const pane = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'plain']);
+    const info = await agentUntil(pane.id, (i) => i.state === 'working', 'the reported working state');
+    assert.equal(info.agent, 'claude');
+    assert.equal(info.identity, 'report');
+    assert.equal(info.rule, 'report');
+    assert.equal(info.source, 'report:osc1337');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('lets a visible screen rule win over a reported working state', async () => {
+    const idle = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'prompt']);
+    const form = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'form']);
+    const idleInfo = await agentUntil(idle.id, (i) => i.rule === 'screen_rule', 'a screen rule deciding');
+    assert.equal(idleInfo.source, 'screen:prompt_box');
+    assert.ok(idleInfo.state === 'idle' || idleInfo.state === 'done', idleInfo.state);
+    const formInfo = await agentUntil(form.id, (i) => i.state === 'blocked', 'the permission form');
+    assert.equal(formInfo.source, 'screen:permission_form_footer');
+    const explain = await call('agent.explain', { target: form.id });
+    const report = explain.arbiter.evidence.find((e: any) => e.kind === 'report');
+    assert.ok(report, 'the self report is listed as evidence');
+    assert.equal(report.decided, false);
+    await call('pane.kill', { target: idle.id });
+    await call('pane.kill', { target: form.id });
+  });
+
+  it('holds a working-to-idle screen change for the debounce window before publishing it', async () => {
+    const pane = await spawn(process.execPath, [join(AGENTS, 'fake-claude.mjs')], { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '700' });
+    await agentUntil(pane.id, (i) => i.rawState === 'idle', 'the first idle prompt');
+    await call('pane.send', { target: pane.id, text: 'go', keys: ['Enter'] });
+    await agentUntil(pane.id, (i) => i.state === 'working', 'working');
+    // Watch the screen closely: the last moment it still showed the spinner bounds the idle draw from below.
+    let lastWorkingSeen = Date.now();
+    let firstIdleSeen = 0;
+    let pendingSeen = false;
+    await waitFor(
+      async () => {
+        const now = Date.now();
+        const text = (await call('pane.read', { target: pane.id })).text as string;
+        if (text.includes('Tempering')) lastWorkingSeen = now;
+        else if (text.includes('Task complete.')) {
+          if (firstIdleSeen === 0) firstIdleSeen = Date.now();
+          const explain = await call('agent.explain', { target: pane.id });
+          if (explain.arbiter.pendingDebounce?.state === 'idle') pendingSeen = true;
+          return explain.agent.rawState === 'idle';
+        }
+        return false;
+      },
+      { what: 'the idle state after the debounce', timeoutMs: 8000 },
+    );
+    const info = await call('agent.get', { target: pane.id });
+    const heldFor = info.stateSince - lastWorkingSeen;
+    assert.ok(heldFor >= 400, `idle was published ${heldFor} ms after the last working screen; the debounce is 450 ms`);
+    assert.ok(info.stateSince - firstIdleSeen < 2000, 'idle was published within the tolerance after the screen settled');
+    assert.ok(pendingSeen || info.stateSince - firstIdleSeen >= 0, 'the pending transition was visible in explain or already due');
+    assert.equal(info.state, 'done', 'a finished turn is done until seen');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('accepts a hook report from below the pane agent and rejects one from a nested agent', async () => {
+    const env = (out: string) => ({ CORRAL_BIN_PATH: CORRAL_BIN, REPORT_OUT: join(daemon.dir, out) });
+    const hooked = await spawn(join(AGENTS, 'nested', 'claude'), ['hook'], env('hook.json'));
+    const nested = await spawn(join(AGENTS, 'nested', 'claude'), ['nested'], env('nested.json'));
+    const read = (file: string) => waitFor(() => {
+      try {
+        const text = readFileSync(join(daemon.dir, file), 'utf8');
+        return text.trim().endsWith('}') ? JSON.parse(text) : null;
+      } catch {
+        return null;
+      }
+    }, { what: `${file} written by the hook`, timeoutMs: 15000 });
+    assert.deepEqual(await read('hook.json'), { accepted: true });
+    assert.deepEqual(await read('nested.json'), { accepted: false, reason: 'nested_agent' });
+    const hookedInfo = await agentUntil(hooked.id, (i) => i.state === 'working', 'the accepted hook report');
+    assert.equal(hookedInfo.agent, 'claude');
+    const nestedInfo = await call('agent.get', { target: nested.id });
+    assert.equal(nestedInfo.agent, 'claude', 'the nested agent never takes over the pane');
+    assert.notEqual(nestedInfo.state, 'blocked');
+    const explain = await call('agent.explain', { target: nested.id });
+    assert.ok(explain.arbiter.rejections.some((r: any) => r.reason === 'nested_agent' && r.source === 'hook:codex'));
+    await call('pane.kill', { target: hooked.id });
+    await call('pane.kill', { target: nested.id });
+  });
+
+  it('publishes the final state once when the agent process exits, then forgets the agent', async () => {
+    const pane = await spawn(process.execPath, [join(AGENTS, 'fake-claude.mjs')], { CORRAL_AGENT: 'claude' });
+    await agentUntil(pane.id, (i) => i.rawState === 'idle', 'the idle prompt');
+    await call('pane.send', { target: pane.id, text: 'exit', keys: ['Enter'] });
+    const info = await agentUntil(pane.id, (i) => i.paneState === 'exited' && i.agent === null, 'the release');
+    assert.equal(info.state, 'unknown');
+    await call('pane.kill', { target: pane.id });
+  });
+});
