@@ -40,6 +40,7 @@ export class DaemonClient {
   private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
   private nextId = 1;
   private closedError: Error | null = null;
+  private readonly closeListeners = new Set<(error: Error) => void>();
 
   private constructor(
     private readonly socket: Socket,
@@ -84,6 +85,12 @@ export class DaemonClient {
     return { dispose: () => void set.delete(listener as (params: unknown) => void) };
   }
 
+  /** Runs once when the connection ends, for whatever reason (long-lived streams stop on it). */
+  onClose(listener: (error: Error) => void): { dispose(): void } {
+    this.closeListeners.add(listener);
+    return { dispose: () => void this.closeListeners.delete(listener) };
+  }
+
   dispose(): void {
     this.fail(new ClientError('connection_closed', 'the client was disposed'));
     this.socket.destroy();
@@ -111,6 +118,8 @@ export class DaemonClient {
     this.closedError ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
+    for (const listener of [...this.closeListeners]) listener(error);
+    this.closeListeners.clear();
   }
 }
 
