@@ -6,6 +6,9 @@ import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
+import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
+import { startEvents } from './events/index.ts';
+import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
 import { AttachService } from './attach/attach-service.ts';
@@ -27,6 +30,8 @@ export interface DaemonOptions {
   spawnTerminal: SpawnTerminal;
   /** Where manifests come from; defaults to bundled, the catalog folder and the user override folder. */
   manifests?: ManifestSetOptions;
+  /** Settings from config.toml; the embedded defaults when absent. */
+  config?: CorralConfig;
 }
 
 function packageVersion(): string {
@@ -67,15 +72,19 @@ export class Daemon {
       const server = createServer({ allowHalfOpen: true });
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
-      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log });
+      const config = options.config ?? DEFAULT_CONFIG;
+      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs } });
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log);
       daemon.own(agents);
+      const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
+      if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       daemon.register([
         ...serverHandlers(info, registry),
         ...paneHandlers(registry),
         ...agentHandlers(registry, agents),
         ...manifestHandlers(agents),
+        ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
       ]);
       server.on('connection', (socket) => daemon.accept(socket));

@@ -1,0 +1,44 @@
+/** The daemon's settings, as read from config.toml over the embedded defaults (docs/config.md). */
+export interface CorralConfig {
+  notify: {
+    /** argv template run when an agent needs attention; null runs nothing. */
+    command: string[] | null;
+    cooldownMs: number;
+    timeoutMs: number;
+  };
+  events: {
+    retain: number;
+    subscriberBufferBytes: number;
+  };
+  arbiter: {
+    debounceMs: number;
+  };
+}
+
+export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
+  notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
+  events: Object.freeze({ retain: 10_000, subscriberBufferBytes: 1 << 20 }),
+  arbiter: Object.freeze({ debounceMs: 450 }),
+});
+
+export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;
+
+export type KeySpec =
+  | { kind: 'int'; min: number; max: number; field: string }
+  | { kind: 'argv'; maxItems: number; field: string };
+
+/** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
+export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
+  notify: {
+    command: { kind: 'argv', maxItems: 64, field: 'command' },
+    cooldown_ms: { kind: 'int', min: 0, max: 86_400_000, field: 'cooldownMs' },
+    timeout_ms: { kind: 'int', min: 100, max: 600_000, field: 'timeoutMs' },
+  },
+  events: {
+    retain: { kind: 'int', min: 100, max: 1_000_000, field: 'retain' },
+    subscriber_buffer_bytes: { kind: 'int', min: 4096, max: 64 << 20, field: 'subscriberBufferBytes' },
+  },
+  arbiter: {
+    debounce_ms: { kind: 'int', min: 0, max: 10_000, field: 'debounceMs' },
+  },
+};

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { parse, TomlError } from 'smol-toml';
+import { isPlainObject } from '../../protocol/validate.ts';
+import { ConfigError } from './config-error.ts';
+import { CONFIG_KEYS, DEFAULT_CONFIG, NOTIFY_PLACEHOLDERS, type CorralConfig, type KeySpec } from './config-schema.ts';
+
+/** A config file larger than this is not a config file. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/**
+ * Reads the config at `path`: the embedded defaults when the file is absent (`explicit` false),
+ * a ConfigError naming file, line and key for anything else that is wrong.
+ */
+export function loadConfig(path: string, options: { explicit?: boolean } = {}): CorralConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !options.explicit) return structuredClone(DEFAULT_CONFIG) as CorralConfig;
+    throw new ConfigError(path, null, `cannot read the config (${code ?? (error as Error).message})`);
+  }
+  return parseConfig(text, path);
+}
+
+export function parseConfig(text: string, file: string): CorralConfig {
+  if (Buffer.byteLength(text) > MAX_CONFIG_BYTES) throw new ConfigError(file, null, `the file is over ${MAX_CONFIG_BYTES} bytes`);
+  let document: Record<string, unknown>;
+  try {
+    document = parse(text) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof TomlError) throw new ConfigError(file, error.line, `not valid TOML: ${error.message.split('\n')[0]}`);
+    throw error;
+  }
+  const config = structuredClone(DEFAULT_CONFIG) as CorralConfig;
+  const lines = text.split('\n');
+  for (const [table, body] of Object.entries(document)) {
+    if (!Object.hasOwn(CONFIG_KEYS, table)) {
+      throw new ConfigError(file, lineOf(lines, null, table), `unknown key "${table}" (known tables: ${Object.keys(CONFIG_KEYS).join(', ')})`);
+    }
+    const keys = CONFIG_KEYS[table as keyof CorralConfig];
+    if (!isPlainObject(body)) throw new ConfigError(file, lineOf(lines, null, table), `"${table}" must be a table ([${table}])`);
+    const target = config[table as keyof CorralConfig] as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(body)) {
+      const line = lineOf(lines, table, key);
+      const spec = keys[key];
+      if (!spec) throw new ConfigError(file, line, `unknown key "${table}.${key}" (known: ${Object.keys(keys).map((k) => `${table}.${k}`).join(', ')})`);
+      target[spec.field] = checkValue(spec, value, `${table}.${key}`, (problem) => new ConfigError(file, line, problem));
+    }
+  }
+  return config;
+}
+
+function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: string) => ConfigError): unknown {
+  if (spec.kind === 'int') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
+      throw fail(`"${key}" must be an integer from ${spec.min} to ${spec.max}`);
+    }
+    return value;
+  }
+  if (!Array.isArray(value) || value.length === 0 || value.length > spec.maxItems || !value.every((v) => typeof v === 'string')) {
+    throw fail(`"${key}" must be an array of 1 to ${spec.maxItems} strings (a program and its arguments; no shell is used)`);
+  }
+  if (value[0] === '') throw fail(`"${key}" must name a program first`);
+  for (const item of value as string[]) {
+    for (const [, name] of item.matchAll(/\{([^{}]*)\}/g)) {
+      if (!(NOTIFY_PLACEHOLDERS as readonly string[]).includes(name!)) {
+        throw fail(`"${key}" has an unknown placeholder {${name}} (known: ${NOTIFY_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')})`);
+      }
+    }
+  }
+  return value;
+}
+
+/** The 1-based line where `key` is set in `table` (or where the table starts), for messages. */
+function lineOf(lines: string[], table: string | null, key: string): number | null {
+  let current: string | null = null;
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const keyLine = new RegExp(`^\\s*(?:${escaped}|"${escaped}")\\s*=`);
+  const tableLine = /^\s*\[\s*([^\]]+?)\s*\]/;
+  const dotted = new RegExp(`^\\s*${escaped}\\s*\\.`);
+  for (let i = 0; i < lines.length; i += 1) {
+    const header = tableLine.exec(lines[i]!);
+    if (header) {
+      current = header[1]!;
+      if (table === null && (current === key || current.startsWith(`${key}.`))) return i + 1;
+      continue;
+    }
+    if (table === null && current === null && (keyLine.test(lines[i]!) || dotted.test(lines[i]!))) return i + 1;
+    if (table !== null && current === table && keyLine.test(lines[i]!)) return i + 1;
+  }
+  return null;
+}

@@ -1,0 +1,81 @@
+import { CorralError } from '../../protocol/errors.ts';
+import type { CorralEvent, EventData, EventKind } from '../../protocol/methods/events.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import { Listeners } from '../listeners.ts';
+import type { Logger } from '../logger.ts';
+import { EventRing, type RetainedEvent } from './event-ring.ts';
+
+/** The issue's floor: a client that reconnects within 10,000 events resumes without loss. */
+export const DEFAULT_RETAIN = 10_000;
+
+export type PaneRef = { id: string; name: string | null } | null;
+
+/**
+ * The daemon's event log: numbers each event with a monotonic cursor, keeps the last `retain` in a
+ * ring, and tells in-process listeners (subscribers, notifications) synchronously in order.
+ */
+export class EventHub implements Disposable {
+  private readonly ring: EventRing;
+  private readonly published: Listeners<RetainedEvent>;
+
+  constructor(options: { retain?: number; log: Logger; now?: () => number }) {
+    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN);
+    this.now = options.now ?? Date.now;
+    this.published = new Listeners((error) => options.log.error({ err: error }, 'event listener failed'));
+  }
+
+  private readonly now: () => number;
+
+  /** The last published cursor (0 before any). */
+  get cursor(): number {
+    return this.ring.latest;
+  }
+
+  /** The oldest retained cursor; `cursor + 1` while nothing is retained. */
+  get oldest(): number {
+    return this.ring.oldest;
+  }
+
+  get retain(): number {
+    return this.ring.capacity;
+  }
+
+  publish<K extends EventKind>(kind: K, pane: PaneRef, data: EventData[K], agent: string | null = null): CorralEvent<K> {
+    const event: CorralEvent<K> = { cursor: this.ring.nextCursor(), ts: this.now(), kind, pane, data };
+    const entry: RetainedEvent = { event: event as CorralEvent, agent };
+    this.ring.push(entry);
+    this.published.fire(entry);
+    return event;
+  }
+
+  onPublish(listener: (entry: RetainedEvent) => void): Disposable {
+    return this.published.add(listener);
+  }
+
+  at(cursor: number): RetainedEvent | undefined {
+    return this.ring.at(cursor);
+  }
+
+  /** Throws `cursor_too_old` unless every event after `since` is still retained. */
+  checkResumable(since: number): void {
+    const latest = this.ring.latest;
+    if (since > latest) {
+      throw new CorralError(
+        'cursor_too_old',
+        `cursor ${since} is ahead of the last event ${latest} (the daemon restarted?); subscribe again without since`,
+        { since, oldest: this.ring.oldest, latest },
+      );
+    }
+    if (since < this.ring.oldest - 1) {
+      throw new CorralError(
+        'cursor_too_old',
+        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}, the last ${this.ring.capacity} events are kept); subscribe again without since`,
+        { since, oldest: this.ring.oldest, latest },
+      );
+    }
+  }
+
+  dispose(): void {
+    this.published.clear();
+  }
+}

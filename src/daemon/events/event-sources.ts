@@ -1,0 +1,85 @@
+import type { AgentState } from '../../protocol/states.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import type { AgentChange, AgentService } from '../agents/agent-service.ts';
+import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+import type { EventHub } from './event-hub.ts';
+
+/** What a person reads in a notification for each attention state. */
+export const ATTENTION_MESSAGES = {
+  blocked: 'waits for a decision',
+  done: 'finished',
+} as const;
+
+/**
+ * Publishes the daemon's facts as events: pane lifecycle from the registry's hooks and one group of
+ * agent events per published agent change (never per output batch), each with its state_change_seq.
+ */
+export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agents: AgentService): Disposable {
+  const lastAgent = new Map<string, string | null>(); // by pane id, for filters on pane events
+  const ref = (pane: { id: string; name: string | null }) => ({ id: pane.id, name: pane.name });
+  const agentOf = (pane: PaneRecord) => {
+    try {
+      return agents.of(pane).view().agent;
+    } catch {
+      return lastAgent.get(pane.id) ?? null;
+    }
+  };
+  const subscriptions: Disposable[] = [
+    registry.onCreated((pane) => hub.publish('pane.created', ref(pane), pane.info(), agentOf(pane))),
+    registry.onExited((pane) => {
+      const { exitCode, signal } = pane.info();
+      hub.publish('pane.exited', ref(pane), { exitCode, signal }, agentOf(pane));
+    }),
+    registry.onRemoved((info) => {
+      hub.publish('pane.removed', ref(info), { exitCode: info.exitCode, signal: info.signal }, lastAgent.get(info.id) ?? null);
+      lastAgent.delete(info.id);
+    }),
+    agents.onChange((change) => {
+      lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
+      publishAgentChange(hub, change);
+    }),
+  ];
+  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+}
+
+function publishAgentChange(hub: EventHub, change: AgentChange): void {
+  const { seq, pane, record, info } = change;
+  const { before, after } = record;
+  const paneRef = { id: pane.id, name: pane.name };
+  if (record.kind === 'released') {
+    hub.publish('agent.released', paneRef, { agent: before.agent, state: before.displayed, seq }, before.agent);
+    return;
+  }
+  if (after.agent !== null && after.agent !== before.agent) {
+    hub.publish('agent.detected', paneRef, { agent: after.agent, previous: before.agent, state: after.displayed, seq }, after.agent);
+  }
+  hub.publish(
+    'agent.state_changed',
+    paneRef,
+    {
+      agent: after.agent,
+      from: before.displayed,
+      to: after.displayed,
+      rule: after.rule,
+      source: after.source,
+      seen: after.seen,
+      revision: after.revision,
+      seq,
+    },
+    after.agent,
+  );
+  const entering = attentionState(after.displayed);
+  if (entering && (before.displayed !== after.displayed || before.agent !== after.agent)) {
+    hub.publish(
+      'agent.attention',
+      paneRef,
+      { agent: after.agent, state: entering, from: before.displayed, title: info.title, message: ATTENTION_MESSAGES[entering], seq },
+      after.agent,
+    );
+  }
+}
+
+function attentionState(state: AgentState): 'blocked' | 'done' | null {
+  return state === 'blocked' || state === 'done' ? state : null;
+}

@@ -1,0 +1,71 @@
+import type { CorralEvent } from '../../protocol/methods/events.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Logger } from '../logger.ts';
+import { fillArgv } from './argv-template.ts';
+import { CommandRunner } from './run-command.ts';
+
+export interface NotifierOptions {
+  command: readonly string[];
+  cooldownMs: number;
+  timeoutMs: number;
+  log: Logger;
+  now?: () => number;
+}
+
+/**
+ * Runs the configured notify command on each `agent.attention` event, at most once per (pane, state)
+ * per cooldown, so that an agent redrawing through blocked or done never notifies twice.
+ */
+export class Notifier implements Disposable {
+  private readonly lastRun = new Map<string, number>();
+  private readonly runner: CommandRunner;
+  private readonly subscriptions: Disposable[];
+  private readonly now: () => number;
+
+  constructor(
+    hub: EventHub,
+    private readonly options: NotifierOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.runner = new CommandRunner(options.timeoutMs, options.log);
+    this.subscriptions = [
+      hub.onPublish(({ event }) => {
+        if (event.kind === 'agent.attention') this.attention(event as CorralEvent<'agent.attention'>);
+        // A removed pane's cooldowns go with it, so the map stays as small as the pane list.
+        else if (event.kind === 'pane.removed' && event.pane) this.forget(event.pane.id);
+      }),
+    ];
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.runner.dispose();
+  }
+
+  private attention(event: CorralEvent<'agent.attention'>): void {
+    const pane = event.pane!;
+    const key = `${pane.id}\0${event.data.state}`;
+    const now = this.now();
+    const last = this.lastRun.get(key);
+    if (last !== undefined && now - last < this.options.cooldownMs) {
+      this.options.log.debug({ pane: pane.id, state: event.data.state, sinceMs: now - last }, 'notification in cooldown');
+      return;
+    }
+    this.lastRun.set(key, now);
+    const argv = fillArgv(this.options.command, {
+      agent: event.data.agent ?? 'agent',
+      name: pane.name ?? pane.id,
+      id: pane.id,
+      state: event.data.state,
+      message: event.data.message,
+      title: event.data.title ?? '',
+    });
+    this.options.log.info({ pane: pane.id, state: event.data.state, program: argv[0] }, 'notifying');
+    this.runner.run(argv);
+  }
+
+  private forget(paneId: string): void {
+    for (const key of this.lastRun.keys()) if (key.startsWith(`${paneId}\0`)) this.lastRun.delete(key);
+  }
+}
