@@ -1,11 +1,14 @@
 import { resolveSocketPath } from '../protocol/socket-path.ts';
 import type { SpawnTerminal } from './pane-registry.ts';
 import { Daemon } from './daemon.ts';
+import { defaultConfigPath, loadConfig } from './config/index.ts';
 import { createLogger, type LogLevel } from './logger.ts';
 
 export interface RunDaemonOptions {
   socket?: string;
   logLevel: LogLevel;
+  /** config.toml to read; a missing file is an error here, unlike the default path. */
+  config?: string;
   spawnTerminal: SpawnTerminal;
 }
 
@@ -16,11 +19,14 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * resolves with the exit code. Startup failures reject with a StartupError for the CLI to print.
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
+  // A broken config refuses the start (a ConfigError naming file, line and key), before any socket exists.
+  const config = loadConfig(options.config ?? defaultConfigPath(), { explicit: options.config !== undefined });
   const log = createLogger(options.logLevel);
   const daemon = await Daemon.start({
     socketPath: resolveSocketPath(options.socket),
     log,
     spawnTerminal: options.spawnTerminal,
+    config,
   });
   // Input and listeners must never take the daemon down with the panes it owns: log and go on.
   process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception'));

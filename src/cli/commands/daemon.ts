@@ -9,7 +9,8 @@ export function registerDaemonCommand(program: Command): void {
     .command('daemon')
     .description('run the daemon in the foreground (JSON logs on stderr); stops on SIGTERM or SIGINT')
     .addOption(new Option('--log-level <level>', 'log level').choices(LEVELS).default('info'))
-    .action(async (options: { logLevel: (typeof LEVELS)[number] }, cmd: Command) => {
+    .option('--config <path>', 'config file (default: $XDG_CONFIG_HOME/corral/config.toml; see docs/config.md)')
+    .action(async (options: { logLevel: (typeof LEVELS)[number]; config?: string }, cmd: Command) => {
       const socket = (cmd.optsWithGlobals() as { socket?: string }).socket;
       // Loaded only here so that client commands never pay for the daemon and node-pty.
       const [{ runDaemon }, { spawnTerminalPane }] = await Promise.all([
@@ -19,6 +20,7 @@ export function registerDaemonCommand(program: Command): void {
       const code = await runDaemon({
         ...(socket !== undefined ? { socket } : {}),
         logLevel: options.logLevel,
+        ...(options.config !== undefined ? { config: options.config } : {}),
         spawnTerminal: spawnTerminalPane,
       });
       process.exit(code);
