@@ -11,6 +11,11 @@ import { startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
+import { SteeringQueues } from './acts/steering-queue.ts';
+import { typePrompt } from './acts/typing.ts';
+import { agentActHandlers } from './handlers/agent-act.ts';
+import { metadataHandlers } from './handlers/metadata.ts';
+import { MetadataStore } from './metadata/metadata-store.ts';
 import { AttachService } from './attach/attach-service.ts';
 import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
@@ -76,13 +81,18 @@ export class Daemon {
       const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs } });
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log);
       daemon.own(agents);
+      const queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
+      const metadata = daemon.own(new MetadataStore({ registry, agents, log }));
+      agents.extras = { queued: (paneId) => queues.size(paneId), metadata: (paneId) => metadata.get(paneId) };
       const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
       if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       daemon.register([
         ...serverHandlers(info, registry),
-        ...paneHandlers(registry),
+        ...paneHandlers(registry, queues),
         ...agentHandlers(registry, agents),
+        ...agentActHandlers(registry, agents, queues),
+        ...metadataHandlers(registry, metadata),
         ...manifestHandlers(agents),
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),

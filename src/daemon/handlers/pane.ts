@@ -11,6 +11,7 @@ import {
 import { TerminalError } from '../../terminal/errors.ts';
 import { encodeKeys } from '../../terminal/keys.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 
 /** The terminal layer throws `invalid_key` with the offending name; it travels as a params error. */
@@ -23,7 +24,12 @@ function encodeNamedKeys(keys: string[]): string {
   }
 }
 
-export function paneHandlers(registry: PaneRegistry): HandlerBinding[] {
+/** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c). */
+export interface PaneInputObserver {
+  sent(pane: PaneRecord, text: string | undefined, keys: string[] | undefined): void;
+}
+
+export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver): HandlerBinding[] {
   return [
     implement(PANE_SPAWN, (params) => registry.spawn(params).info()),
 
@@ -48,6 +54,7 @@ export function paneHandlers(registry: PaneRegistry): HandlerBinding[] {
       const data = (text ?? '') + encodeNamedKeys(keys ?? []);
       pane.assertRunning();
       pane.terminal.write(data);
+      input?.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };
     }),
 

@@ -15,13 +15,13 @@ export interface MetadataEntry {
  * A pane's display metadata (AgentInfo.metadata): each field from the latest live report that set it,
  * and every live source's own report under `sources`.
  */
-export interface PaneMetadata {
+export type PaneMetadata = {
   title?: string;
   displayAgent?: string;
   stateLabel?: string;
   tokens?: number;
   sources: Record<string, MetadataEntry>;
-}
+};
 
 export const DEFAULT_METADATA_TTL_MS = 600_000;
 export const MAX_METADATA_TTL_MS = 86_400_000;

@@ -1,0 +1,46 @@
+import { CorralError } from '../../protocol/errors.ts';
+import type { PromptResult } from '../../protocol/methods/agent-act.ts';
+import type { AgentView } from '../../arbiter/index.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import type { PaneRecord } from '../pane-record.ts';
+import type { SteeringQueues } from './steering-queue.ts';
+import { typePrompt } from './typing.ts';
+
+export interface PromptRequest {
+  text: string;
+  submit?: boolean;
+  queue?: boolean;
+}
+
+/** The agent's state as of now, or `agent_not_found`; prompt and answer act on this, never an older verdict. */
+export function currentAgent(agents: AgentService, pane: PaneRecord): AgentView {
+  pane.assertRunning();
+  const view = agents.of(pane).refresh();
+  if (view.agent === null) {
+    throw new CorralError('agent_not_found', `pane ${pane.label()} has no identified agent; use \`corral pane send\` to type into it`, {
+      id: pane.id,
+    });
+  }
+  return view;
+}
+
+/**
+ * Types a prompt into the pane's agent and submits it, or queues it (`queue: true`) while the agent
+ * works. A blocked agent is refused: answering its prompt is a separate act. Without `queue`, a working
+ * agent gets the text typed into it at once and decides itself what typing while working means.
+ */
+export async function promptAgent(agents: AgentService, queues: SteeringQueues, pane: PaneRecord, request: PromptRequest): Promise<PromptResult> {
+  const { text, submit = true, queue = false } = request;
+  const view = currentAgent(agents, pane);
+  if (view.state === 'blocked') {
+    throw new CorralError(
+      'agent_blocked',
+      `${view.agent} in pane ${pane.label()} waits on a decision; answer it with \`corral agent answer ${pane.name ?? pane.id} CHOICE\` (agent.answer)`,
+      { id: pane.id, state: view.displayed },
+    );
+  }
+  if (queue && queues.mustWait(pane, view.state)) return { queued: true, position: queues.enqueue(pane, text, submit) };
+  const seq = agents.stateChangeSeq;
+  await typePrompt(pane, text, submit);
+  return { delivered: true, seq };
+}

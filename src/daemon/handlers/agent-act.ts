@@ -1,0 +1,22 @@
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
+import { answerAgent } from '../acts/answer.ts';
+import { promptAgent } from '../acts/prompt.ts';
+import type { SteeringQueues } from '../acts/steering-queue.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+
+export function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues): HandlerBinding[] {
+  return [
+    implement(AGENT_PROMPT, ({ target, ...request }) => promptAgent(agents, queues, registry.resolve(target), request)),
+
+    implement(AGENT_ANSWER, ({ target, ...request }, { signal }) => answerAgent(agents, registry.resolve(target), request, signal)),
+
+    implement(AGENT_QUEUE, ({ target }) => {
+      const pane = registry.resolve(target);
+      return { queued: queues.size(pane.id), prompts: queues.list(pane.id) };
+    }),
+
+    implement(AGENT_QUEUE_CLEAR, ({ target }) => ({ cleared: queues.clear(registry.resolve(target).id, 'request') })),
+  ];
+}

@@ -1,0 +1,111 @@
+import { DEFAULT_METADATA_TTL_MS, type MetadataEntry, type PaneMetadata } from '../../protocol/methods/metadata.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import { Listeners } from '../listeners.ts';
+import type { Logger } from '../logger.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+
+export interface MetadataReport {
+  source: string;
+  title?: string;
+  displayAgent?: string;
+  stateLabel?: string;
+  tokens?: number;
+  ttl_ms?: number;
+}
+
+const FIELDS = ['title', 'displayAgent', 'stateLabel', 'tokens'] as const;
+
+/** One pane's reports by source, and the one timer set on the earliest expiry among them. */
+interface PaneEntries {
+  sources: Map<string, MetadataEntry>;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Display-only metadata per pane (`pane.reportMetadata`). It feeds `AgentInfo.metadata` and nothing
+ * else: never the state, waits or notifications. Each source's report replaces that source's last
+ * one; a report with no display field removes the source. A report expires after its TTL, by one timer
+ * per pane on the earliest expiry, never by polling. The agent's release and the pane's exit drop all.
+ * `onChange` tells of every change, with the merged metadata or null when none is left.
+ */
+export class MetadataStore implements Disposable {
+  private readonly panes = new Map<string, PaneEntries>();
+  private readonly changed: Listeners<{ paneId: string; metadata: PaneMetadata | null }>;
+  private readonly subscriptions: Disposable[] = [];
+
+  constructor(deps: { registry: PaneRegistry; agents: AgentService; log: Logger }) {
+    this.changed = new Listeners((error) => deps.log.error({ err: error }, 'metadata listener failed'));
+    this.subscriptions.push(
+      deps.agents.onChange((change) => {
+        if (change.record.kind === 'released') this.drop(change.pane.id);
+      }),
+      deps.registry.onExited((pane) => this.drop(pane.id)),
+      deps.registry.onRemoved((info) => this.drop(info.id)),
+    );
+  }
+
+  onChange(listener: (paneId: string, metadata: PaneMetadata | null) => void): Disposable {
+    return this.changed.add(({ paneId, metadata }) => listener(paneId, metadata));
+  }
+
+  /** The merged metadata: each field from the latest report that set it; null when no source is live. */
+  get(paneId: string, now = Date.now()): PaneMetadata | null {
+    const entries = this.panes.get(paneId);
+    if (!entries) return null;
+    const live = [...entries.sources].filter(([, entry]) => entry.expiresAt > now).sort(([, a], [, b]) => a.reportedAt - b.reportedAt);
+    if (live.length === 0) return null;
+    const merged: PaneMetadata = { sources: {} };
+    for (const [source, entry] of live) {
+      merged.sources[source] = { ...entry };
+      for (const field of FIELDS) if (entry[field] !== undefined) (merged as Record<string, unknown>)[field] = entry[field];
+    }
+    return merged;
+  }
+
+  report(paneId: string, report: MetadataReport, now = Date.now()): PaneMetadata | null {
+    const entries = this.panes.get(paneId) ?? { sources: new Map<string, MetadataEntry>(), timer: null };
+    this.panes.set(paneId, entries);
+    entries.sources.delete(report.source); // re-inserted last, so a later report wins a field over an earlier one
+    const entry: MetadataEntry = { reportedAt: now, expiresAt: now + (report.ttl_ms ?? DEFAULT_METADATA_TTL_MS) };
+    for (const field of FIELDS) if (report[field] !== undefined) (entry as unknown as Record<string, unknown>)[field] = report[field];
+    if (FIELDS.some((field) => report[field] !== undefined)) entries.sources.set(report.source, entry);
+    this.settle(paneId, entries, now, true);
+    return this.get(paneId, now);
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    for (const entries of this.panes.values()) if (entries.timer) clearTimeout(entries.timer);
+    this.panes.clear();
+    this.changed.clear();
+  }
+
+  /** Drops expired sources, publishes the result and arms the pane's timer on the next expiry. */
+  private settle(paneId: string, entries: PaneEntries, now: number, reported: boolean): void {
+    let expired = 0;
+    for (const [source, entry] of entries.sources) {
+      if (entry.expiresAt <= now) {
+        entries.sources.delete(source);
+        expired += 1;
+      }
+    }
+    if (entries.timer) clearTimeout(entries.timer);
+    entries.timer = null;
+    if (entries.sources.size === 0) this.panes.delete(paneId);
+    else {
+      const next = Math.min(...[...entries.sources.values()].map((entry) => entry.expiresAt));
+      entries.timer = setTimeout(() => this.settle(paneId, entries, Date.now(), false), Math.max(0, next - now));
+      entries.timer.unref();
+    }
+    if (reported || expired > 0) this.changed.fire({ paneId, metadata: this.get(paneId, now) });
+  }
+
+  private drop(paneId: string): void {
+    const entries = this.panes.get(paneId);
+    if (!entries) return;
+    if (entries.timer) clearTimeout(entries.timer);
+    this.panes.delete(paneId);
+    this.changed.fire({ paneId, metadata: null });
+  }
+}
