@@ -11,6 +11,9 @@ import { startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
+import { agentQueryHandlers } from './handlers/agent-query.ts';
+import { agentWaitHandlers } from './handlers/agent-wait.ts';
+import { WaitHub } from './waits/wait-hub.ts';
 import { SteeringQueues } from './acts/steering-queue.ts';
 import { typePrompt } from './acts/typing.ts';
 import { agentActHandlers } from './handlers/agent-act.ts';
@@ -91,6 +94,8 @@ export class Daemon {
         ...serverHandlers(info, registry),
         ...paneHandlers(registry, queues),
         ...agentHandlers(registry, agents),
+        ...agentQueryHandlers(registry, agents),
+        ...agentWaitHandlers(registry, agents, daemon.own(new WaitHub(registry, agents))),
         ...agentActHandlers(registry, agents, queues),
         ...metadataHandlers(registry, metadata),
         ...manifestHandlers(agents),

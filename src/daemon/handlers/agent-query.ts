@@ -1,0 +1,40 @@
+import { CorralError } from '../../protocol/errors.ts';
+import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from '../../protocol/methods/agent-query.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+import { filterAgents, rollup } from './agent-list-view.ts';
+
+/** The agent read surface: list with rollup, read (never marks seen), and focus (marks seen). */
+export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService): HandlerBinding[] {
+  const focus = ({ target }: { target: string }) => {
+    const pane = registry.resolve(target);
+    agents.of(pane).markSeen(); // published through the agent change flow like any other change
+    return agents.info(pane);
+  };
+
+  return [
+    implement(AGENT_LIST, ({ filter = {}, all = false }) => {
+      const seq = agents.stateChangeSeq;
+      const listed = registry.list().map((pane) => agents.info(pane)).filter((info) => all || info.agent !== null);
+      const infos = filterAgents(listed, filter);
+      return { seq, agents: infos, workspaces: rollup(infos) };
+    }),
+
+    implement(AGENT_READ, ({ target, source = 'screen', lines, ansi }) => {
+      const pane = registry.resolve(target);
+      const snapshot = pane.terminal.snapshot();
+      const seenBy = { title: snapshot.title, progress: snapshot.progress };
+      if (source === 'detection') {
+        if (ansi) throw new CorralError('invalid_params', 'detection reads plain text; "ansi" applies to screen and scrollback', { field: 'ansi' });
+        const shown = lines !== undefined ? snapshot.lines.slice(-lines) : snapshot.lines;
+        return { source, text: shown.join('\n'), cols: snapshot.cols, rows: snapshot.rows, ...seenBy, cursor: snapshot.cursor };
+      }
+      const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+      return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, ...seenBy };
+    }),
+
+    implement(AGENT_FOCUS, focus),
+    implement(PANE_FOCUS, focus),
+  ];
+}

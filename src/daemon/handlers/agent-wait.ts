@@ -1,0 +1,36 @@
+import { CorralError } from '../../protocol/errors.ts';
+import { AGENT_WAIT, DEFAULT_WAIT_UNTIL } from '../../protocol/methods/agent-wait.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+import { expandUntil } from '../waits/wait-match.ts';
+import type { WaitHub } from '../waits/wait-hub.ts';
+
+export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, hub: WaitHub): HandlerBinding[] {
+  return [
+    implement(AGENT_WAIT, (params, context) => {
+      if (params.targets.length === 0) throw new CorralError('invalid_params', '"targets" must name at least one pane', { field: 'targets' });
+      if (params.until?.length === 0) throw new CorralError('invalid_params', '"until" must name at least one state, or be left out', { field: 'until' });
+      const current = agents.stateChangeSeq;
+      if (params.since_seq !== undefined && params.since_seq > current) {
+        throw new CorralError(
+          'invalid_params',
+          `"since_seq" ${params.since_seq} is ahead of the daemon's state_change_seq ${current} (did the daemon restart?); take a fresh one from \`corral agent list --json\``,
+          { field: 'since_seq', seq: current },
+        );
+      }
+      const targets = [...new Set(params.targets)].map((name) => ({ name, pane: registry.resolve(name) }));
+      return hub.wait(
+        {
+          targets,
+          want: expandUntil(params.until ?? DEFAULT_WAIT_UNTIL),
+          mode: params.mode ?? 'any',
+          stableMs: params.stable_ms ?? 0,
+          ...(params.since_seq !== undefined ? { sinceSeq: params.since_seq } : {}),
+          ...(params.timeout_ms !== undefined ? { timeoutMs: params.timeout_ms } : {}),
+        },
+        context.signal,
+      );
+    }),
+  ];
+}

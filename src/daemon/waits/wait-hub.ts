@@ -1,0 +1,109 @@
+import { CorralError } from '../../protocol/errors.ts';
+import type { AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
+import type { AgentView } from '../../arbiter/index.ts';
+import type { Disposable } from '../../terminal/types.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRegistry } from '../pane-registry.ts';
+import { AgentWait, type WaitSpec } from './agent-wait.ts';
+import { ChangeLedger } from './change-ledger.ts';
+import type { TargetFacts } from './wait-match.ts';
+
+/**
+ * Every pending `agent.wait`, woken by the changes of the panes it names: each published agent change
+ * (seen flips and releases included), each pane exit and removal. One subscription each, routed by pane.
+ * It also keeps the ledger of turns that `since_seq` is judged by, from the daemon's start.
+ */
+export class WaitHub implements Disposable {
+  private readonly ledger = new ChangeLedger();
+  private readonly byPane = new Map<string, Set<AgentWait>>();
+  private readonly removed = new Set<PaneRecord>();
+  private readonly subscriptions: Disposable[];
+
+  constructor(
+    private readonly registry: PaneRegistry,
+    private readonly agents: AgentService,
+  ) {
+    this.subscriptions = [
+      agents.onChange((change) => {
+        this.ledger.record(change);
+        this.wake(change.pane.id);
+      }),
+      registry.onExited((pane) => this.wake(pane.id)),
+      registry.onRemoved((info) => {
+        this.ledger.forget(info.id);
+        for (const wait of this.waitsOn(info.id)) {
+          for (const target of wait.spec.targets) if (target.pane.id === info.id) this.removed.add(target.pane);
+          wait.evaluate();
+        }
+      }),
+    ];
+  }
+
+  /** Pending waits, for tests and status. */
+  get size(): number {
+    return new Set([...this.byPane.values()].flatMap((waits) => [...waits])).size;
+  }
+
+  /** Starts a wait; `signal` (the client's connection) cancels it. */
+  wait(spec: WaitSpec, signal: AbortSignal): Promise<AgentWaitResult> {
+    const wait = new AgentWait(spec, { facts: (pane) => this.facts(pane), seq: () => this.agents.stateChangeSeq }, (w) => this.forget(w));
+    for (const { pane } of spec.targets) {
+      const waits = this.byPane.get(pane.id) ?? new Set();
+      this.byPane.set(pane.id, waits);
+      waits.add(wait);
+    }
+    const onAbort = () => wait.cancel(new CorralError('timeout', 'the client disconnected; the wait was cancelled', { cancelled: true }));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    void wait.result.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => {});
+    wait.start();
+    return wait.result;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    const pending = new Set([...this.byPane.values()].flatMap((waits) => [...waits]));
+    for (const wait of pending) wait.cancel(new CorralError('shutting_down', 'the daemon is stopping; the wait was cancelled'));
+    this.byPane.clear();
+  }
+
+  private facts(pane: PaneRecord): TargetFacts {
+    const turn = this.ledger.turnOf(pane.id);
+    const gone: TargetFacts = { present: false, paneExited: true, agent: null, state: 'unknown', stateSince: 0, turnSeq: turn.turnSeq, released: true };
+    if (this.removed.has(pane)) return gone;
+    let view: AgentView;
+    try {
+      view = this.agents.of(pane).view();
+    } catch {
+      return gone; // the pane was disposed: its tracker went with it
+    }
+    return {
+      present: true,
+      paneExited: pane.state === 'exited',
+      agent: view.agent,
+      state: view.displayed,
+      stateSince: view.stateSince,
+      turnSeq: turn.turnSeq,
+      released: turn.released,
+    };
+  }
+
+  private wake(paneId: string): void {
+    for (const wait of this.waitsOn(paneId)) wait.evaluate();
+  }
+
+  private waitsOn(paneId: string): AgentWait[] {
+    return [...(this.byPane.get(paneId) ?? [])];
+  }
+
+  private forget(wait: AgentWait): void {
+    for (const { pane } of wait.spec.targets) {
+      const waits = this.byPane.get(pane.id);
+      waits?.delete(wait);
+      if (waits?.size === 0) this.byPane.delete(pane.id);
+    }
+    // A removed pane is remembered only while some wait still names it.
+    for (const pane of this.removed) if (!this.byPane.has(pane.id)) this.removed.delete(pane);
+  }
+}
