@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
+import { registerEventsCommand } from './commands/events.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
@@ -44,6 +45,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerPaneCommands(program);
   const agent = registerAgentCommands(program);
   registerReportCommands(agent);
+  registerEventsCommand(program);
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');
     registerOfflineCommands(program);

@@ -12,6 +12,7 @@ import { Subscriptions } from './subscriptions.ts';
 export { EventHub, DEFAULT_RETAIN, type PaneRef } from './event-hub.ts';
 export { DEFAULT_SUBSCRIBER_BUFFER_BYTES, SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
 export type { RetainedEvent } from './event-ring.ts';
+export { publishMetadataEvents, type MetadataSource } from './metadata-events.ts';
 
 export interface DaemonEvents extends Disposable {
   readonly hub: EventHub;

@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { EVENT } from '../../protocol/events.ts';
+import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../protocol/methods/events.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import { checkProtocol, DaemonClient, withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { UsageError } from '../report.ts';
+
+const PAGE = 1000;
+
+export function registerEventsCommand(program: Command): void {
+  program
+    .command('events')
+    .description('print retained events (after --since), or stream them live with --follow')
+    .option('--since <cursor>', 'start after this cursor (default: the oldest retained; with --follow, now)')
+    .option('--follow', 'keep streaming new events until interrupted')
+    .option('--filter <expr>', 'e.g. "kind:agent.attention,pane.exited pane:NAME agent:claude" (docs/events.md)')
+    .action(async (options: { since?: string; follow?: boolean; filter?: string }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const since = options.since === undefined ? undefined : parseCursor(options.since);
+      const print = (event: CorralEvent) => process.stdout.write(`${json ? JSON.stringify(event) : formatEvent(event)}\n`);
+      const filter = options.filter !== undefined ? { filter: options.filter } : {};
+      if (!options.follow) {
+        await withDaemon(socket, async (client) => {
+          let cursor = since;
+          for (;;) {
+            const page = await client.call(EVENTS_READ, { ...(cursor !== undefined ? { since: cursor } : {}), ...filter, limit: PAGE });
+            page.events.forEach(print);
+            cursor = page.cursor;
+            if (!page.more) return;
+          }
+        });
+        return;
+      }
+      await follow(socket, { ...(since !== undefined ? { since } : {}), ...filter }, print);
+    });
+}
+
+/** Streams until SIGINT or SIGTERM (resolves) or until the daemon ends the stream (rejects). */
+async function follow(socket: string, params: { since?: number; filter?: string }, print: (event: CorralEvent) => void): Promise<void> {
+  const client = await DaemonClient.connect(socket);
+  try {
+    await checkProtocol(client);
+    await new Promise<void>((resolve, reject) => {
+      let dropped: CorralError | null = null;
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      client.onNotification(EVENT, (event) => print(event as CorralEvent));
+      client.onNotification(EVENTS_DROPPED, ({ code, message }) => (dropped = new CorralError(code, message)));
+      client.onClose((error) => reject(dropped ?? error));
+      client.call(EVENTS_SUBSCRIBE, params).catch(reject);
+    });
+  } finally {
+    client.dispose();
+  }
+}
+
+function parseCursor(text: string): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--since must be a cursor (a whole number), not "${text}"`);
+  return Number(text);
+}
+
+/** One readable line: cursor, local time, kind, pane, and what happened. */
+export function formatEvent(event: CorralEvent): string {
+  const time = new Date(event.ts).toTimeString().slice(0, 8) + `.${String(event.ts % 1000).padStart(3, '0')}`;
+  const pane = event.pane ? (event.pane.name ? `${event.pane.id} (${event.pane.name})` : event.pane.id) : '-';
+  return `${String(event.cursor).padStart(6)}  ${time}  ${event.kind.padEnd(19)}  ${pane}  ${describe(event)}`;
+}
+
+function describe(event: CorralEvent): string {
+  const e = event as { kind: string; data: any }; // narrowed by kind below
+  const d = e.data;
+  switch (e.kind) {
+    case 'pane.created':
+      return [d.command, ...d.args].join(' ');
+    case 'pane.exited':
+    case 'pane.removed':
+      return d.signal !== null ? `signal ${d.signal}` : `exit code ${d.exitCode ?? '-'}`;
+    case 'agent.detected':
+      return `${d.agent} (was ${d.previous ?? 'none'}), ${d.state} [seq ${d.seq}]`;
+    case 'agent.state_changed':
+      return `${d.agent ?? 'no agent'} ${d.from} -> ${d.to} by ${d.rule} (${d.source})${d.seen ? '' : ', unseen'} [seq ${d.seq}]`;
+    case 'agent.released':
+      return `${d.agent ?? 'agent'} released, was ${d.state} [seq ${d.seq}]`;
+    case 'agent.attention':
+      return `${d.agent ?? 'agent'} ${d.state}: ${d.message}${d.title ? ` - ${d.title}` : ''} [seq ${d.seq}]`;
+    default:
+      return JSON.stringify(d);
+  }
+}
