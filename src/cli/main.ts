@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
+import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
 import { registerReportCommands } from './commands/report.ts';
@@ -45,6 +46,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerPaneCommands(program);
   const agent = registerAgentCommands(program);
   registerReportCommands(agent);
+  registerAttachCommand(program);
   registerEventsCommand(program);
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');
