@@ -1,0 +1,86 @@
+import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT, type PaneAttachResult } from '../../protocol/methods/attach.ts';
+import { PANE_GET, PANE_RESIZE, PANE_SEND } from '../../protocol/methods/pane.ts';
+import type { DaemonClient } from '../client.ts';
+import { splitAtDetachKey } from './detach-key.ts';
+import { TerminalGuard } from './terminal-guard.ts';
+
+export interface AttachOptions {
+  target: string;
+  /** The byte that detaches (see parseDetachKey). */
+  detachKey: string;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+}
+
+/** How an attachment ended. */
+export type AttachOutcome =
+  | { reason: 'detached'; pane: PaneAttachResult }
+  | { reason: 'exited' | 'removed'; pane: PaneAttachResult; exitCode: number | null; signal: number | null }
+  | { reason: 'connection_closed'; pane: PaneAttachResult; message: string };
+
+type Ending = AttachOutcome extends infer O ? (O extends AttachOutcome ? Omit<O, 'pane'> : never) : never;
+
+/** How long a detach waits for the daemon's answer before leaving anyway. */
+const DETACH_REPLY_MS = 1000;
+
+function sizeOf(stdout: NodeJS.WriteStream): { cols?: number; rows?: number } {
+  return stdout.isTTY && stdout.columns >= 2 && stdout.rows >= 2 ? { cols: stdout.columns, rows: stdout.rows } : {};
+}
+
+/**
+ * Puts the user's terminal onto a pane until the detach key, the pane's exit or the daemon's going:
+ * raw mode on the alternate screen, the pane's output mirrored, typed input forwarded, and the
+ * terminal's size given to the pane on attach and on every resize. The terminal is restored after.
+ */
+export async function attachTerminal(client: DaemonClient, options: AttachOptions): Promise<AttachOutcome> {
+  const { stdin, stdout, detachKey } = options;
+  await client.call(PANE_GET, { target: options.target }); // a missing pane fails before the screen flips
+  const guard = new TerminalGuard(stdin, stdout, { hideCursor: false });
+  const subscriptions: { dispose(): void }[] = [];
+  let finish!: (outcome: Ending) => void;
+  const ended = new Promise<Ending>((resolve) => (finish = resolve));
+
+  subscriptions.push(client.onNotification(PANE_OUTPUT, ({ data }) => void stdout.write(data)));
+  subscriptions.push(client.onNotification(PANE_DETACHED, ({ reason, exitCode, signal }) => finish({ reason, exitCode, signal })));
+  subscriptions.push(client.onClose((error) => finish({ reason: 'connection_closed', message: error.message })));
+  guard.enter();
+  let pane: PaneAttachResult;
+  try {
+    pane = await client.call(PANE_ATTACH, { target: options.target, ...sizeOf(stdout) });
+  } catch (error) {
+    for (const subscription of subscriptions) subscription.dispose();
+    guard.leave();
+    throw error;
+  }
+  const ignore = () => {}; // a send racing the pane's exit fails; pane.detached tells the rest
+  const onInput = (chunk: string) => {
+    const { forward, detach } = splitAtDetachKey(chunk, detachKey);
+    if (forward !== '') client.call(PANE_SEND, { target: pane.id, text: forward }).catch(ignore);
+    if (detach) finish({ reason: 'detached' });
+  };
+  const onResize = () => {
+    const size = sizeOf(stdout);
+    if (size.cols !== undefined && size.rows !== undefined) {
+      client.call(PANE_RESIZE, { target: pane.id, cols: size.cols, rows: size.rows }).catch(ignore);
+    }
+  };
+  stdin.setEncoding('utf8');
+  stdin.on('data', onInput);
+  stdin.resume();
+  stdout.on('resize', onResize);
+
+  const outcome = await ended;
+  stdin.off('data', onInput);
+  stdin.pause();
+  stdout.off('resize', onResize);
+  for (const subscription of subscriptions) subscription.dispose();
+  if (outcome.reason === 'detached') {
+    await Promise.race([client.call(PANE_DETACH, { target: pane.id }).catch(ignore), delay(DETACH_REPLY_MS)]);
+  }
+  guard.leave();
+  return { ...outcome, pane } as AttachOutcome;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
