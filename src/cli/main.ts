@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
+import { registerAgentActCommands } from './commands/agent-act.ts';
 import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
@@ -46,6 +47,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerPaneCommands(program);
   const agent = registerAgentCommands(program);
   registerReportCommands(agent);
+  registerAgentActCommands(agent, program.commands.find((command) => command.name() === 'pane'));
   registerAttachCommand(program);
   registerEventsCommand(program);
   if (needsOfflineCommands(argv)) {

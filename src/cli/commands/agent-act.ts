@@ -1,0 +1,132 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
+import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printFields, printJson, printTable, printText } from '../output.ts';
+import { UsageError } from '../report.ts';
+import { formatAge } from './format.ts';
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
+  return n;
+}
+
+function positiveInt(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n < 1) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+/** The prompt's text: the argument, or all of stdin for `-` (its trailing newlines dropped, since Enter submits). */
+async function promptText(text: string): Promise<string> {
+  if (text !== '-') return text;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n+$/, '');
+}
+
+function oneLine(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** `agent prompt`, `agent answer`, `agent queue` on the agent group; `pane metadata` on the pane group. */
+export function registerAgentActCommands(agent: Command, pane: Command | undefined): void {
+  agent
+    .command('prompt')
+    .description('type TEXT into the agent and submit it; refused while the agent is blocked (answer it instead)')
+    .argument('<target>', 'pane id or name')
+    .argument('<text>', 'the prompt, or - to read it from stdin')
+    .option('--no-submit', 'type the text without pressing Enter')
+    .option('--queue', "if the agent is working, queue the prompt until it is next idle (see `corral agent queue`)")
+    .action(async (target: string, text: string, options: { submit: boolean; queue?: boolean }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const params = { target, text: await promptText(text), submit: options.submit, queue: options.queue === true };
+      const result = await withDaemon(socket, (client) => client.call(AGENT_PROMPT, params));
+      if (json) return printJson(result);
+      if ('queued' in result) printText(`queued for ${target} at position ${result.position}; it is typed when the agent is next idle`);
+      else printText(`delivered to ${target} (since_seq ${result.seq})`);
+    });
+
+  agent
+    .command('answer')
+    .description('answer a blocked agent with an option number or keys; waits until it leaves blocked')
+    .argument('<target>', 'pane id or name')
+    .argument('[choice]', 'the option number to pick, typed as digits', nonNegativeInt)
+    .option('--keys <key...>', 'named keys to send instead of a number (Enter, Escape, Down, Tab, C-c, ...)')
+    .option('--timeout <ms>', 'give up after this many ms (default 10000); exit 124', positiveInt)
+    .action(async (target: string, choice: number | undefined, options: { keys?: string[]; timeout?: number }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      if ((choice === undefined) === (options.keys === undefined)) throw new UsageError('give an option number or --keys KEY..., exactly one');
+      const params = {
+        target,
+        ...(choice !== undefined ? { choice } : { keys: options.keys! }),
+        ...(options.timeout !== undefined ? { timeout_ms: options.timeout } : {}),
+      };
+      const result = await withDaemon(socket, (client) => client.call(AGENT_ANSWER, params));
+      if (json) return printJson(result);
+      printText(`${target} left blocked: now ${result.state} (${formatAge(result.elapsed_ms)})`);
+    });
+
+  agent
+    .command('queue')
+    .description("list the prompts waiting in the pane's steering queue, or empty it with --clear")
+    .argument('<target>', 'pane id or name')
+    .option('--clear', 'drop every waiting prompt')
+    .action(async (target: string, options: { clear?: boolean }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      if (options.clear) {
+        const result = await withDaemon(socket, (client) => client.call(AGENT_QUEUE_CLEAR, { target }));
+        if (json) return printJson(result);
+        return printText(`cleared ${result.cleared} queued prompt${result.cleared === 1 ? '' : 's'} of ${target}`);
+      }
+      const result = await withDaemon(socket, (client) => client.call(AGENT_QUEUE, { target }));
+      if (json) return printJson(result);
+      if (result.prompts.length === 0) return printText(`no prompts queued for ${target}`);
+      const now = Date.now();
+      printTable(
+        ['#', 'AGE', 'SUBMIT', 'TEXT'],
+        result.prompts.map((p, i) => [String(i + 1), formatAge(now - p.queuedAt), p.submit ? 'yes' : 'no', oneLine(p.text)]),
+      );
+    });
+
+  pane
+    ?.command('metadata')
+    .description('report display-only metadata for a pane (never changes its state); it expires after --ttl')
+    .argument('<target>', 'pane id or name')
+    .requiredOption('--source <name>', 'who reports; a later report of the same source replaces the earlier one')
+    .option('--title <text>', 'a title to show for the pane')
+    .option('--display-agent <name>', 'the agent name to show')
+    .option('--state-label <text>', 'a label to show beside the state')
+    .option('--tokens <n>', 'a token count to show', nonNegativeInt)
+    .option('--ttl <ms>', 'expire after this many ms (default 600000); no field at all removes the source', positiveInt)
+    .action(async (target: string, options: { source: string; title?: string; displayAgent?: string; stateLabel?: string; tokens?: number; ttl?: number }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const params = {
+        target,
+        source: options.source,
+        ...(options.title !== undefined ? { title: options.title } : {}),
+        ...(options.displayAgent !== undefined ? { displayAgent: options.displayAgent } : {}),
+        ...(options.stateLabel !== undefined ? { stateLabel: options.stateLabel } : {}),
+        ...(options.tokens !== undefined ? { tokens: options.tokens } : {}),
+        ...(options.ttl !== undefined ? { ttl_ms: options.ttl } : {}),
+      };
+      const result = await withDaemon(socket, (client) => client.call(PANE_REPORT_METADATA, params));
+      if (json) return printJson(result);
+      if (result.metadata === null) return printText(`no metadata left for ${target}`);
+      printFields(metadataFields(result.metadata));
+    });
+}
+
+export function metadataFields(metadata: PaneMetadata): [string, string][] {
+  const now = Date.now();
+  return [
+    ['title', metadata.title ?? '-'],
+    ['display agent', metadata.displayAgent ?? '-'],
+    ['state label', metadata.stateLabel ?? '-'],
+    ['tokens', metadata.tokens !== undefined ? String(metadata.tokens) : '-'],
+    ...Object.entries(metadata.sources).map(([source, entry]): [string, string] => [`source ${source}`, `expires in ${formatAge(entry.expiresAt - now)}`]),
+  ];
+}
