@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
+import { registerAgentQueryCommands } from './commands/agent-query.ts';
+import { registerAgentWaitCommand } from './commands/agent-wait.ts';
 import { registerAgentActCommands } from './commands/agent-act.ts';
 import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
@@ -47,6 +49,8 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerPaneCommands(program);
   const agent = registerAgentCommands(program);
   registerReportCommands(agent);
+  registerAgentQueryCommands(agent, program);
+  registerAgentWaitCommand(agent);
   registerAgentActCommands(agent, program.commands.find((command) => command.name() === 'pane'));
   registerAttachCommand(program);
   registerEventsCommand(program);

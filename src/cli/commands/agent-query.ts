@@ -1,0 +1,116 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import {
+  AGENT_FOCUS,
+  AGENT_LIST,
+  AGENT_READ,
+  AGENT_READ_SOURCES,
+  PANE_FOCUS,
+  type AgentListResult,
+  type AgentReadSource,
+} from '../../protocol/methods/agent-query.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printJson, printTable, printText } from '../output.ts';
+import { formatAge } from './format.ts';
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function readSource(value: string): AgentReadSource {
+  if (!(AGENT_READ_SOURCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${AGENT_READ_SOURCES.join(', ')}`);
+  return value as AgentReadSource;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').filter((s) => s !== '')];
+}
+
+function paneLabel(info: AgentInfo): string {
+  return info.name ? `${info.id} (${info.name})` : info.id;
+}
+
+/** The table people read; `--json` has every field and the `seq` to wait from. */
+function printAgentList(result: AgentListResult): void {
+  const now = Date.now();
+  printTable(
+    ['ID', 'NAME', 'AGENT', 'STATE', 'TITLE'],
+    result.agents.map((a) => [a.id, a.name ?? '-', a.agent ?? '-', `${a.state} ${formatAge(now - a.stateSince)}`, a.title ?? '-']),
+  );
+  for (const w of result.workspaces) {
+    const counts = Object.entries(w.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`);
+    printText(`${w.workspace}: ${w.state} (${counts.join(', ')})`);
+  }
+}
+
+/** `corral agent list|read|focus` and `corral pane focus`. */
+export function registerAgentQueryCommands(agent: Command, program: Command): void {
+  agent
+    .command('list')
+    .description('every pane with an agent: state and its age, title; a rollup per workspace')
+    .option('--all', 'also list panes with no identified agent')
+    .option('--agent <id>', 'only this agent (claude, codex, ...)')
+    .option('--state <state>', 'only agents in this state (idle does not take done), repeatable', collect, [])
+    .option('--workspace <w>', 'only this workspace')
+    .option('--name <pattern>', 'only panes whose name matches (* any run, ? one character)')
+    .action(async (options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const filter = {
+        ...(options.agent !== undefined ? { agent: options.agent as string } : {}),
+        ...((options.state as string[]).length > 0 ? { state: options.state as AgentInfo['state'][] } : {}),
+        ...(options.workspace !== undefined ? { workspace: options.workspace as string } : {}),
+        ...(options.name !== undefined ? { name: options.name as string } : {}),
+      };
+      const params = { filter, ...(options.all ? { all: true } : {}) };
+      const result = await withDaemon(socket, (client) => client.call(AGENT_LIST, params));
+      if (json) return printJson(result);
+      printAgentList(result);
+    });
+
+  agent
+    .command('read')
+    .description("print the pane's screen, scrollback, or exactly what detection reads; never marks it seen")
+    .argument('<target>', 'pane id or name')
+    .option('--source <source>', `${AGENT_READ_SOURCES.join(', ')} (default screen)`, readSource)
+    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--ansi', 'keep colours and attributes as escape sequences (not with detection)')
+    .action(async (target: string, options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const params = {
+        target,
+        ...(options.source !== undefined ? { source: options.source as AgentReadSource } : {}),
+        ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
+        ...(options.ansi ? { ansi: true } : {}),
+      };
+      const result = await withDaemon(socket, (client) => client.call(AGENT_READ, params));
+      if (json) return printJson(result);
+      printText(result.text);
+    });
+
+  agent
+    .command('focus')
+    .description('mark the pane seen: done becomes idle')
+    .argument('<target>', 'pane id or name')
+    .action(async (target: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(AGENT_FOCUS, { target }));
+      if (json) return printJson(info);
+      printText(`${paneLabel(info)}: ${info.state}`);
+    });
+
+  const pane = program.commands.find((c) => c.name() === 'pane');
+  if (!pane) throw new Error('the pane command group must be registered before pane focus');
+  pane
+    .command('focus')
+    .description('mark the pane seen, as a person looking at it would: done becomes idle')
+    .argument('<target>', 'pane id or name')
+    .action(async (target: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(PANE_FOCUS, { target }));
+      if (json) return printJson(info);
+      printText(`${paneLabel(info)}: ${info.state}`);
+    });
+}

@@ -1,0 +1,70 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { CorralError } from '../../protocol/errors.ts';
+import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
+import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printJson, printText } from '../output.ts';
+import { UsageError } from '../report.ts';
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
+  return n;
+}
+
+function collectStates(value: string, previous: AgentState[]): AgentState[] {
+  const states = value.split(',').filter((s) => s !== '');
+  for (const state of states) {
+    if (!(AGENT_STATES as readonly string[]).includes(state)) throw new InvalidArgumentError(`expected states among ${AGENT_STATES.join(', ')}`);
+  }
+  return [...previous, ...(states as AgentState[])];
+}
+
+/** The result fields a timeout or gone error carries in its data, printed like a result for scripts. */
+function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
+  const { matched, states, seq, elapsed_ms, gone } = error.details as Partial<AgentWaitResult & { gone: string[] }>;
+  return { matched: matched ?? [], states: states ?? {}, seq: seq ?? 0, elapsed_ms: elapsed_ms ?? 0, ...(gone ? { gone } : {}) };
+}
+
+/**
+ * `corral agent wait`: exits 0 on a match, 3 when a target is gone, 4 when no daemon answers, 124 on
+ * timeout; with --json the result object goes to stdout in every one of those outcomes but 4.
+ * The client sets no timeout of its own: the wait lasts as long as --timeout says, or forever.
+ */
+export function registerAgentWaitCommand(agent: Command): void {
+  agent
+    .command('wait')
+    .description(`wait until any (or all) targets are in a state (default ${DEFAULT_WAIT_UNTIL.join(', ')}); idle also matches done`)
+    .argument('<targets...>', 'pane ids or names')
+    .option('--until <state>', 'a state to wait for, repeatable or comma-separated', collectStates, [])
+    .option('--any', 'return when any target matches (the default)')
+    .option('--all', 'return when every target matches at once')
+    .option('--timeout <ms>', 'give up after this long (exit 124)', nonNegativeInt)
+    .option('--since-seq <n>', 'only a change after this state_change_seq counts (from `agent list --json` .seq)', nonNegativeInt)
+    .option('--stable <ms>', 'the state must hold this long', nonNegativeInt)
+    .action(async (targets: string[], options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      if (options.any && options.all) throw new UsageError('give --any or --all, not both');
+      const until = options.until as AgentState[];
+      const params = {
+        targets,
+        mode: options.all ? ('all' as const) : ('any' as const),
+        ...(until.length > 0 ? { until } : {}),
+        ...(options.timeout !== undefined ? { timeout_ms: options.timeout as number } : {}),
+        ...(options.sinceSeq !== undefined ? { since_seq: options.sinceSeq as number } : {}),
+        ...(options.stable !== undefined ? { stable_ms: options.stable as number } : {}),
+      };
+      let result: AgentWaitResult;
+      try {
+        result = await withDaemon(socket, (client) => client.call(AGENT_WAIT, params));
+      } catch (error) {
+        if (json && error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone')) printJson(resultOf(error));
+        throw error;
+      }
+      if (json) return printJson(result);
+      for (const [target, state] of Object.entries(result.states)) {
+        printText(`${target}: ${state}${result.matched.includes(target) ? '' : ' (not matched)'}`);
+      }
+    });
+}
