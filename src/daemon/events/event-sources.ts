@@ -25,8 +25,16 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       return lastAgent.get(pane.id) ?? null;
     }
   };
+  // The agent tracker hangs on the same hook and may publish its first change before ours runs:
+  // whichever comes first announces the pane, so pane.created always precedes its agent events.
+  const announced = new Set<string>();
+  const announce = (pane: PaneRecord) => {
+    if (announced.has(pane.id)) return;
+    announced.add(pane.id);
+    hub.publish('pane.created', ref(pane), pane.info(), agentOf(pane));
+  };
   const subscriptions: Disposable[] = [
-    registry.onCreated((pane) => hub.publish('pane.created', ref(pane), pane.info(), agentOf(pane))),
+    registry.onCreated(announce),
     registry.onExited((pane) => {
       const { exitCode, signal } = pane.info();
       hub.publish('pane.exited', ref(pane), { exitCode, signal }, agentOf(pane));
@@ -34,8 +42,10 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
     registry.onRemoved((info) => {
       hub.publish('pane.removed', ref(info), { exitCode: info.exitCode, signal: info.signal }, lastAgent.get(info.id) ?? null);
       lastAgent.delete(info.id);
+      announced.delete(info.id);
     }),
     agents.onChange((change) => {
+      announce(change.pane);
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
       publishAgentChange(hub, change);
     }),
