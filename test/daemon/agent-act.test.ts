@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+
+describe('prompt, answer, the steering queue and display metadata through the daemon and the fake agent', () => {
+  let daemon: DaemonProcess;
+  let client: RawClient;
+  let nextId = 1;
+
+  before(async () => {
+    daemon = await startDaemon();
+    client = await RawClient.connect(daemon.socket);
+  });
+
+  after(async () => {
+    client?.close();
+    await daemon?.dispose();
+  });
+
+  async function call(method: string, params?: unknown): Promise<any> {
+    const reply = await client.call(nextId++, method, params);
+    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
+    return reply.result;
+  }
+
+  async function callError(method: string, params?: unknown): Promise<any> {
+    const reply = await client.call(nextId++, method, params);
+    assert.ok(reply.error, `${method} should fail, got ${JSON.stringify(reply.result)}`);
+    return reply.error;
+  }
+
+  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
+    let info: any;
+    try {
+      await waitFor(async () => accept((info = await call('agent.get', { target }))), { what, timeoutMs: 8000 });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; last: ${JSON.stringify(info)}`);
+    }
+    return info;
+  }
+
+  async function fakeAgent(workMs: number): Promise<string> {
+    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) } });
+    await agentUntil(pane.id, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
+    return pane.id;
+  }
+
+  const screen = async (target: string): Promise<string> => (await call('pane.read', { target })).text;
+  const isIdle = (i: any) => i.state === 'idle' || i.state === 'done';
+
+  it('delivers a prompt with bracketed paste and Enter; the agent works, then idles', async () => {
+    const id = await fakeAgent(300);
+    const before = (await call('agent.get', { target: id })).revision;
+    const result = await call('agent.prompt', { target: id, text: 'write a poem\x1b[201~ please' });
+    assert.equal(result.delivered, true);
+    assert.equal(typeof result.seq, 'number');
+    await agentUntil(id, (i) => i.state === 'working', 'working');
+    await agentUntil(id, isIdle, 'idle after the work');
+    const text = await screen(id);
+    assert.match(text, /> write a poem please/, 'the paste-end mark inside the text was dropped, the rest arrived as one paste');
+    assert.match(text, /Task complete\./);
+    assert.ok((await call('agent.get', { target: id })).revision > before);
+    await call('pane.kill', { target: id });
+  });
+
+  it('types without submitting when submit is false', async () => {
+    const id = await fakeAgent(300);
+    assert.equal((await call('agent.prompt', { target: id, text: 'draft', submit: false })).delivered, true);
+    await waitFor(async () => (await screen(id)).includes('❯ draft'), { what: 'the typed draft in the prompt box' });
+    assert.equal((await call('agent.get', { target: id })).rawState, 'idle');
+    await call('pane.kill', { target: id });
+  });
+
+  it('refuses to prompt a blocked agent, answers it, and refuses to answer an agent that is not blocked', async () => {
+    const id = await fakeAgent(300);
+    await call('agent.prompt', { target: id, text: 'perm' });
+    await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
+    const refused = await callError('agent.prompt', { target: id, text: 'hello' });
+    assert.equal(refused.data.code, 'agent_blocked');
+    assert.match(refused.message, /corral agent answer/);
+    const queuedRefused = await callError('agent.prompt', { target: id, text: 'hello', queue: true });
+    assert.equal(queuedRefused.data.code, 'agent_blocked');
+    const answered = await call('agent.answer', { target: id, choice: 1 });
+    assert.notEqual(answered.state, 'blocked');
+    assert.ok(answered.elapsed_ms >= 0 && answered.elapsed_ms < 5000, String(answered.elapsed_ms));
+    assert.equal((await call('agent.get', { target: id })).state === 'blocked', false);
+    await agentUntil(id, isIdle, 'idle after the approved command');
+    assert.match(await screen(id), /Command ran\./);
+    const notBlocked = await callError('agent.answer', { target: id, choice: 1 });
+    assert.equal(notBlocked.data.code, 'agent_not_blocked');
+    await call('pane.kill', { target: id });
+  });
+
+  it('answers a question form with named keys', async () => {
+    const id = await fakeAgent(200);
+    await call('agent.prompt', { target: id, text: 'perm' });
+    await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
+    const answered = await call('agent.answer', { target: id, keys: ['Escape'] });
+    assert.notEqual(answered.state, 'blocked');
+    assert.match(await screen(id), /Declined\./);
+    const bad = await callError('agent.answer', { target: id, choice: 1, keys: ['Enter'] });
+    assert.equal(bad.data.code, 'invalid_params');
+    await call('pane.kill', { target: id });
+  });
+
+  it('ends an answer the agent ignores with timeout', async () => {
+    const id = await fakeAgent(200);
+    await call('agent.prompt', { target: id, text: 'perm' });
+    await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
+    const late = await callError('agent.answer', { target: id, choice: 7, timeout_ms: 300 });
+    assert.equal(late.data.code, 'timeout');
+    assert.equal((await call('agent.get', { target: id })).state, 'blocked');
+    await call('pane.kill', { target: id });
+  });
+
+  it('refuses agent acts on a pane without an agent', async () => {
+    const pane = await call('pane.spawn', { command: 'sh', args: [], cwd: daemon.dir });
+    assert.equal((await callError('agent.prompt', { target: pane.id, text: 'ls' })).data.code, 'agent_not_found');
+    assert.equal((await callError('agent.answer', { target: pane.id, choice: 1 })).data.code, 'agent_not_found');
+    await call('pane.kill', { target: pane.id });
+  });
+
+  it('queues prompts while the agent works and delivers one per idle, counting 2, 1, 0', async () => {
+    const id = await fakeAgent(700);
+    await call('agent.prompt', { target: id, text: 'first' });
+    await agentUntil(id, (i) => i.state === 'working', 'working on the first prompt');
+    assert.deepEqual(await call('agent.prompt', { target: id, text: 'second', queue: true }), { queued: true, position: 1 });
+    assert.deepEqual(await call('agent.prompt', { target: id, text: 'third', queue: true }), { queued: true, position: 2 });
+    assert.equal((await call('agent.get', { target: id })).queued, 2);
+    const listed = await call('agent.queue', { target: id });
+    assert.equal(listed.queued, 2);
+    assert.deepEqual(listed.prompts.map((p: any) => p.text), ['second', 'third']);
+    assert.ok(listed.prompts.every((p: any) => typeof p.queuedAt === 'number' && p.submit === true));
+    const counts: number[] = [2];
+    await waitFor(
+      async () => {
+        const info = await call('agent.get', { target: id });
+        if (info.queued !== counts.at(-1)) counts.push(info.queued);
+        return info.queued === 0 && isIdle(info) && (await screen(id)).match(/Task complete\./g)?.length === 3;
+      },
+      { what: 'both queued prompts delivered and done', timeoutMs: 10000 },
+    );
+    assert.deepEqual(counts, [2, 1, 0]);
+    const text = await screen(id);
+    assert.ok(text.indexOf('> first') < text.indexOf('> second') && text.indexOf('> second') < text.indexOf('> third'), text);
+    await call('pane.kill', { target: id });
+  });
+
+  it('delivers a queued prompt at once to an idle agent with an empty queue', async () => {
+    const id = await fakeAgent(200);
+    assert.equal((await call('agent.prompt', { target: id, text: 'now', queue: true })).delivered, true);
+    await agentUntil(id, (i) => i.state === 'working', 'working');
+    await call('pane.kill', { target: id });
+  });
+
+  for (const cancel of [{ keys: ['Escape'] }, { keys: ['C-c'] }, { text: '\x03' }]) {
+    it(`clears the queue when ${JSON.stringify(cancel)} is sent through pane.send`, async () => {
+      const id = await fakeAgent(900);
+      await call('agent.prompt', { target: id, text: 'long job' });
+      await agentUntil(id, (i) => i.state === 'working', 'working');
+      await call('agent.prompt', { target: id, text: 'later one', queue: true });
+      await call('agent.prompt', { target: id, text: 'later two', queue: true });
+      assert.equal((await call('agent.get', { target: id })).queued, 2);
+      await call('pane.send', { target: id, ...cancel });
+      assert.equal((await call('agent.get', { target: id })).queued, 0);
+      assert.deepEqual((await call('agent.queue', { target: id })).prompts, []);
+      await agentUntil(id, isIdle, 'idle after the cancel or the work');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.doesNotMatch(await screen(id), /later/, 'nothing queued was delivered');
+      await call('pane.kill', { target: id });
+    });
+  }
+
+  it('clears the queue on agent.queue.clear and when the agent exits', async () => {
+    const id = await fakeAgent(3000);
+    await call('agent.prompt', { target: id, text: 'long job' });
+    await agentUntil(id, (i) => i.state === 'working', 'working');
+    await call('agent.prompt', { target: id, text: 'a', queue: true });
+    assert.deepEqual(await call('agent.queue.clear', { target: id }), { cleared: 1 });
+    assert.equal((await call('agent.get', { target: id })).queued, 0);
+    await call('agent.prompt', { target: id, text: 'b', queue: true });
+    await call('agent.prompt', { target: id, text: 'c', queue: true });
+    assert.equal((await call('agent.get', { target: id })).queued, 2);
+    process.kill((await call('pane.get', { target: id })).pid, 'SIGTERM');
+    const info = await agentUntil(id, (i) => i.paneState === 'exited', 'the pane exited');
+    assert.equal(info.queued, 0);
+    assert.deepEqual((await call('agent.queue', { target: id })).prompts, []);
+    await call('pane.kill', { target: id });
+  });
+
+  it('shows metadata in agent.get, merges sources, never changes the state, and expires after the TTL', async () => {
+    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude' } });
+    await waitFor(async () => (await call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'idle' });
+    const before = await call('agent.get', { target: pane.id });
+    assert.equal(before.metadata, null);
+    const reported = await call('pane.reportMetadata', { target: pane.id, source: 'user:batch', title: 'Chapter 1-12', displayAgent: 'Claude: docs', tokens: 1200, ttl_ms: 400 });
+    assert.equal(reported.metadata.title, 'Chapter 1-12');
+    await call('pane.reportMetadata', { target: pane.id, source: 'user:label', stateLabel: 'reviewing', title: 'Review', ttl_ms: 5000 });
+    const shown = await call('agent.get', { target: pane.id });
+    assert.equal(shown.metadata.title, 'Review', 'the latest report wins a field');
+    assert.equal(shown.metadata.displayAgent, 'Claude: docs');
+    assert.equal(shown.metadata.tokens, 1200);
+    assert.equal(shown.metadata.stateLabel, 'reviewing');
+    assert.deepEqual(Object.keys(shown.metadata.sources).sort(), ['user:batch', 'user:label']);
+    assert.deepEqual([shown.state, shown.revision, shown.rule, shown.source], [before.state, before.revision, before.rule, before.source]);
+    await waitFor(async () => (await call('agent.get', { target: pane.id })).metadata?.displayAgent === undefined, { what: 'the short TTL to expire', timeoutMs: 3000 });
+    const later = await call('agent.get', { target: pane.id });
+    assert.equal(later.metadata.title, 'Review');
+    assert.deepEqual(Object.keys(later.metadata.sources), ['user:label']);
+    assert.equal(later.revision, before.revision);
+    await call('pane.reportMetadata', { target: pane.id, source: 'user:label' });
+    assert.equal((await call('agent.get', { target: pane.id })).metadata, null, 'a report without fields removes its source');
+    await call('pane.kill', { target: pane.id });
+  });
+});
