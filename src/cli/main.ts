@@ -9,6 +9,7 @@ import { registerEventsCommand } from './commands/events.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
+import { registerTopCommand } from './commands/top.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './report.ts';
 
@@ -53,6 +54,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerAgentWaitCommand(agent);
   registerAgentActCommands(agent, program.commands.find((command) => command.name() === 'pane'));
   registerAttachCommand(program);
+  registerTopCommand(program);
   registerEventsCommand(program);
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');

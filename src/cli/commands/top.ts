@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
+import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
+import { withDaemon } from '../client.ts';
+import { globalsOf } from '../globals.ts';
+import { printJson, printText } from '../output.ts';
+import { UsageError } from '../report.ts';
+import { renderFrame } from '../top/render.ts';
+import { runTop } from '../top/top-app.ts';
+import { TopRows } from '../top/rows.ts';
+import { finishAttach } from './attach.ts';
+
+/** What `corral attach` would print or fail with, as one status line for top. */
+function describe(outcome: Parameters<typeof finishAttach>[0]): string {
+  let line = '';
+  try {
+    finishAttach(outcome, (text) => (line = text));
+  } catch (error) {
+    line = (error as Error).message;
+  }
+  return line;
+}
+
+export function registerTopCommand(program: Command): void {
+  program
+    .command('top')
+    .description('a live full-screen view of every agent, updated by the event stream; keys move, focus, attach, quit')
+    .option('--once', 'print one frame as plain text and exit (with --json: the rows)')
+    .option('--cols <n>', 'width of the --once frame (default: the terminal width, else 80)')
+    .option('--detach-key <key>', 'the control key that leaves an attached pane: C-\\, C-], C-a ...', DEFAULT_DETACH_KEY)
+    .action(async (options: { once?: boolean; cols?: string; detachKey: string }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const detachKey = parseDetachKey(options.detachKey);
+      if (options.once) {
+        const cols = options.cols === undefined ? process.stdout.columns || 80 : Number(options.cols);
+        if (!Number.isInteger(cols) || cols < 20 || cols > 1000) throw new UsageError('--cols must be an integer from 20 to 1000');
+        const rows = new TopRows();
+        rows.reset((await withDaemon(socket, (client) => client.call(EVENTS_SUBSCRIBE, {}))).snapshot.agents);
+        const sorted = rows.sorted();
+        if (json) return printJson(sorted);
+        return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false }).join('\n'));
+      }
+      if (json) throw new UsageError('--json needs --once: the live view is for people');
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
+      await withDaemon(socket, (client) => runTop(client, { stdin: process.stdin, stdout: process.stdout, detachKey, describe }));
+    });
+}

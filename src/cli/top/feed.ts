@@ -1,0 +1,70 @@
+import { CorralError } from '../../protocol/errors.ts';
+import { EVENT } from '../../protocol/events.ts';
+import { AGENT_GET } from '../../protocol/methods/agent.ts';
+import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
+import type { DaemonClient } from '../client.ts';
+import type { TopRows } from './rows.ts';
+
+/**
+ * Keeps TopRows current from the daemon's event stream, never by polling: the subscription's
+ * snapshot fills the rows, then each event about a pane re-reads that pane's agent (one read in
+ * flight per pane; events arriving meanwhile fold into one more read). Events that arrive before the
+ * snapshot is applied wait for it, so an older snapshot never overwrites a newer read.
+ */
+export class TopFeed {
+  private ready = false;
+  private readonly waiting = new Set<string>();
+  private readonly reading = new Set<string>();
+  private readonly again = new Set<string>();
+  private readonly subscriptions: { dispose(): void }[] = [];
+
+  constructor(
+    private readonly client: DaemonClient,
+    private readonly rows: TopRows,
+    private readonly changed: () => void,
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscriptions.push(
+      this.client.onNotification(EVENT, (event) => {
+        if (event.pane === null) return;
+        if (event.kind === 'pane.removed') {
+          this.rows.remove(event.pane.id);
+          this.changed();
+        } else if (this.ready) this.read(event.pane.id);
+        else this.waiting.add(event.pane.id);
+      }),
+    );
+    const { snapshot } = await this.client.call(EVENTS_SUBSCRIBE, {});
+    this.rows.reset(snapshot.agents);
+    this.ready = true;
+    for (const id of this.waiting) this.read(id);
+    this.waiting.clear();
+    this.changed();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+
+  private read(id: string): void {
+    if (this.reading.has(id)) {
+      this.again.add(id);
+      return;
+    }
+    this.reading.add(id);
+    this.client
+      .call(AGENT_GET, { target: id })
+      .then(
+        (info) => this.rows.update(info),
+        (error: unknown) => {
+          if (error instanceof CorralError && error.code === 'pane_not_found') this.rows.remove(id);
+        },
+      )
+      .finally(() => {
+        this.reading.delete(id);
+        if (this.again.delete(id)) this.read(id);
+        this.changed();
+      });
+  }
+}

@@ -1,0 +1,42 @@
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { AgentState } from '../../protocol/states.ts';
+
+/** Attention order: what needs a person first. */
+export const ATTENTION_ORDER: readonly AgentState[] = ['blocked', 'done', 'working', 'idle', 'unknown'];
+
+/**
+ * The agents top shows, by pane id. Pure: fed the snapshot and each fresh AgentInfo; a pane whose
+ * agent is no longer identified (released, or its pane removed) leaves the view.
+ */
+export class TopRows {
+  private readonly byId = new Map<string, AgentInfo>();
+
+  /** Starts over from a snapshot (on subscribe, and again after the stream was dropped). */
+  reset(agents: readonly AgentInfo[]): void {
+    this.byId.clear();
+    for (const info of agents) this.update(info);
+  }
+
+  update(info: AgentInfo): void {
+    if (info.agent === null) this.byId.delete(info.id);
+    else this.byId.set(info.id, info);
+  }
+
+  remove(paneId: string): void {
+    this.byId.delete(paneId);
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** Sorted by attention, then longest in its state first, then pane id for a stable order. */
+  sorted(): AgentInfo[] {
+    return [...this.byId.values()].sort(
+      (a, b) =>
+        ATTENTION_ORDER.indexOf(a.state) - ATTENTION_ORDER.indexOf(b.state) ||
+        a.stateSince - b.stateSince ||
+        a.id.localeCompare(b.id, 'en', { numeric: true }),
+    );
+  }
+}
