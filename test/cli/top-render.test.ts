@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
+import type { AgentState } from '../../src/protocol/states.ts';
+import { parseDetachKey, splitAtDetachKey } from '../../src/cli/attach/detach-key.ts';
+import { parseTopKeys } from '../../src/cli/top/keys.ts';
+import { columnWidths, renderFrame } from '../../src/cli/top/render.ts';
+import { TopRows } from '../../src/cli/top/rows.ts';
+
+const NOW = 10_000_000;
+
+function agent(id: string, state: AgentState, agoMs: number, extra: Partial<AgentInfo> = {}): AgentInfo {
+  return {
+    id,
+    name: null,
+    workspace: 'w1',
+    agent: 'claude',
+    identity: 'process',
+    state,
+    rawState: state === 'done' ? 'idle' : state,
+    seen: state !== 'done',
+    stateSince: NOW - agoMs,
+    revision: 1,
+    rule: 'screen_rule',
+    source: 'screen:x',
+    title: null,
+    progress: null,
+    queued: 0,
+    metadata: null,
+    paneState: 'running',
+    ...extra,
+  };
+}
+
+const LONG_TITLE = 'Refactoring the login form to use the new validation helpers';
+
+function fleet(): TopRows {
+  const rows = new TopRows();
+  rows.reset([
+    agent('w1:p1', 'working', 5_000, { name: 'frontend-refactor-with-a-long-name', title: LONG_TITLE }),
+    agent('w1:p2', 'blocked', 60_000, { title: 'Permission needed' }),
+    agent('w1:p3', 'done', 1_000, { name: 'api', queued: 2 }),
+    agent('w1:p4', 'idle', 300_000, { name: 'docs' }),
+    agent('w1:p5', 'unknown', 10, { name: 'x' }),
+    agent('w1:p6', 'blocked', 120_000, { name: 'older-blocked' }),
+  ]);
+  return rows;
+}
+
+const visibleWidth = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
+
+test('rows sort by attention (blocked, done, working, idle, unknown), then longest in state', () => {
+  assert.deepEqual(
+    fleet().sorted().map((row) => `${row.state}:${row.id}`),
+    ['blocked:w1:p6', 'blocked:w1:p2', 'done:w1:p3', 'working:w1:p1', 'idle:w1:p4', 'unknown:w1:p5'],
+  );
+});
+
+test('a pane whose agent is released or removed leaves the rows', () => {
+  const rows = fleet();
+  rows.update(agent('w1:p4', 'idle', 0, { agent: null }));
+  rows.remove('w1:p5');
+  assert.deepEqual(rows.sorted().map((row) => row.id).includes('w1:p4'), false);
+  assert.equal(rows.size, 4);
+});
+
+test('at 80 columns every line fits, the title is cut before the name', () => {
+  const lines = renderFrame(fleet().sorted(), { cols: 80, height: 30, now: NOW, selected: -1, color: false });
+  for (const line of lines) assert.ok(visibleWidth(line) <= 80, `too wide: ${line}`);
+  assert.match(lines[0]!, /^corral top: 6 agents \(2 blocked, 1 done, 1 working, 1 idle, 1 unknown\)/);
+  assert.match(lines[1]!, /^ STATE +AGE +AGENT +NAME +TITLE +Q$/);
+  const body = lines.slice(2);
+  const working = body.find((line) => line.includes('working'))!;
+  assert.match(working, /frontend-refactor-with-… +Refactoring the login…$/);
+  assert.match(working, /Refactoring the login…/);
+  assert.match(body.find((line) => line.includes('api'))!, /done +1s +claude +api +2$/);
+  assert.match(body.find((line) => line.includes('w1:p2'))!, /blocked +60s +claude +w1:p2 +Permission needed$/);
+});
+
+test('at 120 columns the whole title shows', () => {
+  const lines = renderFrame(fleet().sorted(), { cols: 120, height: 30, now: NOW, selected: -1, color: false });
+  for (const line of lines) assert.ok(visibleWidth(line) <= 120, `too wide: ${line}`);
+  assert.ok(lines.some((line) => line.includes(LONG_TITLE)));
+});
+
+test('on a narrow terminal the title goes first, then the name shrinks to its minimum', () => {
+  const rows = fleet().sorted();
+  const at80 = columnWidths(80, rows);
+  const at50 = columnWidths(50, rows);
+  assert.ok(at80.title >= 10 && at80.name === 24);
+  assert.deepEqual(at50, { name: 8, title: 8 });
+  const lines = renderFrame(rows, { cols: 50, height: 30, now: NOW, selected: -1, color: false });
+  for (const line of lines) assert.ok(visibleWidth(line) <= 50, `too wide: ${line}`);
+});
+
+test('colour: blocked red, working yellow, done bold green, idle dim, unknown grey; the selection is inverse', () => {
+  const lines = renderFrame(fleet().sorted(), { cols: 100, height: 30, now: NOW, selected: 1, color: true });
+  const row = (state: string) => lines.slice(2).find((line) => line.includes(state) && !line.includes('\x1b[7m'))!;
+  assert.match(row('blocked'), /\x1b\[31mblocked/);
+  assert.match(row('working'), /\x1b\[33mworking/);
+  assert.match(row('done'), /\x1b\[1;32mdone/);
+  assert.match(row('idle'), /\x1b\[2midle/);
+  assert.match(row('unknown'), /\x1b\[90munknown/);
+  assert.match(lines[3]!, /^\x1b\[7m blocked +60s/);
+  for (const line of lines) assert.ok(visibleWidth(line) <= 100);
+});
+
+test('rows past the screen are cut, keeping the selection in view', () => {
+  const lines = renderFrame(fleet().sorted(), { cols: 80, height: 6, now: NOW, selected: 5, color: false });
+  assert.equal(lines.length, 5);
+  assert.match(lines.at(-1)!, /^>unknown/);
+});
+
+test('keys: arrows and j/k move, Enter and a attach, f focuses, q and C-c quit', () => {
+  assert.deepEqual(parseTopKeys('\x1b[A\x1b[BjkOA'), ['up', 'down', 'down', 'up']);
+  assert.deepEqual(parseTopKeys('\x1bOB\r a f q\x03'), ['down', 'attach', 'attach', 'focus', 'quit', 'quit']);
+  assert.deepEqual(parseTopKeys('\x1b[5~x'), []);
+});
+
+test('the detach key is a control key; C-\\ by default', () => {
+  assert.equal(parseDetachKey('C-\\'), '\x1c');
+  assert.equal(parseDetachKey('C-]'), '\x1d');
+  assert.equal(parseDetachKey('^A'), '\x01');
+  assert.equal(parseDetachKey('ctrl-q'), '\x11');
+  assert.throws(() => parseDetachKey('x'), /not a control key/);
+  assert.throws(() => parseDetachKey('C-['), /Escape, Tab, Enter or NUL/);
+  assert.deepEqual(splitAtDetachKey('ls\x1cmore', '\x1c'), { forward: 'ls', detach: true });
+  assert.deepEqual(splitAtDetachKey('ls', '\x1c'), { forward: 'ls', detach: false });
+});
