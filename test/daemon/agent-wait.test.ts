@@ -61,18 +61,18 @@ describe('agent.wait through the daemon with fake agents', () => {
   });
 
   it('with stable_ms, returns only once the state has held that long, and a change breaks the hold', async () => {
-    await lab.agent('steady', 900);
+    await lab.agent('steady', 300); // working lasts the work plus the arbiter's 450 ms debounce
     let seq = await lab.seq();
     await lab.type('steady', 'long job');
-    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 400, timeout_ms: 8000 });
+    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 300, timeout_ms: 8000 });
     assert.deepEqual(held.states, { steady: 'working' });
-    assert.ok(held.elapsed_ms >= 380, `returned after ${held.elapsed_ms} ms`);
+    assert.ok(held.elapsed_ms >= 280, `returned after ${held.elapsed_ms} ms`);
     await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeout_ms: 8000 });
 
     seq = await lab.seq();
     await lab.type('steady', 'another');
-    const broken = await lab.failure(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 1500, timeout_ms: 1800 });
-    assert.equal(broken.code, 'timeout', 'the work ended before it had held for 1500 ms');
+    const broken = await lab.failure(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 1300, timeout_ms: 1500 });
+    assert.equal(broken.code, 'timeout', 'the work ended before it had held for 1300 ms');
     assert.deepEqual(broken.details.matched, []);
     assert.equal((broken.details.states as Record<string, string>).steady, 'done');
   });
