@@ -19,6 +19,8 @@ export interface AgentSpec {
   setup(ctx: LaunchContext): void;
   /** On screen when the composer is ready for typing. */
   idle: RegExp;
+  /** On screen while a turn runs; label 03 waits for it. */
+  working: RegExp;
   /** On screen when the shell permission prompt is live. */
   permission: RegExp;
   /** Keys that accept the permission prompt once. */
@@ -54,6 +56,7 @@ export const agents: Record<string, AgentSpec> = {
       });
     },
     idle: /Type your message/,
+    working: /esc to cancel/,
     permission: /Allow once|Allow execution|Yes, allow/i,
     approve: '\r',
     startupTimeoutMs: 60000,
@@ -78,6 +81,7 @@ export const agents: Record<string, AgentSpec> = {
       });
     },
     idle: /Type your message/,
+    working: /esc to cancel/,
     permission: /Allow once|Yes, allow|Allow execution/i,
     approve: '\r',
     startupTimeoutMs: 60000,
@@ -108,6 +112,7 @@ export const agents: Record<string, AgentSpec> = {
     }),
     setup: () => {},
     idle: /ctrl\+p|tab agents|Ask anything/i,
+    working: /esc interrupt/,
     permission: /Allow once|Permission required|Allow always/i,
     approve: '\r',
     startupTimeoutMs: 120000,
@@ -128,9 +133,11 @@ export const agents: Record<string, AgentSpec> = {
       COPILOT_AUTO_UPDATE: 'false',
     }),
     setup: () => {},
-    idle: /Type @ to mention|Enter @ to mention|shift\+tab|for shortcuts|Ask Copilot/i,
+    idle: /\/ commands · \? help/,
+    working: /Working/,
     permission: /Do you want to run|Yes, and don't ask|No, and tell Copilot/i,
     approve: '\r',
-    startupTimeoutMs: 180000,
+    startupTimeoutMs: 120000,
+    dialogs: [{ pattern: /Confirm folder trust/, keys: '\r', label: '00-blocked-folder-trust' }],
   },
 };

@@ -11,7 +11,7 @@ import pty from 'node-pty';
 import { agents, type AgentSpec } from './agents.ts';
 import { SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
 import { rawFacts } from './raw-facts.ts';
-import { ScreenWatch, sleep, waitFor, waitForAbsent, waitQuiet } from './screen-watch.ts';
+import { ScreenWatch, sleep, waitFor, waitForAbsent, waitForChange, waitQuiet } from './screen-watch.ts';
 
 const COLS = 120;
 const ROWS = 32;
@@ -142,6 +142,8 @@ async function record(spec: AgentSpec): Promise<void> {
   const watch = new ScreenWatch(COLS, ROWS, (data) => child.write(data));
   // encoding: null hands us the raw bytes, so session.raw is byte for byte what the CLI wrote.
   child.onData((data: string | Buffer) => watch.feed(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
+  // The screen as it is now, for a person watching a recording that seems stuck.
+  const liveDump = setInterval(() => void watch.flush().then(() => writeFileSync(join(work, 'live-screen.txt'), watch.text())), 1000);
   const labels: Label[] = [];
   const notes: string[] = [];
   const workingLines = new Set<string>();
@@ -199,8 +201,12 @@ async function record(spec: AgentSpec): Promise<void> {
     await type(child, 'Please answer slowly');
     await waitQuiet(watch, 800);
     await mark('02-idle-prompt-typed', 'idle');
+    const typedScreen = watch.text();
     child.write('\r');
-    await sleep(900);
+    // Some CLIs take seconds to react to Enter (OpenCode); label only once the screen moved on.
+    await waitForChange(watch, typedScreen, patient(10000), 'the screen to react to Enter');
+    await waitFor(watch, spec.working, patient(10000), 'the working indicator');
+    await sleep(300);
     await mark('03-working-waiting-for-model', 'working');
     await waitFor(watch, /slow scripted answer/, patient(15000), 'the streamed answer');
     await sampleWorking(1500);
@@ -225,6 +231,7 @@ async function record(spec: AgentSpec): Promise<void> {
   } catch (error) {
     failure = error;
   } finally {
+    clearInterval(liveDump);
     await watch.flush();
     const leftovers = processesUsing(home);
     try { child.kill('SIGTERM'); } catch { /* gone */ }

@@ -111,6 +111,16 @@ export async function waitForAbsent(watch: ScreenWatch, pattern: RegExp, timeout
   }
 }
 
+export async function waitForChange(watch: ScreenWatch, before: string, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await watch.flush();
+    if (watch.text() !== before) return;
+    if (Date.now() > deadline) throw new Error(`capture_timeout: waited ${timeoutMs} ms for ${what}`);
+    await sleep(50);
+  }
+}
+
 /** Waits until no byte arrived for quietMs; returns false if that never happened within maxMs. */
 export async function waitQuiet(watch: ScreenWatch, quietMs: number, maxMs = 15000): Promise<boolean> {
   const deadline = Date.now() + maxMs;
