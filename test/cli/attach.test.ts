@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+
+/** A tmux server of its own (unique socket name), with sessions running the real CLI. */
+class Tmux {
+  private static count = 0;
+  readonly server = `corral-attach-${process.pid}-${Tmux.count++}`;
+
+  run(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  }
+
+  /** Starts `corral ARGS` in a new session; its exit status is printed after it, and the window stays. */
+  start(session: string, args: string[], size = { cols: 90, rows: 20 }): void {
+    const quoted = [process.execPath, CORRAL_BIN, ...args].map((word) => `'${word}'`).join(' ');
+    this.run('new-session', '-d', '-s', session, '-x', String(size.cols), '-y', String(size.rows), `${quoted}; echo EXIT=$?; sleep 60`);
+  }
+
+  screen(session: string): string {
+    return this.run('capture-pane', '-p', '-t', session);
+  }
+
+  keys(session: string, ...keys: string[]): void {
+    this.run('send-keys', '-t', session, ...keys);
+  }
+
+  waitScreen(session: string, pattern: RegExp, what: string): Promise<string> {
+    return waitFor(() => (pattern.test(this.screen(session)) ? this.screen(session) : null), { timeoutMs: 8000, what: `${what}; screen:\n${this.screen(session)}` });
+  }
+
+  kill(): void {
+    try {
+      this.run('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+let daemon: DaemonProcess;
+const cli = (...args: string[]) => runCli(['--socket', daemon.socket, ...args]);
+const json = async (...args: string[]) => JSON.parse((await cli('--json', ...args)).stdout);
+
+async function spawnShell(name: string): Promise<void> {
+  const spawned = await cli('pane', 'spawn', '--name', name, '--env', 'PS1=$ ', '--', 'bash', '--norc', '--noprofile');
+  assert.equal(spawned.code, 0, spawned.stderr);
+}
+
+before(async () => {
+  daemon = await startDaemon();
+});
+
+after(async () => {
+  await daemon.dispose();
+});
+
+test('attach paints the screen, forwards typing, follows resizes, and C-\\ detaches leaving the pane running', async () => {
+  const tmux = new Tmux();
+  try {
+    await spawnShell('sh1');
+    await cli('pane', 'send', 'sh1', '--text', 'echo before-$((1+1))', '--keys', 'Enter');
+    await waitFor(async () => (await cli('pane', 'read', 'sh1')).stdout.includes('before-2'), { what: 'output before attach' });
+
+    tmux.start('a', ['--socket', daemon.socket, 'attach', 'sh1']);
+    await tmux.waitScreen('a', /before-2/, 'the current screen painted on attach');
+    const attached = await json('pane', 'get', 'sh1');
+    assert.deepEqual([attached.cols, attached.rows], [90, 20]);
+
+    tmux.keys('a', 'echo typed-$((6*7))', 'Enter');
+    await tmux.waitScreen('a', /^typed-42$/m, 'the command typed through attach and its output');
+
+    tmux.run('resize-window', '-t', 'a', '-x', '70', '-y', '15');
+    await waitFor(async () => {
+      const pane = await json('pane', 'get', 'sh1');
+      return pane.cols === 70 && pane.rows === 15;
+    }, { what: 'the pane resized to the terminal' });
+    tmux.keys('a', 'echo size-$(tput cols)x$(tput lines)', 'Enter');
+    await tmux.waitScreen('a', /^size-70x15$/m, 'the program seeing the new size');
+
+    tmux.keys('a', 'C-\\');
+    const screen = await tmux.waitScreen('a', /EXIT=\d+/, 'the attach command ending');
+    assert.match(screen, /\[detached from w1:p\d+ \(sh1\); it keeps running\]/);
+    assert.match(screen, /EXIT=0/);
+    assert.doesNotMatch(screen, /typed-42/, 'the shell screen came back: the pane was shown on the alternate screen');
+    assert.equal((await json('pane', 'get', 'sh1')).state, 'running');
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('two attached clients share one pane and see the same output', async () => {
+  const tmux = new Tmux();
+  try {
+    await spawnShell('shared');
+    tmux.start('one', ['--socket', daemon.socket, 'attach', 'shared'], { cols: 80, rows: 20 });
+    await tmux.waitScreen('one', /\$/, 'the first client attached');
+    tmux.start('two', ['--socket', daemon.socket, 'attach', 'shared'], { cols: 80, rows: 20 });
+    await tmux.waitScreen('two', /\$/, 'the second client attached');
+    tmux.keys('one', 'echo from-one-$((3*3))', 'Enter');
+    await tmux.waitScreen('one', /^from-one-9$/m, 'output on the typing client');
+    await tmux.waitScreen('two', /^from-one-9$/m, 'the same output on the other client');
+    tmux.keys('two', 'echo from-two-$((4*4))', 'Enter');
+    await tmux.waitScreen('one', /^from-two-16$/m, "the other client's input shown on the first");
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('when the pane exits while attached, attach says so and exits 3', async () => {
+  const tmux = new Tmux();
+  try {
+    await spawnShell('leaving');
+    tmux.start('a', ['--socket', daemon.socket, 'attach', 'leaving']);
+    await tmux.waitScreen('a', /\$/, 'attached');
+    tmux.keys('a', 'exit 7', 'Enter');
+    const screen = await tmux.waitScreen('a', /EXIT=\d+/, 'the attach command ending');
+    assert.match(screen, /pane w1:p\d+ \(leaving\) exited with code 7 while attached \[pane_exited\]/);
+    assert.match(screen, /EXIT=3/);
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('attaching marks the pane seen: a done agent becomes idle', async () => {
+  const tmux = new Tmux();
+  try {
+    const spawned = await cli('pane', 'spawn', '--name', 'fc', '--env', 'CORRAL_AGENT=claude', '--env', 'FAKE_WORK_MS=300', '--', process.execPath, FAKE_CLAUDE);
+    assert.equal(spawned.code, 0, spawned.stderr);
+    await waitFor(async () => (await json('agent', 'get', 'fc')).state === 'idle', { what: 'the fake agent idle' });
+    await cli('pane', 'send', 'fc', '--text', 'hello', '--keys', 'Enter');
+    await waitFor(async () => (await json('agent', 'get', 'fc')).state === 'done', { what: 'the agent done (idle, unseen)' });
+    tmux.start('a', ['--socket', daemon.socket, 'attach', 'fc']);
+    await tmux.waitScreen('a', /Task complete/, 'the agent screen');
+    const info = await json('agent', 'get', 'fc');
+    assert.equal(info.state, 'idle');
+    assert.equal(info.seen, true);
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('attach to a missing pane fails with exit 3 before touching the screen', async () => {
+  const result = await cli('attach', 'nope');
+  assert.equal(result.code, 3);
+  assert.match(result.stderr, /no pane has id or name "nope".*\[pane_not_found\]/);
+});
