@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+
+/** The CLI with `input` on its stdin. */
+function runCliWithInput(args: string[], input: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CORRAL_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('corral agent prompt, answer, queue and pane metadata', () => {
+  let daemon: DaemonProcess;
+  let client: RawClient;
+  let nextId = 1;
+
+  before(async () => {
+    daemon = await startDaemon();
+    client = await RawClient.connect(daemon.socket);
+  });
+
+  after(async () => {
+    client?.close();
+    await daemon?.dispose();
+  });
+
+  const corral = (...args: string[]) => runCli(['--socket', daemon.socket, ...args]);
+
+  async function agent(target: string): Promise<any> {
+    return (await client.call(nextId++, 'agent.get', { target })).result;
+  }
+
+  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
+    let info: any;
+    await waitFor(async () => accept((info = await agent(target))), { what: `${what}; last ${JSON.stringify(info)}`, timeoutMs: 8000 });
+    return info;
+  }
+
+  async function fakeAgent(name: string, workMs: number): Promise<void> {
+    const env = { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) };
+    const spawned = await client.call(nextId++, 'pane.spawn', { command: process.execPath, args: [FAKE], name, cwd: daemon.dir, env });
+    assert.ok(spawned.result, JSON.stringify(spawned.error));
+    await agentUntil(name, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
+  }
+
+  const kill = async (target: string): Promise<void> => void (await client.call(nextId++, 'pane.kill', { target }));
+  const screen = async (target: string): Promise<string> => (await client.call(nextId++, 'pane.read', { target })).result.text;
+
+  it('prompts from an argument and from stdin, exiting 0', async () => {
+    await fakeAgent('poet', 200);
+    const typed = await corral('agent', 'prompt', 'poet', 'write a haiku');
+    assert.equal(typed.code, 0, typed.stderr);
+    assert.match(typed.stdout, /^delivered to poet \(since_seq \d+\)/);
+    await agentUntil('poet', (i) => i.rawState === 'idle' && i.revision > 2, 'idle after the first prompt');
+    await waitFor(async () => (await screen('poet')).includes('Task complete.'), { what: 'the first turn done' });
+    const piped = await runCliWithInput(['--socket', daemon.socket, '--json', 'agent', 'prompt', 'poet', '-'], 'from stdin\n');
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.equal(JSON.parse(piped.stdout).delivered, true);
+    await waitFor(async () => (await screen('poet')).includes('> from stdin'), { what: 'the piped prompt submitted' });
+    await kill('poet');
+  });
+
+  it('refuses to prompt a blocked agent with exit 1 naming corral agent answer, then answers it', async () => {
+    await fakeAgent('guarded', 200);
+    await client.call(nextId++, 'agent.prompt', { target: 'guarded', text: 'perm' });
+    await agentUntil('guarded', (i) => i.state === 'blocked', 'the permission form');
+    const refused = await corral('agent', 'prompt', 'guarded', 'hello');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /corral agent answer guarded/);
+    assert.match(refused.stderr, /\[agent_blocked\]/);
+    const usage = await corral('agent', 'answer', 'guarded');
+    assert.equal(usage.code, 2);
+    const answered = await corral('agent', 'answer', 'guarded', '1');
+    assert.equal(answered.code, 0, answered.stderr);
+    assert.match(answered.stdout, /^guarded left blocked: now (working|idle|done)/);
+    const again = await corral('agent', 'answer', 'guarded', '1');
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /not waiting on a decision.*\[agent_not_blocked\]/);
+    await kill('guarded');
+  });
+
+  it('exits 124 when the answer does not move the agent out of blocked in time', async () => {
+    await fakeAgent('stuck', 200);
+    await client.call(nextId++, 'agent.prompt', { target: 'stuck', text: 'perm' });
+    await agentUntil('stuck', (i) => i.state === 'blocked', 'the permission form');
+    const late = await corral('agent', 'answer', 'stuck', '--keys', 'Tab', '--timeout', '300', '--json');
+    assert.equal(late.code, 124);
+    assert.equal(JSON.parse(late.stderr).error.code, 'timeout');
+    await kill('stuck');
+  });
+
+  it('queues prompts with --queue, lists them and clears them', async () => {
+    await fakeAgent('busy', 20000);
+    await client.call(nextId++, 'agent.prompt', { target: 'busy', text: 'long job' });
+    await agentUntil('busy', (i) => i.state === 'working', 'working');
+    const first = await corral('agent', 'prompt', 'busy', 'next step', '--queue');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /queued for busy at position 1/);
+    const second = await corral('--json', 'agent', 'prompt', 'busy', 'then this', '--queue', '--no-submit');
+    assert.deepEqual(JSON.parse(second.stdout), { queued: true, position: 2 });
+    const listed = await corral('agent', 'queue', 'busy');
+    assert.match(listed.stdout, /^#\s+AGE\s+SUBMIT\s+TEXT\n1\s+\S+\s+yes\s+next step\n2\s+\S+\s+no\s+then this\n$/);
+    assert.equal((await agent('busy')).queued, 2);
+    const cleared = await corral('agent', 'queue', 'busy', '--clear');
+    assert.match(cleared.stdout, /cleared 2 queued prompts of busy/);
+    assert.deepEqual((await client.call(nextId++, 'agent.queue', { target: 'busy' })).result, { queued: 0, prompts: [] });
+    await kill('busy');
+  });
+
+  it('reports display metadata with corral pane metadata, shown by agent.get', async () => {
+    await fakeAgent('shown', 200);
+    const before = await agent('shown');
+    const reported = await corral('pane', 'metadata', 'shown', '--source', 'user:batch', '--title', 'Items 1-12', '--display-agent', 'Claude: docs', '--state-label', 'drafting', '--tokens', '4200', '--ttl', '60000');
+    assert.equal(reported.code, 0, reported.stderr);
+    assert.match(reported.stdout, /title:\s+Items 1-12/);
+    const info = await agent('shown');
+    assert.deepEqual([info.metadata.title, info.metadata.displayAgent, info.metadata.stateLabel, info.metadata.tokens], ['Items 1-12', 'Claude: docs', 'drafting', 4200]);
+    assert.equal(info.revision, before.revision);
+    assert.equal((await corral('pane', 'metadata', 'nobody', '--source', 's', '--title', 'x')).code, 3);
+    await kill('shown');
+  });
+});
