@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PANE_KILL } from '../../src/protocol/methods/index.ts';
+import { runCli } from '../helpers/cli.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { AgentLab } from '../daemon/agent-wait-fixture.ts';
+
+describe('corral agent wait, list, read and focus through the CLI', () => {
+  let lab: AgentLab;
+  const corral = (...args: string[]) => runCli(['--socket', lab.daemon.socket, ...args]);
+  /** Open sockets of the daemon: one more means a client connected. */
+  const daemonSockets = () => readdirSync(`/proc/${lab.daemon.pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${lab.daemon.pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false;
+    }
+  }).length;
+
+  before(async () => {
+    lab = await AgentLab.start();
+    await Promise.all([lab.agent('one', 200), lab.agent('two', 200)]);
+  });
+
+  after(async () => {
+    await lab?.dispose();
+  });
+
+  it('exits 0 on a match and prints each target with its state', async () => {
+    const result = await corral('agent', 'wait', 'one', 'two', '--until', 'idle', '--all');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^one: (idle|done)\ntwo: (idle|done)\n$/);
+  });
+
+  it('waits past the idle before a prompt with --since-seq taken from agent list --json', async () => {
+    const list = await corral('agent', 'list', '--json');
+    const { seq } = JSON.parse(list.stdout) as { seq: number };
+    await lab.type('one', 'job');
+    const result = await corral('agent', 'wait', 'one', '--since-seq', String(seq), '--until', 'idle', '--timeout', '8000', '--json');
+    assert.equal(result.code, 0, result.stderr);
+    const parsed = JSON.parse(result.stdout);
+    assert.deepEqual(parsed.matched, ['one']);
+    assert.deepEqual(parsed.states, { one: 'done' });
+    assert.ok(parsed.seq > seq);
+  });
+
+  it('lists agents in a table with state and age, and a workspace rollup', async () => {
+    const result = await corral('agent', 'list');
+    assert.equal(result.code, 0, result.stderr);
+    const [header, ...rest] = result.stdout.trimEnd().split('\n');
+    assert.match(header!, /^ID\s+NAME\s+AGENT\s+STATE\s+TITLE$/);
+    assert.ok(rest.some((line) => /^w1:p\d+\s+one\s+claude\s+done \d+(ms|s)\s+✳ Fake Agent$/.test(line)), result.stdout);
+    assert.equal(rest.at(-1), 'w1: done (1 idle, 1 done)');
+  });
+
+  it('reads what detection reads without marking the pane seen, then focus turns done into idle', async () => {
+    const read = await corral('agent', 'read', 'one', '--source', 'detection', '--json');
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(JSON.parse(read.stdout).text, /Task complete\./);
+    const still = await corral('agent', 'wait', 'one', '--until', 'done', '--timeout', '0');
+    assert.equal(still.code, 0, 'still done after the read');
+    const focused = await corral('pane', 'focus', 'one');
+    assert.equal(focused.code, 0, focused.stderr);
+    assert.match(focused.stdout, /\(one\): idle/);
+    const agentFocus = await corral('agent', 'focus', 'one', '--json');
+    assert.equal(JSON.parse(agentFocus.stdout).state, 'idle');
+  });
+
+  it('exits 124 on timeout and still prints the result object on stdout with --json', async () => {
+    const result = await corral('agent', 'wait', 'two', '--until', 'blocked', '--timeout', '150', '--json');
+    assert.equal(result.code, 124);
+    const parsed = JSON.parse(result.stdout);
+    assert.deepEqual(parsed.matched, []);
+    assert.ok(['idle', 'done'].includes(parsed.states.two));
+    assert.equal(typeof parsed.seq, 'number');
+    assert.ok(parsed.elapsed_ms >= 140);
+    assert.equal(JSON.parse(result.stderr).error.code, 'timeout');
+  });
+
+  it('exits 3 when the target pane is killed while waiting', async () => {
+    await lab.agent('doomed', 200);
+    const sockets = daemonSockets();
+    const waiting = corral('agent', 'wait', 'doomed', '--until', 'blocked', '--json');
+    await waitFor(() => daemonSockets() > sockets, { what: 'the CLI connected', timeoutMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // its protocol check, then the wait request
+    await lab.call(PANE_KILL, { target: 'doomed' });
+    const result = await waiting;
+    assert.equal(result.code, 3, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout).gone, ['doomed']);
+    assert.equal(JSON.parse(result.stderr).error.code, 'agent_gone');
+  });
+
+  it('exits 4 when no daemon answers, and 2 on a bad flag', async () => {
+    const unreachable = await runCli(['--socket', join(lab.daemon.dir, 'nobody.sock'), 'agent', 'wait', 'one']);
+    assert.equal(unreachable.code, 4);
+    assert.match(unreachable.stderr, /nobody\.sock/);
+    assert.equal((await corral('agent', 'wait', 'one', '--any', '--all')).code, 2);
+    assert.equal((await corral('agent', 'wait', 'one', '--until', 'asleep')).code, 2);
+  });
+});
