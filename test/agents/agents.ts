@@ -26,6 +26,8 @@ export interface AgentSpec {
   /** Keys that accept the permission prompt once. */
   approve: string;
   startupTimeoutMs: number;
+  /** Keys that pick the first answer of the question form and submit it. */
+  answerQuestion?: string;
   /** Multiplies every in-session wait: some CLIs are slow to start a turn on a 2-core machine. */
   patience?: number;
   /** Dialogs shown before the composer (folder trust): labelled blocked, then answered. */

@@ -11,12 +11,15 @@ import { appendFileSync } from 'node:fs';
 export const SLOW_ANSWER_END = 'ANSWER-COMPLETE';
 export const TOOL_ANSWER_END = 'TOOL-FLOW-COMPLETE';
 export const SHELL_COMMAND = 'touch capture-proof.txt';
+export const QUESTION_TEXT = 'Which colour should the capture use?';
+export const QUESTION_ANSWER_END = 'QUESTION-FLOW-COMPLETE';
 
 const SLOW_WORDS = (
   'This is a slow scripted answer from the local mock model so that the working screen ' +
   'can be recorded while tokens arrive one by one over several seconds ' + SLOW_ANSWER_END + '.'
 ).split(' ');
 const TOOL_WORDS = `The command ran and the file exists now. ${TOOL_ANSWER_END}.`.split(' ');
+const QUESTION_WORDS = `Thanks, noted your choice. ${QUESTION_ANSWER_END}.`.split(' ');
 const SLOW_WORD_DELAY_MS = 220;
 const TOOL_WORD_DELAY_MS = 250;
 // Silence before the first token, so the "waiting for the model" screen can be recorded too.
@@ -24,7 +27,7 @@ const FIRST_TOKEN_DELAY_MS = 1500;
 
 type Turn =
   | { kind: 'text'; words: string[]; delayMs: number }
-  | { kind: 'shell'; tool: ToolShape };
+  | { kind: 'call'; tool: ToolShape; args: Record<string, unknown> };
 
 interface ToolShape {
   name: string;
@@ -58,6 +61,40 @@ function textOf(content: unknown): string {
 }
 
 const SHELL_TOOL_NAMES = ['run_shell_command', 'bash', 'shell', 'Bash', 'exec_command', 'powershell'];
+const QUESTION_TOOL_NAMES = ['question', 'ask_user', 'ask_user_question', 'AskUserQuestion'];
+
+/** A value that satisfies a JSON schema, with readable text for a question form. */
+function exampleFor(schema: any, key = ''): unknown {
+  if (!schema || typeof schema !== 'object') return 'Blue';
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.anyOf?.[0] ?? schema.oneOf?.[0]) return exampleFor(schema.anyOf?.[0] ?? schema.oneOf?.[0], key);
+  const type = String(Array.isArray(schema.type) ? schema.type[0] : schema.type ?? (schema.properties ? 'object' : 'string')).toLowerCase();
+  if (type === 'object') {
+    const out: Record<string, unknown> = {};
+    const props: Record<string, any> = schema.properties ?? {};
+    const wanted = new Set<string>([...(schema.required ?? []), ...['question', 'questions', 'options', 'header', 'label'].filter((k) => k in props)]);
+    for (const name of wanted) out[name] = exampleFor(props[name], name);
+    return out;
+  }
+  if (type === 'array') {
+    const count = Math.max(schema.minItems ?? 1, /option|choice/i.test(key) ? 2 : 1);
+    return Array.from({ length: count }, (_, i) => (/option|choice/i.test(key) && schema.items?.type === 'string' ? ['Blue', 'Green'][i % 2] : exampleItem(schema.items, key, i)));
+  }
+  if (type === 'boolean') return false;
+  if (type === 'number' || type === 'integer') return schema.minimum ?? 1;
+  if (/question|prompt|message/i.test(key)) return QUESTION_TEXT;
+  if (/header|title/i.test(key)) return 'Colour';
+  if (/description/i.test(key)) return 'A colour for the capture';
+  return 'Blue';
+}
+
+function exampleItem(items: any, key: string, index: number): unknown {
+  const value = exampleFor(items, key);
+  if (/option|choice/i.test(key) && value && typeof value === 'object' && 'label' in value) {
+    return { ...(value as object), label: ['Blue', 'Green'][index % 2] };
+  }
+  return value;
+}
 
 function pickShellTool(tools: ToolShape[]): ToolShape | undefined {
   for (const name of SHELL_TOOL_NAMES) {
@@ -86,10 +123,16 @@ function argumentsFor(schema: Record<string, any> | undefined): Record<string, u
   return args;
 }
 
-function decideTurn(lastUserText: string, lastIsToolResult: boolean, tools: ToolShape[]): Turn {
-  if (lastIsToolResult) return { kind: 'text', words: TOOL_WORDS, delayMs: TOOL_WORD_DELAY_MS };
+/** lastToolName: the tool whose result is the last turn, or null when the last turn is the user's. */
+function decideTurn(lastUserText: string, lastToolName: string | null, tools: ToolShape[]): Turn {
+  if (lastToolName !== null) {
+    const words = QUESTION_TOOL_NAMES.includes(lastToolName) ? QUESTION_WORDS : TOOL_WORDS;
+    return { kind: 'text', words, delayMs: TOOL_WORD_DELAY_MS };
+  }
   const shell = pickShellTool(tools);
-  if (/shell/i.test(lastUserText) && shell) return { kind: 'shell', tool: shell };
+  if (/shell/i.test(lastUserText) && shell) return { kind: 'call', tool: shell, args: argumentsFor(shell.schema as any) };
+  const question = tools.find((t) => QUESTION_TOOL_NAMES.includes(t.name));
+  if (/question/i.test(lastUserText) && question) return { kind: 'call', tool: question, args: exampleFor(question.schema) as Record<string, unknown> };
   return { kind: 'text', words: SLOW_WORDS, delayMs: SLOW_WORD_DELAY_MS };
 }
 
@@ -114,7 +157,8 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
   const system = textOf(messages.find((m) => m.role === 'system')?.content);
   // Background helpers (Qwen's memory extraction subagent, title generators) answer at once.
   const sideRequest = tools.length === 0 || /memory extraction|subagent|title generator/i.test(system.slice(0, 300));
-  const turn = sideRequest ? { kind: 'text' as const, words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(textOf(lastUser?.content), last.role === 'tool', tools);
+  const lastToolName = last.role === 'tool' ? toolNameOfResult(messages, last.tool_call_id) : null;
+  const turn: Turn = sideRequest ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(textOf(lastUser?.content), lastToolName, tools);
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);
@@ -123,17 +167,17 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
 
   if (!body.stream) {
     const message =
-      turn.kind === 'shell'
-        ? { role: 'assistant', content: null, tool_calls: [shellCall(turn.tool)] }
+      turn.kind === 'call'
+        ? { role: 'assistant', content: null, tool_calls: [toolCall(turn)] }
         : { role: 'assistant', content: turn.words.join(' ') };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'shell' ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }));
+    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'call' ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }));
     return;
   }
   sseHeaders(res);
   res.write(chunk({ role: 'assistant', content: '' }));
-  if (turn.kind === 'shell') {
-    const call = shellCall(turn.tool);
+  if (turn.kind === 'call') {
+    const call = toolCall(turn);
     await sleep(400);
     res.write(chunk({ tool_calls: [{ index: 0, ...call }] }));
     res.write(chunk({}, 'tool_calls'));
@@ -151,12 +195,15 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
   res.end('data: [DONE]\n\n');
 }
 
-function shellCall(tool: ToolShape): { id: string; type: 'function'; function: { name: string; arguments: string } } {
-  return {
-    id: `call_${Date.now()}`,
-    type: 'function',
-    function: { name: tool.name, arguments: JSON.stringify(argumentsFor(tool.schema as any)) },
-  };
+function toolCall(turn: { tool: ToolShape; args: Record<string, unknown> }): { id: string; type: 'function'; function: { name: string; arguments: string } } {
+  return { id: `call_${Date.now()}`, type: 'function', function: { name: turn.tool.name, arguments: JSON.stringify(turn.args) } };
+}
+
+function toolNameOfResult(messages: any[], callId: string | undefined): string {
+  for (const m of messages) {
+    for (const call of m.tool_calls ?? []) if (call.id === callId) return call.function?.name ?? '';
+  }
+  return '';
 }
 
 // ---------- Gemini generateContent / streamGenerateContent ----------
@@ -165,7 +212,7 @@ async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<
   const contents: any[] = body.contents ?? [];
   const last = contents[contents.length - 1] ?? {};
   const lastParts: any[] = last.parts ?? [];
-  const lastIsToolResult = lastParts.some((p) => p.functionResponse);
+  const lastToolName: string | null = lastParts.find((p) => p.functionResponse)?.functionResponse?.name ?? null;
   const lastUser = [...contents].reverse().find((c) => c.role === 'user' && (c.parts ?? []).some((p: any) => typeof p.text === 'string'));
   const userText = (lastUser?.parts ?? []).map((p: any) => p.text ?? '').join(' ');
   const tools: ToolShape[] = (body.tools ?? []).flatMap((t: any) =>
@@ -186,12 +233,12 @@ async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<
     res.end(JSON.stringify(candidate([{ text }], 'STOP')));
     return;
   }
-  const turn = decideTurn(userText, lastIsToolResult, tools);
+  const turn = decideTurn(userText, lastToolName, tools);
   sseHeaders(res);
   const send = (payload: unknown): boolean => res.write(`data: ${JSON.stringify(payload)}\n\n`);
-  if (turn.kind === 'shell') {
+  if (turn.kind === 'call') {
     await sleep(400);
-    send(candidate([{ functionCall: { name: turn.tool.name, args: argumentsFor(turn.tool.schema as any) } }], 'STOP'));
+    send(candidate([{ functionCall: { name: turn.tool.name, args: turn.args } }], 'STOP'));
   } else {
     await sleep(FIRST_TOKEN_DELAY_MS);
     for (const [i, word] of turn.words.entries()) {
@@ -220,6 +267,8 @@ export function startMockModel(options: Options): Promise<MockModel> {
       const url = req.url ?? '/';
       const toolNames = (body.tools ?? []).flatMap((t: any) => t.function?.name ?? t.name ?? (t.functionDeclarations ?? []).map((f: any) => f.name));
       log(`${req.method} ${url} stream=${body.stream} tools=${JSON.stringify(toolNames)} ${JSON.stringify(body).slice(0, 1500)}`);
+      const question = JSON.stringify(body.tools ?? []).match(/"(question|ask_user|ask_user_question|AskUserQuestion)"/);
+      if (question && options.logFile) log(`QUESTION TOOL ${JSON.stringify(body.tools).slice(0, 20000)}`);
       try {
         if (url.includes(':streamGenerateContent')) return await gemini(body, true, res);
         if (url.includes(':generateContent')) return await gemini(body, false, res);
