@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { DaemonClient } from '../../src/cli/client.ts';
+import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
+import { PANE_GET, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -32,7 +35,10 @@ class Tmux {
   }
 
   waitScreen(session: string, pattern: RegExp, what: string): Promise<string> {
-    return waitFor(() => (pattern.test(this.screen(session)) ? this.screen(session) : null), { timeoutMs: 8000, what: `${what}; screen:\n${this.screen(session)}` });
+    return waitFor(() => {
+      const screen = this.screen(session);
+      return pattern.test(screen) ? screen : '';
+    }, { timeoutMs: 8000, what: `${what}; screen:\n${this.screen(session)}` });
   }
 
   kill(): void {
@@ -45,19 +51,21 @@ class Tmux {
 }
 
 let daemon: DaemonProcess;
-const cli = (...args: string[]) => runCli(['--socket', daemon.socket, ...args]);
-const json = async (...args: string[]) => JSON.parse((await cli('--json', ...args)).stdout);
+let client: DaemonClient;
+const paneOf = (target: string) => client.call(PANE_GET, { target });
+const agentOf = (target: string) => client.call(AGENT_GET, { target });
 
 async function spawnShell(name: string): Promise<void> {
-  const spawned = await cli('pane', 'spawn', '--name', name, '--env', 'PS1=$ ', '--', 'bash', '--norc', '--noprofile');
-  assert.equal(spawned.code, 0, spawned.stderr);
+  await client.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], name, env: { PS1: '$ ' } });
 }
 
 before(async () => {
   daemon = await startDaemon();
+  client = await DaemonClient.connect(daemon.socket);
 });
 
 after(async () => {
+  client.dispose();
   await daemon.dispose();
 });
 
@@ -65,12 +73,12 @@ test('attach paints the screen, forwards typing, follows resizes, and C-\\ detac
   const tmux = new Tmux();
   try {
     await spawnShell('sh1');
-    await cli('pane', 'send', 'sh1', '--text', 'echo before-$((1+1))', '--keys', 'Enter');
-    await waitFor(async () => (await cli('pane', 'read', 'sh1')).stdout.includes('before-2'), { what: 'output before attach' });
+    await client.call(PANE_SEND, { target: 'sh1', text: 'echo before-$((1+1))', keys: ['Enter'] });
+    await waitFor(async () => (await client.call(PANE_READ, { target: 'sh1' })).text.includes('before-2'), { what: 'output before attach' });
 
     tmux.start('a', ['--socket', daemon.socket, 'attach', 'sh1']);
     await tmux.waitScreen('a', /before-2/, 'the current screen painted on attach');
-    const attached = await json('pane', 'get', 'sh1');
+    const attached = await paneOf('sh1');
     assert.deepEqual([attached.cols, attached.rows], [90, 20]);
 
     tmux.keys('a', 'echo typed-$((6*7))', 'Enter');
@@ -78,7 +86,7 @@ test('attach paints the screen, forwards typing, follows resizes, and C-\\ detac
 
     tmux.run('resize-window', '-t', 'a', '-x', '70', '-y', '15');
     await waitFor(async () => {
-      const pane = await json('pane', 'get', 'sh1');
+      const pane = await paneOf('sh1');
       return pane.cols === 70 && pane.rows === 15;
     }, { what: 'the pane resized to the terminal' });
     tmux.keys('a', 'echo size-$(tput cols)x$(tput lines)', 'Enter');
@@ -89,7 +97,7 @@ test('attach paints the screen, forwards typing, follows resizes, and C-\\ detac
     assert.match(screen, /\[detached from w1:p\d+ \(sh1\); it keeps running\]/);
     assert.match(screen, /EXIT=0/);
     assert.doesNotMatch(screen, /typed-42/, 'the shell screen came back: the pane was shown on the alternate screen');
-    assert.equal((await json('pane', 'get', 'sh1')).state, 'running');
+    assert.equal((await paneOf('sh1')).state, 'running');
   } finally {
     tmux.kill();
   }
@@ -131,14 +139,13 @@ test('when the pane exits while attached, attach says so and exits 3', async () 
 test('attaching marks the pane seen: a done agent becomes idle', async () => {
   const tmux = new Tmux();
   try {
-    const spawned = await cli('pane', 'spawn', '--name', 'fc', '--env', 'CORRAL_AGENT=claude', '--env', 'FAKE_WORK_MS=300', '--', process.execPath, FAKE_CLAUDE);
-    assert.equal(spawned.code, 0, spawned.stderr);
-    await waitFor(async () => (await json('agent', 'get', 'fc')).state === 'idle', { what: 'the fake agent idle' });
-    await cli('pane', 'send', 'fc', '--text', 'hello', '--keys', 'Enter');
-    await waitFor(async () => (await json('agent', 'get', 'fc')).state === 'done', { what: 'the agent done (idle, unseen)' });
+    await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_CLAUDE], name: 'fc', env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' } });
+    await waitFor(async () => (await agentOf('fc')).state === 'idle', { what: 'the fake agent idle' });
+    await client.call(PANE_SEND, { target: 'fc', text: 'hello', keys: ['Enter'] });
+    await waitFor(async () => (await agentOf('fc')).state === 'done', { what: 'the agent done (idle, unseen)' });
     tmux.start('a', ['--socket', daemon.socket, 'attach', 'fc']);
     await tmux.waitScreen('a', /Task complete/, 'the agent screen');
-    const info = await json('agent', 'get', 'fc');
+    const info = await agentOf('fc');
     assert.equal(info.state, 'idle');
     assert.equal(info.seen, true);
   } finally {
@@ -147,7 +154,7 @@ test('attaching marks the pane seen: a done agent becomes idle', async () => {
 });
 
 test('attach to a missing pane fails with exit 3 before touching the screen', async () => {
-  const result = await cli('attach', 'nope');
+  const result = await runCli(['--socket', daemon.socket, 'attach', 'nope']);
   assert.equal(result.code, 3);
   assert.match(result.stderr, /no pane has id or name "nope".*\[pane_not_found\]/);
 });
