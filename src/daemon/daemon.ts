@@ -7,7 +7,7 @@ import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { startEvents } from './events/index.ts';
+import { publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
@@ -88,6 +88,7 @@ export class Daemon {
       const metadata = daemon.own(new MetadataStore({ registry, agents, log }));
       agents.extras = { queued: (paneId) => queues.size(paneId), metadata: (paneId) => metadata.get(paneId) };
       const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
+      daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
       if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       daemon.register([

@@ -9,6 +9,7 @@ import { EVENT } from '../../src/protocol/events.ts';
 import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { PANE_REPORT_AGENT } from '../../src/protocol/methods/report.ts';
+import { PANE_REPORT_METADATA } from '../../src/protocol/methods/metadata.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -115,6 +116,10 @@ describe('events and notifications through a real daemon', () => {
     assert.equal(agent?.agent, 'claude');
     assert.equal(agent?.state, 'working');
     assert.ok(snapshot.stateChangeSeq >= 1, 'the snapshot carries the state_change_seq it was taken at');
+    await control.call(PANE_REPORT_METADATA, { target: pane.id, source: 'test', title: 'refactor auth' });
+    await subscription.until((events) => events.some((e) => e.kind === 'metadata.changed'), 'metadata.changed');
+    const metadata = subscription.of(pane.id, 'metadata.changed')[0] as CorralEvent<'metadata.changed'>;
+    assert.equal((metadata.data.metadata as { title?: string }).title, 'refactor auth');
     await control.call(PANE_KILL, { target: pane.id });
     await subscription.until((events) => events.some((e) => e.kind === 'pane.removed' && e.pane?.id === pane.id), 'pane.removed');
     const kinds = subscription.of(pane.id).map((e) => e.kind);

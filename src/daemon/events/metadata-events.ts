@@ -1,4 +1,5 @@
 import type { Disposable } from '../../terminal/types.ts';
+import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
 
@@ -8,9 +9,15 @@ export interface MetadataSource {
 }
 
 /** Publishes `metadata.changed` for every change of a pane's display metadata. */
-export function publishMetadataEvents(hub: EventHub, registry: PaneRegistry, store: MetadataSource): Disposable {
+export function publishMetadataEvents(hub: EventHub, registry: PaneRegistry, store: MetadataSource, agents: AgentService): Disposable {
   return store.onChange((paneId, metadata) => {
     const pane = registry.list().find((p) => p.id === paneId);
-    hub.publish('metadata.changed', { id: paneId, name: pane?.name ?? null }, { metadata: metadata as Record<string, unknown> | null });
+    let agent: string | null = null;
+    try {
+      agent = pane ? agents.of(pane).view().agent : null;
+    } catch {
+      // the pane is being disposed: no agent to filter on
+    }
+    hub.publish('metadata.changed', { id: paneId, name: pane?.name ?? null }, { metadata: metadata as Record<string, unknown> | null }, agent);
   });
 }
