@@ -116,6 +116,7 @@ export async function runTop(client: DaemonClient, options: TopAppOptions): Prom
     await feed.start();
     await done;
   } finally {
+    paused = true; // a redraw already scheduled must not paint the main screen
     clearInterval(clock);
     closed.dispose();
     feed.dispose();

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DaemonClient } from '../../src/cli/client.ts';
+import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
+import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { runCli } from '../helpers/cli.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+
+let daemon: DaemonProcess;
+let client: DaemonClient;
+
+before(async () => {
+  daemon = await startDaemon();
+  client = await DaemonClient.connect(daemon.socket);
+  for (const name of ['alpha', 'beta']) {
+    await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_CLAUDE], name, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' } });
+  }
+  await client.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], name: 'plain-shell' });
+  for (const name of ['alpha', 'beta']) {
+    await waitFor(async () => (await client.call(AGENT_GET, { target: name })).state === 'idle', { what: `${name} idle` });
+  }
+});
+
+after(async () => {
+  client.dispose();
+  await daemon.dispose();
+});
+
+test('top --once prints one plain frame of every agent, 80 columns wide', async () => {
+  const result = await runCli(['--socket', daemon.socket, 'top', '--once', '--cols', '80']);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trimEnd().split('\n');
+  assert.match(lines[0]!, /^corral top: 2 agents \(2 idle\)$/);
+  assert.match(lines[1]!, /^ STATE +AGE +AGENT +NAME +TITLE +Q$/);
+  assert.match(lines[2]!, /^ idle +\d+s +claude +alpha +✳ Fake Agent$/);
+  assert.match(lines[3]!, /^ idle +\d+s +claude +beta +✳ Fake Agent$/);
+  assert.equal(lines.length, 4, 'the plain shell has no agent and is not shown');
+  assert.doesNotMatch(result.stdout, /\x1b/);
+  for (const line of lines) assert.ok([...line].length <= 80);
+});
+
+test('top --once --json prints the rows in attention order', async () => {
+  const result = await runCli(['--socket', daemon.socket, '--json', 'top', '--once']);
+  assert.equal(result.code, 0, result.stderr);
+  const rows = JSON.parse(result.stdout) as { name: string; state: string; agent: string }[];
+  assert.deepEqual(rows.map((row) => [row.name, row.agent, row.state]), [['alpha', 'claude', 'idle'], ['beta', 'claude', 'idle']]);
+});
+
+test('the live view shows a state change as it happens, and q restores the terminal', async () => {
+  const server = `corral-top-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'top');
+  const waitScreen = (pattern: RegExp, what: string) =>
+    waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs: 8000, what: `${what}; screen:\n${screen()}` });
+  try {
+    const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
+    tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', '12', `${command}; echo EXIT=$?; sleep 60`);
+    await waitScreen(/^ idle .* beta /m, 'the first frame');
+    assert.match(screen(), /↑↓\/jk move {2}enter\/a attach {2}f focus {2}q quit/);
+
+    await client.call(PANE_SEND, { target: 'beta', text: 'perm', keys: ['Enter'] });
+    const blocked = await waitScreen(/^ blocked .* beta /m, 'beta blocked, without restarting top');
+    assert.match(blocked, /corral top: 2 agents \(1 blocked, 1 idle\)/);
+    assert.ok(blocked.indexOf('beta') < blocked.indexOf('alpha'), 'blocked sorts first');
+
+    await client.call(PANE_SEND, { target: 'beta', text: '1' });
+    await waitScreen(/^ done .* beta /m, 'beta done once approved and finished');
+
+    tmux('send-keys', '-t', 'top', 'k', 'f'); // the selection follows alpha, now second: move up to beta
+    await waitScreen(/marked w1:p2 seen/, 'f marks the selected agent seen');
+    await waitScreen(/^ idle .* beta /m, 'beta idle once seen');
+
+    tmux('send-keys', '-t', 'top', 'q');
+    const after = await waitScreen(/EXIT=\d+/, 'top quitting');
+    assert.match(after, /EXIT=0/);
+    assert.doesNotMatch(after, /corral top:/, 'the main screen is back');
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+test('Enter attaches to the selected agent; the detach key comes back to top', async () => {
+  const server = `corral-top-attach-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'top');
+  const waitScreen = (pattern: RegExp, what: string) =>
+    waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs: 8000, what: `${what}; screen:\n${screen()}` });
+  try {
+    const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
+    tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', '14', `${command}; echo EXIT=$?; sleep 60`);
+    await waitScreen(/^ \w+ .* alpha /m, 'the first frame');
+    tmux('send-keys', '-t', 'top', 'Enter');
+    await waitScreen(/\? for shortcuts/, "the agent's own screen");
+    tmux('send-keys', '-t', 'top', 'C-\\');
+    await waitScreen(/\[detached from w1:p\d+ \(\w+\); it keeps running\]/, 'back in top, with how the attachment ended');
+    assert.match(screen(), /corral top: 2 agents/);
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+});
