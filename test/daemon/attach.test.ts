@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, test } from 'node:test';
+import { RawClient } from '../helpers/raw-client.ts';
+import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+let daemon: DaemonProcess;
+let control: RawClient;
+let nextId = 1000;
+const call = (method: string, params: unknown) => control.call(nextId++, method, params);
+
+before(async () => {
+  daemon = await startDaemon();
+  control = await RawClient.connect(daemon.socket);
+});
+
+after(async () => {
+  control.close();
+  await daemon.dispose();
+});
+
+test('pane.attach sends a redraw of the current screen first, then the raw output, until pane.detach', async () => {
+  await call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], name: 'mirror', env: { PS1: '$ ' } });
+  await call('pane.send', { target: 'mirror', text: 'echo ready-$((2+3))', keys: ['Enter'] });
+  await waitFor(async () => (await call('pane.read', { target: 'mirror' })).result.text.includes('ready-5'));
+
+  const viewer = await RawClient.connect(daemon.socket);
+  try {
+    viewer.request(1, 'pane.attach', { target: 'mirror', cols: 100, rows: 30 });
+    const first = await viewer.next();
+    assert.equal(first.method, 'pane.output');
+    assert.equal(first.params.redraw, true);
+    assert.match(first.params.data, /\x1b\[H\x1b\[2J/);
+    assert.match(first.params.data, /ready-5/);
+    const reply = await viewer.next();
+    assert.deepEqual(reply.result, { id: first.params.id, name: 'mirror', cols: 100, rows: 30 });
+
+    viewer.request(2, 'pane.send', { target: 'mirror', text: 'echo live-$((6*7))', keys: ['Enter'] });
+    let seen = '';
+    while (!seen.includes('live-42\r\n')) {
+      const message = await viewer.next();
+      if (message.method === 'pane.output') seen += message.params.data;
+    }
+    viewer.request(3, 'pane.detach', { target: 'mirror' });
+    for (;;) {
+      const message = await viewer.next();
+      if (message.id === 3) {
+        assert.deepEqual(message.result, { detached: true });
+        break;
+      }
+    }
+    await call('pane.send', { target: 'mirror', text: 'echo after-detach', keys: ['Enter'] });
+    await assert.rejects(viewer.next(500), /no reply in time/, 'nothing is mirrored after pane.detach');
+  } finally {
+    viewer.close();
+  }
+});
+
+test('the pane exiting ends the attachment with pane.detached and the exit code', async () => {
+  await call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], name: 'ending' });
+  const viewer = await RawClient.connect(daemon.socket);
+  try {
+    viewer.request(1, 'pane.attach', { target: 'ending' });
+    await call('pane.send', { target: 'ending', text: 'exit 4', keys: ['Enter'] });
+    for (;;) {
+      const message = await viewer.next();
+      if (message.method === 'pane.detached') {
+        assert.equal(message.params.reason, 'exited');
+        assert.equal(message.params.exitCode, 4);
+        break;
+      }
+    }
+    const again = await viewer.call(2, 'pane.attach', { target: 'ending' });
+    assert.equal(again.error.data.code, 'pane_exited');
+  } finally {
+    viewer.close();
+  }
+});
+
+test('a client that stops reading never stalls the pane; once it reads again it gets a fresh redraw', async () => {
+  await call('pane.spawn', { command: 'bash', args: ['-c', 'while :; do printf "flood %06d\\n" $RANDOM; done'], name: 'flood' });
+  const socket = connect(daemon.socket);
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  try {
+    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pane.attach', params: { target: 'flood' } })}\n`);
+    socket.pause(); // the client stops reading while the pane floods
+    const before = (await call('pane.read', { target: 'flood' })).result.text;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const later = (await call('pane.read', { target: 'flood' })).result.text;
+    assert.notEqual(later, before, 'the pane kept running while the client did not read');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.resume();
+    await waitFor(() => text.split('\n').slice(1).some((line) => line.includes('"redraw":true')), {
+      timeoutMs: 10000,
+      what: 'a catch-up redraw after the client read again',
+    });
+  } finally {
+    socket.destroy();
+    await call('pane.kill', { target: 'flood' });
+  }
+});
