@@ -57,6 +57,11 @@ function publishAgentChange(hub: EventHub, change: AgentChange): void {
   const { seq, pane, record, info } = change;
   const { before, after } = record;
   const paneRef = { id: pane.id, name: pane.name };
+  if (change.extrasOnly) {
+    // Only the steering queue moved: not a state change, so no state_changed and no attention.
+    hub.publish('agent.queue_changed', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
+    return;
+  }
   if (record.kind === 'released') {
     hub.publish('agent.released', paneRef, { agent: before.agent, state: before.displayed, seq }, before.agent);
     return;

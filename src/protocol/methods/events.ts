@@ -15,6 +15,7 @@ export const EVENT_KINDS = [
   'agent.state_changed',
   'agent.released',
   'agent.attention',
+  'agent.queue_changed',
   'metadata.changed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -25,6 +26,8 @@ export interface EventData {
   'pane.exited': { exitCode: number | null; signal: number | null };
   'pane.removed': { exitCode: number | null; signal: number | null };
   'agent.detected': { agent: string; previous: string | null; state: AgentState; seq: number };
+  /** The steering queue's count changed; the state did not (seq is the last state change's). */
+  'agent.queue_changed': { agent: string | null; queued: number; seq: number };
   'agent.state_changed': {
     agent: string | null;
     from: AgentState;
