@@ -37,8 +37,10 @@ test('top --once prints one plain frame of every agent, 80 columns wide', async 
   const lines = result.stdout.trimEnd().split('\n');
   assert.match(lines[0]!, /^corral top: 2 agents \(2 idle\)$/);
   assert.match(lines[1]!, /^ STATE +AGE +AGENT +NAME +TITLE +Q$/);
-  assert.match(lines[2]!, /^ idle +\d+s +claude +alpha +✳ Fake Agent$/);
-  assert.match(lines[3]!, /^ idle +\d+s +claude +beta +✳ Fake Agent$/);
+  // Both idle: the one idle longest comes first, whichever settled first.
+  const rows = lines.slice(2).sort((a, b) => Number(a.includes('beta')) - Number(b.includes('beta')));
+  assert.match(rows[0]!, /^ idle +\d+s +claude +alpha +✳ Fake Agent$/);
+  assert.match(rows[1]!, /^ idle +\d+s +claude +beta +✳ Fake Agent$/);
   assert.equal(lines.length, 4, 'the plain shell has no agent and is not shown');
   assert.doesNotMatch(result.stdout, /\x1b/);
   for (const line of lines) assert.ok([...line].length <= 80);
@@ -47,8 +49,9 @@ test('top --once prints one plain frame of every agent, 80 columns wide', async 
 test('top --once --json prints the rows in attention order', async () => {
   const result = await runCli(['--socket', daemon.socket, '--json', 'top', '--once']);
   assert.equal(result.code, 0, result.stderr);
-  const rows = JSON.parse(result.stdout) as { name: string; state: string; agent: string }[];
-  assert.deepEqual(rows.map((row) => [row.name, row.agent, row.state]), [['alpha', 'claude', 'idle'], ['beta', 'claude', 'idle']]);
+  const rows = JSON.parse(result.stdout) as { name: string; state: string; agent: string; stateSince: number }[];
+  assert.deepEqual(rows.map((row) => [row.name, row.agent, row.state]).sort(), [['alpha', 'claude', 'idle'], ['beta', 'claude', 'idle']]);
+  assert.ok(rows[0]!.stateSince <= rows[1]!.stateSince, 'longest in its state first');
 });
 
 test('the live view shows a state change as it happens, and q restores the terminal', async () => {
