@@ -32,7 +32,7 @@ export function currentAgent(agents: AgentService, pane: PaneRecord): AgentView 
 export async function promptAgent(agents: AgentService, queues: SteeringQueues, pane: PaneRecord, request: PromptRequest): Promise<PromptResult> {
   const { text, submit = true, queue = false } = request;
   const view = currentAgent(agents, pane);
-  if (view.state === 'blocked') {
+  if (view.state === 'blocked' && !agents.of(pane).leavingBlocked()) {
     throw new CorralError(
       'agent_blocked',
       `${view.agent} in pane ${pane.label()} waits on a decision; answer it with \`corral agent answer ${pane.name ?? pane.id} CHOICE\` (agent.answer)`,

@@ -66,6 +66,15 @@ export class PaneAgent implements Disposable {
     return this.view();
   }
 
+  /**
+   * Whether the screen has already left a blocked state that the debounce still holds: an act such as
+   * a prompt, which reads the screen of this moment, should not be refused for it.
+   */
+  leavingBlocked(): boolean {
+    const pending = this.arbiter.explain().pendingDebounce;
+    return this.arbiter.view().state === 'blocked' && pending !== null && pending.state !== 'blocked';
+  }
+
   explain(): { detection: Explain | null; arbiter: ArbiterExplain } {
     const agent = this.arbiter.view().agent;
     const manifest = agent ? this.deps.manifests().get(agent) : null;
