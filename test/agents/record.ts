@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pty from 'node-pty';
+import { createRequire } from 'node:module';
+import type * as NodePty from 'node-pty';
 import { agents, type AgentSpec } from './agents.ts';
 import { QUESTION_ANSWER_END, QUESTION_TEXT, SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
 import { rawFacts } from './raw-facts.ts';
@@ -19,6 +20,8 @@ const MOCK_LIFETIME_S = 600;
 const KILL_GRACE_MS = 2000;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
+// node-pty comes from the main install: a CLI in test/agents may pull in an older, unbuilt copy.
+const pty = createRequire(join(repoRoot, 'package.json'))('node-pty') as typeof NodePty;
 
 interface Label {
   file: string;
@@ -106,7 +109,7 @@ function startMock(logFile: string): Promise<{ child: ChildProcess; port: number
 }
 
 /** Types like a person: one character at a time, so TUIs do not treat it as a paste. */
-async function type(p: pty.IPty, text: string): Promise<void> {
+async function type(p: NodePty.IPty, text: string): Promise<void> {
   for (const ch of text) {
     p.write(ch);
     await sleep(30);
