@@ -1,5 +1,5 @@
 import type { Disposable, ForegroundProcess } from './types.ts';
-import { readForeground, readStat, readTpgid } from './proc-identity.ts';
+import { readArgv, readForeground, readStat, readTpgid } from './proc-identity.ts';
 
 /**
  * After output, when to look again: a program often takes the terminal just after the shell
@@ -10,7 +10,11 @@ export const FOREGROUND_SETTLE_MS = 150;
 function sameGroup(a: ForegroundProcess | null, b: ForegroundProcess | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.pgid !== b.pgid || a.members.length !== b.members.length) return false;
-  return a.members.every((m, i) => m.pid === b.members[i].pid && m.comm === b.members[i].comm);
+  return a.members.every((m, i) => m.pid === b.members[i].pid && m.comm === b.members[i].comm && sameArgv(m.argv, b.members[i].argv));
+}
+
+function sameArgv(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((arg, i) => arg === b[i]);
 }
 
 /**
@@ -65,7 +69,10 @@ export class ForegroundTracker implements Disposable {
     const cached = this.current;
     if (cached === null) return true;
     if (readTpgid(this.shellPid) !== cached.pgid) return true;
-    return cached.members.some((member) => readStat(member.pid)?.comm !== member.comm);
+    // An exec keeps the pid and may keep the comm (node running node): compare the command line too.
+    // Seen under load: the first read landed between the PTY child's fork and its exec, when it was
+    // still a copy of the daemon; comm alone never showed the program that replaced it.
+    return cached.members.some((member) => readStat(member.pid)?.comm !== member.comm || !sameArgv(readArgv(member.pid), member.argv));
   }
 
   private refresh(): void {

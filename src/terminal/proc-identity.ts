@@ -89,7 +89,7 @@ export function isDescendant(pid: number, ancestorPid: number): boolean {
   return pid === ancestorPid || ancestry(pid).includes(ancestorPid);
 }
 
-function readArgv(pid: number): string[] {
+export function readArgv(pid: number): string[] {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     const parts = raw.split('\0');

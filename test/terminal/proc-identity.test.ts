@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ancestry, descendants, isDescendant, parseStat, readForeground } from '../../src/terminal/proc-identity.ts';
-import { cleanup, spawnBash, waitFor, waitForScreen } from './helpers.ts';
+import { cleanup, spawnBash, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
 
 test('parseStat splits at the last parenthesis, so comm may hold spaces and parens', () => {
   const line = '4242 (my (odd) prog) S 100 4242 4242 34816 4300 4194560 0 0 0 0';
@@ -87,6 +87,28 @@ test('CORRAL_AGENT in a member environment becomes its agent hint', async () => 
       return current?.leader?.comm === 'bash' ? current : null;
     }, 4000);
     assert.equal(shell.leader?.agentHint, null);
+  } finally {
+    await cleanup(pane);
+  }
+});
+
+test('an exec that keeps the pid and the program name is still seen as a new foreground program', async () => {
+  // The outer shell waits in a builtin (no child), then execs another shell: same pid, same comm.
+  const pane = spawnCommand('printf "ready\\n"; read line; exec bash -c "printf replaced; read again" "$line"');
+  const seen: string[][] = [];
+  pane.onForegroundChange((fg) => seen.push(fg?.leader?.argv ?? []));
+  try {
+    await waitForScreen(pane, 'ready');
+    const before = await waitFor('the first program', () => pane.foreground());
+    assert.ok(!before.leader?.argv.includes('marker-42'));
+    pane.write('marker-42\r');
+    await waitForScreen(pane, 'replaced');
+    const after = await waitFor('the replacing program', () => {
+      const fg = pane.foreground();
+      return fg?.leader?.argv.includes('marker-42') ? fg : null;
+    });
+    assert.equal(after.leader?.pid, before.leader?.pid);
+    assert.ok(seen.some((argv) => argv.includes('marker-42')), 'a change event carried the new command line');
   } finally {
     await cleanup(pane);
   }
