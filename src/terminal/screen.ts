@@ -123,7 +123,8 @@ export class Screen implements Disposable {
     return {
       cols: this.terminal.cols,
       rows: this.terminal.rows,
-      lines: this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, false),
+      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them.
+      lines: this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, false).map((line) => line.trimEnd()),
       cursor: { x: buffer.cursorX, y: buffer.cursorY },
       title: this.osc.title?.value ?? null,
       progress: this.osc.progress?.value ?? null,

@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Screen } from '../../src/terminal/screen.ts';
+
+test('the snapshot is the bottom rows of the buffer, each line right-trimmed, written spaces too', async () => {
+  const screen = new Screen({ cols: 20, rows: 3 });
+  try {
+    await screen.writeAsync('one\r\ntwo\r\nthree\r\n❯   ');
+    const snapshot = screen.snapshot();
+    assert.deepEqual(snapshot.lines, ['two', 'three', '❯']);
+    assert.match(screen.read({ source: 'screen' }), /❯ {3}$/, 'reading keeps what the program wrote');
+  } finally {
+    screen.dispose();
+  }
+});
