@@ -3,12 +3,16 @@ import { PaneArbiter } from '../../arbiter/index.ts';
 import type { ArbiterWindows } from '../../arbiter/index.ts';
 import { evaluate } from '../../detect/evaluate.ts';
 import { explain as explainScreen, type Explain } from '../../detect/explain.ts';
+import { childGroupsEnabled, inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
 import type { ManifestSet } from '../../detect/manifest-set.ts';
+import { descendants, readMember, readStat } from '../../terminal/proc-identity.ts';
 import type { Disposable, ForegroundProcess, OscEvent } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
+
+const CHILD_GROUPS_INTERVAL_MS = 500;
 
 export interface PaneAgentDeps {
   manifests: () => ManifestSet;
@@ -33,6 +37,7 @@ export class PaneAgent implements Disposable {
   private lastBatchAt = 0;
   private previousBatchAt = 0;
   private foregroundPgid: number | null = null;
+  private inferredAt = 0;
   private disposed = false;
 
   constructor(
@@ -112,7 +117,26 @@ export class PaneAgent implements Disposable {
   private noteOutput(): void {
     this.previousBatchAt = this.lastBatchAt;
     this.lastBatchAt = this.deps.clock.now();
+    if (childGroupsEnabled() && this.pane.state === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
     this.detectSoon();
+  }
+
+  /**
+   * CORRAL_PROCESS_DETECTION=child-groups, for runtimes that give the PTY no foreground process group:
+   * infer it from the pane's child process groups, at most twice a second (best effort, docs/operations.md).
+   */
+  private inferForeground(): void {
+    const now = this.deps.clock.now();
+    if (now - this.inferredAt < CHILD_GROUPS_INTERVAL_MS) return;
+    this.inferredAt = now;
+    const root = readStat(this.pane.terminal.pid);
+    if (root === null) return;
+    const members = descendants(root.pid).flatMap((pid) => {
+      const stat = readStat(pid);
+      return stat ? [readMember(stat)] : [];
+    });
+    const inferred = inferForegroundFromChildGroups(readMember(root), members);
+    if (inferred !== null) this.observeForeground(inferred);
   }
 
   private detectSoon(): void {
