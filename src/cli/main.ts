@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
 import { registerAgentQueryCommands } from './commands/agent-query.ts';
@@ -36,9 +37,14 @@ function commandWords(argv: string[]): string[] {
   return words;
 }
 
+function clientVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 async function buildProgram(argv: string[]): Promise<Command> {
   const program = new Command('corral')
     .description("Owns AI coding agents' terminals on real PTYs and serves them over a Unix socket.")
+    .version(clientVersion(), '-V, --version', 'print the version of this client')
     .option('--socket <path>', 'daemon socket (default: $CORRAL_SOCKET, $XDG_RUNTIME_DIR/corral/corral.sock, /tmp/corral-$UID/corral.sock)')
     .option('--json', 'print JSON for scripts instead of text for people')
     .configureHelp({ showGlobalOptions: true })
