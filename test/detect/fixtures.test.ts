@@ -33,6 +33,12 @@ describe('fixture screens and streams under test/fixtures', async () => {
     assert.deepEqual(current.filter((c) => c.outcome === 'false_idle').map(describeCase), []);
   });
 
+  it('gets every label of every recorded real-agent stream right', () => {
+    const streams = report.cases.filter((c) => c.kind === 'stream');
+    assert.ok(streams.length >= 50, `${streams.length} stream labels`);
+    assert.deepEqual(streams.filter((c) => c.outcome !== 'right').map(describeCase), []);
+  });
+
   it('matches every claude and codex label except the documented disagreements', () => {
     const misses = current.filter((c) => STRICT_AGENTS.has(c.agent) && c.outcome !== 'right' && !DISAGREEMENTS.has(c.name));
     assert.deepEqual(misses.map(describeCase), []);

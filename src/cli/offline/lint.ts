@@ -1,6 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { BUNDLED_MANIFEST_DIR } from '../../detect/loader.ts';
 import { printJson, printText } from '../output.ts';
@@ -8,7 +7,8 @@ import { CheckFailed } from './conformance.ts';
 import { loadFixtureScreens } from './fixtures.ts';
 import { lintManifests } from './lint-run.ts';
 
-const FIXTURE_DIR = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+// Beside the bundled manifests, so that it is right from the sources and from the bundle alike.
+const FIXTURE_DIR = join(dirname(BUNDLED_MANIFEST_DIR), 'test', 'fixtures');
 
 export function registerLintCommand(program: Command): void {
   const manifest = program.commands.find((command) => command.name() === 'manifest') ?? program.command('manifest').description('agent detection manifests');
