@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
@@ -24,41 +24,14 @@ function runCliWithInput(args: string[], input: string): Promise<CliResult> {
 }
 
 describe('corral agent prompt, answer, queue and pane metadata', () => {
-  let daemon: DaemonProcess;
-  let client: RawClient;
-  let nextId = 1;
+  const session = useDaemon();
+  const { agentUntil } = session;
+  const corral = (...args: string[]) => runCli(['--socket', session.daemon.socket, ...args]);
+  const agent = (target: string) => session.call('agent.get', { target });
+  const fakeAgent = async (name: string, workMs: number): Promise<void> => void (await session.fakeAgent(workMs, { name }));
 
-  before(async () => {
-    daemon = await startDaemon();
-    client = await RawClient.connect(daemon.socket);
-  });
-
-  after(async () => {
-    client?.close();
-    await daemon?.dispose();
-  });
-
-  const corral = (...args: string[]) => runCli(['--socket', daemon.socket, ...args]);
-
-  async function agent(target: string): Promise<any> {
-    return (await client.call(nextId++, 'agent.get', { target })).result;
-  }
-
-  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
-    let info: any;
-    await waitFor(async () => accept((info = await agent(target))), { what: `${what}; last ${JSON.stringify(info)}`, timeoutMs: 8000 });
-    return info;
-  }
-
-  async function fakeAgent(name: string, workMs: number): Promise<void> {
-    const env = { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) };
-    const spawned = await client.call(nextId++, 'pane.spawn', { command: process.execPath, args: [FAKE], name, cwd: daemon.dir, env });
-    assert.ok(spawned.result, JSON.stringify(spawned.error));
-    await agentUntil(name, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
-  }
-
-  const kill = async (target: string): Promise<void> => void (await client.call(nextId++, 'pane.kill', { target }));
-  const screen = async (target: string): Promise<string> => (await client.call(nextId++, 'pane.read', { target })).result.text;
+  const kill = async (target: string): Promise<void> => void (await session.call('pane.kill', { target }));
+  const screen = async (target: string): Promise<string> => (await session.call('pane.read', { target })).text;
 
   it('prompts from an argument and from stdin, exiting 0', async () => {
     await fakeAgent('poet', 200);
@@ -67,7 +40,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     assert.match(typed.stdout, /^delivered to poet \(since_seq \d+\)/);
     await agentUntil('poet', (i) => i.rawState === 'idle' && i.revision > 2, 'idle after the first prompt');
     await waitFor(async () => (await screen('poet')).includes('Task complete.'), { what: 'the first turn done' });
-    const piped = await runCliWithInput(['--socket', daemon.socket, '--json', 'agent', 'prompt', 'poet', '-'], 'from stdin\n');
+    const piped = await runCliWithInput(['--socket', session.daemon.socket, '--json', 'agent', 'prompt', 'poet', '-'], 'from stdin\n');
     assert.equal(piped.code, 0, piped.stderr);
     assert.equal(JSON.parse(piped.stdout).delivered, true);
     await waitFor(async () => (await screen('poet')).includes('> from stdin'), { what: 'the piped prompt submitted' });
@@ -76,7 +49,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
 
   it('refuses to prompt a blocked agent with exit 1 naming corral agent answer, then answers it', async () => {
     await fakeAgent('guarded', 200);
-    await client.call(nextId++, 'agent.prompt', { target: 'guarded', text: 'perm' });
+    await session.call('agent.prompt', { target: 'guarded', text: 'perm' });
     await agentUntil('guarded', (i) => i.state === 'blocked', 'the permission form');
     const refused = await corral('agent', 'prompt', 'guarded', 'hello');
     assert.equal(refused.code, 1);
@@ -95,7 +68,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
 
   it('exits 124 when the answer does not move the agent out of blocked in time', async () => {
     await fakeAgent('stuck', 200);
-    await client.call(nextId++, 'agent.prompt', { target: 'stuck', text: 'perm' });
+    await session.call('agent.prompt', { target: 'stuck', text: 'perm' });
     await agentUntil('stuck', (i) => i.state === 'blocked', 'the permission form');
     const late = await corral('agent', 'answer', 'stuck', '--keys', 'Tab', '--timeout', '300', '--json');
     assert.equal(late.code, 124);
@@ -105,7 +78,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
 
   it('queues prompts with --queue, lists them and clears them', async () => {
     await fakeAgent('busy', 20000);
-    await client.call(nextId++, 'agent.prompt', { target: 'busy', text: 'long job' });
+    await session.call('agent.prompt', { target: 'busy', text: 'long job' });
     await agentUntil('busy', (i) => i.state === 'working', 'working');
     const first = await corral('agent', 'prompt', 'busy', 'next step', '--queue');
     assert.equal(first.code, 0, first.stderr);
@@ -117,7 +90,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     assert.equal((await agent('busy')).queued, 2);
     const cleared = await corral('agent', 'queue', 'busy', '--clear');
     assert.match(cleared.stdout, /cleared 2 queued prompts of busy/);
-    assert.deepEqual((await client.call(nextId++, 'agent.queue', { target: 'busy' })).result, { queued: 0, prompts: [] });
+    assert.deepEqual(await session.call('agent.queue', { target: 'busy' }), { queued: 0, prompts: [] });
     await kill('busy');
   });
 

@@ -1,55 +1,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { describe, it } from 'node:test';
+import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 
 describe('prompt, answer, the steering queue and display metadata through the daemon and the fake agent', () => {
-  let daemon: DaemonProcess;
-  let client: RawClient;
-  let nextId = 1;
-
-  before(async () => {
-    daemon = await startDaemon();
-    client = await RawClient.connect(daemon.socket);
-  });
-
-  after(async () => {
-    client?.close();
-    await daemon?.dispose();
-  });
-
-  async function call(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
-    return reply.result;
-  }
-
-  async function callError(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    assert.ok(reply.error, `${method} should fail, got ${JSON.stringify(reply.result)}`);
-    return reply.error;
-  }
-
-  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
-    let info: any;
-    try {
-      await waitFor(async () => accept((info = await call('agent.get', { target }))), { what, timeoutMs: 8000 });
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; last: ${JSON.stringify(info)}`);
-    }
-    return info;
-  }
-
-  async function fakeAgent(workMs: number): Promise<string> {
-    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) } });
-    await agentUntil(pane.id, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
-    return pane.id;
-  }
+  const session = useDaemon();
+  const { call, callError, agentUntil } = session;
+  const fakeAgent = (workMs: number) => session.fakeAgent(workMs);
 
   const screen = async (target: string): Promise<string> => (await call('pane.read', { target })).text;
   const isIdle = (i: any) => i.state === 'idle' || i.state === 'done';
@@ -120,7 +81,7 @@ describe('prompt, answer, the steering queue and display metadata through the da
   });
 
   it('refuses agent acts on a pane without an agent', async () => {
-    const pane = await call('pane.spawn', { command: 'sh', args: [], cwd: daemon.dir });
+    const pane = await call('pane.spawn', { command: 'sh', args: [], cwd: session.daemon.dir });
     assert.equal((await callError('agent.prompt', { target: pane.id, text: 'ls' })).data.code, 'agent_not_found');
     assert.equal((await callError('agent.answer', { target: pane.id, choice: 1 })).data.code, 'agent_not_found');
     await call('pane.kill', { target: pane.id });
@@ -195,7 +156,7 @@ describe('prompt, answer, the steering queue and display metadata through the da
   });
 
   it('shows metadata in agent.get, merges sources, never changes the state, and expires after the TTL', async () => {
-    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude' } });
+    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: session.daemon.dir, env: { CORRAL_AGENT: 'claude' } });
     await waitFor(async () => (await call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'idle' });
     const before = await call('agent.get', { target: pane.id });
     assert.equal(before.metadata, null);

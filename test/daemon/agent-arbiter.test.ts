@@ -2,46 +2,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { describe, it } from 'node:test';
+import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const AGENTS = fileURLToPath(new URL('../fixtures/agents/', import.meta.url));
 
 describe('the arbiter through real panes', () => {
-  let daemon: DaemonProcess;
-  let client: RawClient;
-  let nextId = 1;
-
-  before(async () => {
-    daemon = await startDaemon();
-    client = await RawClient.connect(daemon.socket);
-  });
-
-  after(async () => {
-    client?.close();
-    await daemon?.dispose();
-  });
-
-  async function call(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
-    return reply.result;
-  }
+  const session = useDaemon();
+  const { call, agentUntil } = session;
 
   const spawn = (command: string, args: string[], env: Record<string, string> = {}) =>
-    call('pane.spawn', { command, args, cwd: daemon.dir, env });
-
-  async function agentUntil(target: string, accept: (info: any) => boolean, what: string): Promise<any> {
-    let info: any;
-    try {
-      await waitFor(async () => accept((info = await call('agent.get', { target }))), { what, timeoutMs: 8000 });
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; last: ${JSON.stringify(info)}`);
-    }
-    return info;
-  }
+    call('pane.spawn', { command, args, cwd: session.daemon.dir, env });
 
   it('takes agent and state from an in-band self report printed by a shell script', async () => {
     const pane = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'plain']);
@@ -103,12 +76,12 @@ describe('the arbiter through real panes', () => {
   });
 
   it('accepts a hook report from below the pane agent and rejects one from a nested agent', async () => {
-    const env = (out: string) => ({ CORRAL_BIN_PATH: CORRAL_BIN, REPORT_OUT: join(daemon.dir, out) });
+    const env = (out: string) => ({ CORRAL_BIN_PATH: CORRAL_BIN, REPORT_OUT: join(session.daemon.dir, out) });
     const hooked = await spawn(join(AGENTS, 'nested', 'claude'), ['hook'], env('hook.json'));
     const nested = await spawn(join(AGENTS, 'nested', 'claude'), ['nested'], env('nested.json'));
     const read = (file: string) => waitFor(() => {
       try {
-        const text = readFileSync(join(daemon.dir, file), 'utf8');
+        const text = readFileSync(join(session.daemon.dir, file), 'utf8');
         return text.trim().endsWith('}') ? JSON.parse(text) : null;
       } catch {
         return null;

@@ -2,37 +2,22 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { before, describe, it } from 'node:test';
+import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const BUNDLED_CLAUDE = fileURLToPath(new URL('../../manifests/claude.toml', import.meta.url));
 
 describe('manifest sources and reload through the daemon', () => {
-  let daemon: DaemonProcess;
-  let client: RawClient;
+  const session = useDaemon();
+  const { call } = session;
   let overrides: string;
-  let nextId = 1;
 
-  before(async () => {
-    daemon = await startDaemon();
-    overrides = join(daemon.dir, 'config', 'corral', 'agent-detection');
+  before(() => {
+    overrides = join(session.daemon.dir, 'config', 'corral', 'agent-detection');
     mkdirSync(overrides, { recursive: true });
-    client = await RawClient.connect(daemon.socket);
   });
-
-  after(async () => {
-    client?.close();
-    await daemon?.dispose();
-  });
-
-  async function call(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
-    return reply.result;
-  }
 
   /** The bundled claude manifest with a new version and its idle prompt-box rule renamed. */
   function override(version: string, ruleId: string): string {
@@ -49,7 +34,7 @@ describe('manifest sources and reload through the daemon', () => {
   });
 
   it('takes a user override on reload, keeps it when a broken file follows, and explains which rules decided', async () => {
-    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude' } });
+    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: session.daemon.dir, env: { CORRAL_AGENT: 'claude' } });
     await waitFor(async () => (await call('agent.get', { target: pane.id })).source === 'screen:prompt_box', { what: 'the bundled idle rule' });
 
     writeFileSync(join(overrides, 'mine.toml'), override('9.0.0', 'prompt_box_local'));
@@ -61,7 +46,7 @@ describe('manifest sources and reload through the daemon', () => {
 
     // A broken edit of the same file: the error is listed, the working override stays in use.
     writeFileSync(join(overrides, 'mine.toml'), `${override('9.1.0', 'prompt_box_broken')}\nbogus_key = 1\n`);
-    daemon.child.kill('SIGHUP');
+    session.daemon.child.kill('SIGHUP');
     const listed = await waitFor(async () => {
       const result = await call('server.manifests');
       return result.errors.length > 0 ? result : null;

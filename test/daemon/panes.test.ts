@@ -1,44 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { describe, it } from 'node:test';
+import { useDaemon } from '../helpers/session.ts';
 import { isAlive, waitFor } from '../helpers/wait.ts';
 
 describe('panes on real PTYs through the daemon', () => {
-  let daemon: DaemonProcess;
-  let client: RawClient;
-  let nextId = 1;
-
-  before(async () => {
-    daemon = await startDaemon();
-    client = await RawClient.connect(daemon.socket);
-  });
-
-  after(async () => {
-    client?.close();
-    await daemon?.dispose();
-  });
-
-  async function call(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    if (reply.error) throw Object.assign(new Error(reply.error.message), { rpc: reply.error });
-    return reply.result;
-  }
-
-  async function callError(method: string, params?: unknown): Promise<any> {
-    const reply = await client.call(nextId++, method, params);
-    assert.ok(reply.error, `${method} should fail`);
-    return reply.error;
-  }
+  const session = useDaemon();
+  const { call, callError, screenContains } = session;
 
   const bash = (extra: Record<string, unknown> = {}) =>
-    call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], cwd: daemon.dir, env: { PS1: '$ ' }, ...extra });
-
-  async function screenContains(target: string, text: string): Promise<string> {
-    let screen = '';
-    await waitFor(async () => (screen = (await call('pane.read', { target })).text).includes(text), { what: `"${text}" on ${target}\n${screen}` });
-    return screen;
-  }
+    call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], cwd: session.daemon.dir, env: { PS1: '$ ' }, ...extra });
 
   it('spawns bash at 120x32, runs a command and reads it back from the screen', async () => {
     const pane = await bash();
@@ -52,7 +22,7 @@ describe('panes on real PTYs through the daemon', () => {
   it('gives the pane its id, the socket and a truecolor xterm in the environment', async () => {
     const pane = await bash();
     await call('pane.send', { target: pane.id, text: 'echo "[$CORRAL_PANE|$CORRAL_SOCKET|$TERM|$COLORTERM]"', keys: ['Enter'] });
-    await screenContains(pane.id, `[${pane.id}|${daemon.socket}|xterm-256color|truecolor]`);
+    await screenContains(pane.id, `[${pane.id}|${session.daemon.socket}|xterm-256color|truecolor]`);
     await call('pane.kill', { target: pane.id });
   });
 
@@ -102,7 +72,7 @@ describe('panes on real PTYs through the daemon', () => {
   });
 
   it('keeps an exited pane listed with its exit code and its last screen readable', async () => {
-    const pane = await call('pane.spawn', { command: 'sh', args: ['-c', 'echo last-words; exit 3'], cwd: daemon.dir });
+    const pane = await call('pane.spawn', { command: 'sh', args: ['-c', 'echo last-words; exit 3'], cwd: session.daemon.dir });
     await waitFor(async () => (await call('pane.get', { target: pane.id })).state === 'exited', { what: 'exit' });
     const listed = (await call('pane.list')).panes.find((p: any) => p.id === pane.id);
     assert.deepEqual([listed.state, listed.exitCode], ['exited', 3]);
@@ -113,7 +83,7 @@ describe('panes on real PTYs through the daemon', () => {
   });
 
   it('refuses a command that does not exist and an unknown key name', async () => {
-    const missing = await callError('pane.spawn', { command: 'no-such-program-here', cwd: daemon.dir });
+    const missing = await callError('pane.spawn', { command: 'no-such-program-here', cwd: session.daemon.dir });
     assert.equal(missing.data.code, 'spawn_failed');
     assert.match(missing.message, /no-such-program-here/);
     const pane = await bash();
