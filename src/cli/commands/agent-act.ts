@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
 import { withDaemon } from '../client.ts';
@@ -6,18 +6,7 @@ import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../report.ts';
 import { formatAge } from './format.ts';
-
-function nonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number');
-  return n;
-}
-
-function positiveInt(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n < 1) throw new InvalidArgumentError('expected a positive whole number');
-  return n;
-}
+import { nonNegativeInt, positiveInt } from './parse.ts';
 
 /** The prompt's text: the argument, or all of stdin for `-` (its trailing newlines dropped, since Enter submits). */
 async function promptText(text: string): Promise<string> {

@@ -13,12 +13,7 @@ import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printTable, printText } from '../output.ts';
 import { formatAge } from './format.ts';
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
+import { positiveInt } from './parse.ts';
 
 function readSource(value: string): AgentReadSource {
   if (!(AGENT_READ_SOURCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${AGENT_READ_SOURCES.join(', ')}`);

@@ -6,12 +6,7 @@ import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../report.ts';
-
-function nonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
-  return n;
-}
+import { nonNegativeInt } from './parse.ts';
 
 function collectStates(value: string, previous: AgentState[]): AgentState[] {
   const states = value.split(',').filter((s) => s !== '');

@@ -12,21 +12,12 @@ import {
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-}
+import { collect, positiveInt } from './parse.ts';
 
 function envPair(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
   if (eq < 1) throw new InvalidArgumentError('expected KEY=VALUE');
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }
 
 function exitText(pane: PaneInfo): string {

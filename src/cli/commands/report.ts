@@ -1,15 +1,11 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import type { MethodDecl } from '../../protocol/method.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION, type ReportAnswer } from '../../protocol/methods/report.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
 import { UsageError } from '../report.ts';
-
-function nonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number');
-  return n;
-}
+import { nonNegativeInt } from './parse.ts';
 
 /** The pane a hook runs in: --target, else $CORRAL_PANE, which every pane's environment carries. */
 function paneOf(options: { target?: string }): string {
@@ -32,71 +28,52 @@ function answer(result: ReportAnswer, json: boolean): void {
   if (!result.accepted) process.stderr.write(`report not accepted: ${result.reason ?? 'unknown reason'}\n`);
 }
 
+/** Options every report command takes: who reports, the pane, and whether from outside it. */
+function reportCommand(agent: Command, name: string, description: string): Command {
+  return agent
+    .command(name)
+    .description(description)
+    .requiredOption('--source <name>', 'who reports, e.g. hook:claude or plugin:opencode')
+    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
+    .option('--external', 'report from outside the pane: send no pid (can never override a live agent)');
+}
+
+/** Sends one report with the common fields filled in, and answers as hooks need. */
+async function send<P>(cmd: Command, options: Record<string, unknown>, method: MethodDecl<P, ReportAnswer>, fields: object): Promise<void> {
+  const { socket, json } = globalsOf(cmd);
+  const params = { target: paneOf(options), source: options.source as string, ...fields, ...pidOf(options) } as P;
+  answer(await withDaemon(socket, (client) => client.call(method, params)), json);
+}
+
+/** Optional string options, only where given. */
+function given(options: Record<string, unknown>, ...names: string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => options[name] !== undefined).map((name) => [name, options[name]]));
+}
+
 /** `corral agent report|release|session`: what hook commands inside panes call. */
 export function registerReportCommands(agent: Command): void {
-  agent
-    .command('report')
-    .description("report an agent's state from a hook (accepted or not, exits 0; see docs/reporting.md)")
-    .requiredOption('--source <name>', 'who reports, e.g. hook:claude or plugin:opencode')
+  reportCommand(agent, 'report', "report an agent's state from a hook (accepted or not, exits 0; see docs/reporting.md)")
     .requiredOption('--agent <id>', 'the agent id, e.g. claude')
     .requiredOption('--state <state>', 'working, idle or blocked')
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
     .option('--session <id>', 'the agent session id')
     .option('--seq <n>', 'a sequence number, increasing per source and session', nonNegativeInt)
     .option('--ts <unix-seconds>', 'when the hook ran (default: now)', nonNegativeInt)
     .option('--message <text>', 'a short note shown by explain')
-    .option('--external', 'report from outside the pane: send no pid (can never override a live agent)')
-    .action(async (options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      const params = {
-        target: paneOf(options),
-        source: options.source as string,
-        agent: options.agent as string,
-        state: options.state as string,
-        ts: (options.ts as number | undefined) ?? Math.floor(Date.now() / 1000),
-        ...(options.session !== undefined ? { session: options.session as string } : {}),
-        ...(options.seq !== undefined ? { seq: options.seq as number } : {}),
-        ...(options.message !== undefined ? { message: options.message as string } : {}),
-        ...pidOf(options),
-      };
-      answer(await withDaemon(socket, (client) => client.call(PANE_REPORT_AGENT, params)), json);
-    });
+    .action((options, cmd: Command) =>
+      send(cmd, options, PANE_REPORT_AGENT, {
+        agent: options.agent,
+        state: options.state,
+        ts: options.ts ?? Math.floor(Date.now() / 1000),
+        ...given(options, 'session', 'seq', 'message'),
+      }),
+    );
 
-  agent
-    .command('release')
-    .description("report that the source's agent session ended")
-    .requiredOption('--source <name>', 'who reports')
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
+  reportCommand(agent, 'release', "report that the source's agent session ended")
     .option('--session <id>', 'the agent session id')
-    .option('--external', 'send no pid')
-    .action(async (options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      const params = {
-        target: paneOf(options),
-        source: options.source as string,
-        ...(options.session !== undefined ? { session: options.session as string } : {}),
-        ...pidOf(options),
-      };
-      answer(await withDaemon(socket, (client) => client.call(PANE_RELEASE_AGENT, params)), json);
-    });
+    .action((options, cmd: Command) => send(cmd, options, PANE_RELEASE_AGENT, given(options, 'session')));
 
-  agent
-    .command('session')
-    .description('report which agent session runs in the pane (identity only, no state)')
-    .requiredOption('--source <name>', 'who reports')
+  reportCommand(agent, 'session', 'report which agent session runs in the pane (identity only, no state)')
     .requiredOption('--session <id>', 'the agent session id')
     .option('--agent <id>', 'the agent id')
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
-    .option('--external', 'send no pid')
-    .action(async (options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      const params = {
-        target: paneOf(options),
-        source: options.source as string,
-        session: options.session as string,
-        ...(options.agent !== undefined ? { agent: options.agent as string } : {}),
-        ...pidOf(options),
-      };
-      answer(await withDaemon(socket, (client) => client.call(PANE_REPORT_SESSION, params)), json);
-    });
+    .action((options, cmd: Command) => send(cmd, options, PANE_REPORT_SESSION, { session: options.session, ...given(options, 'agent') }));
 }
