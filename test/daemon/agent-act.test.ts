@@ -58,6 +58,18 @@ describe('prompt, answer, the steering queue and display metadata through the da
     await call('pane.kill', { target: id });
   });
 
+  it('accepts a prompt once the screen has left blocked, though the debounce still holds the state', async () => {
+    const id = await fakeAgent(300);
+    await call('agent.prompt', { target: id, text: 'perm' });
+    await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
+    await call('pane.send', { target: id, text: '2' }); // declined by plain input, not through agent.answer
+    await session.screenContains(id, 'Declined.');
+    const result = await call('agent.prompt', { target: id, text: 'next task' });
+    assert.equal(result.delivered, true);
+    await session.screenContains(id, '> next task');
+    await call('pane.kill', { target: id });
+  });
+
   it('answers a question form with named keys', async () => {
     const id = await fakeAgent(200);
     await call('agent.prompt', { target: id, text: 'perm' });
