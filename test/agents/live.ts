@@ -1,0 +1,443 @@
+// Live end-to-end check: each real agent CLI runs inside a pane of a real Corral daemon and is driven
+// only through the real `corral` CLI, as a user would: identity from the live process, the startup
+// dialog, a slow turn, a permission prompt, the event stream and explain at each state.
+// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode]
+// Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { agents, type AgentSpec } from './agents.ts';
+import { SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
+import { CorralCli, type CliRun } from './live/corral-cli.ts';
+import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
+import { commandLine, endAll, processesUsing } from './live/processes.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..');
+const ORDER = ['gemini', 'qwen', 'copilot', 'opencode'];
+const TIME_BOX_MS = 15 * 60_000;
+const MOCK_LIFETIME_MS = TIME_BOX_MS + 60_000;
+const PANE = 'live';
+
+type Answer = { choice: number } | { keys: string[] };
+
+/** How each CLI's startup dialog and permission prompt are answered through `corral agent answer`. */
+const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
+  // Numbered radio lists: typing the digit picks the option (Enter follows only if it did not submit).
+  gemini: { trust: { choice: 1 }, permission: { choice: 1 } },
+  qwen: { permission: { choice: 1 } },
+  copilot: { trust: { choice: 1 }, permission: { choice: 1 } },
+  // OpenCode's permission dialog is a row of buttons without numbers; `Allow once` is selected.
+  opencode: { permission: { keys: ['Enter'] } },
+};
+
+type Verdict = 'PASS' | 'FAIL' | 'NOTE';
+
+interface StepResult {
+  agent: string;
+  step: string;
+  verdict: Verdict;
+  detail: string;
+}
+
+const results: StepResult[] = [];
+
+class AgentRun {
+  readonly work: string;
+  readonly home: string;
+  readonly project: string;
+  readonly socket: string;
+  private daemon: ChildProcess | null = null;
+  private mock: MockModel | null = null;
+  observer: Observer | null = null;
+  cli!: CorralCli;
+  t0 = Date.now();
+  private readonly log: string[] = [];
+
+  constructor(readonly spec: AgentSpec) {
+    this.work = mkdtempSync(join(tmpdir(), `corral-live-${spec.id}-`));
+    this.home = join(this.work, 'home');
+    this.project = join(this.work, 'project');
+    this.socket = join(this.work, 'run', 'corral.sock');
+    for (const dir of [this.home, this.project]) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(this.project, 'README.md'), '# live check project\n');
+  }
+
+  private get patience(): number {
+    return this.spec.patience ?? 1;
+  }
+
+  rel(ms: number): string {
+    return `+${((ms - this.t0) / 1000).toFixed(2)}s`;
+  }
+
+  say(line: string): void {
+    const text = `[${this.spec.id}] ${this.rel(Date.now())} ${line}`;
+    this.log.push(text);
+    process.stdout.write(`${text}\n`);
+  }
+
+  record(step: string, verdict: Verdict, detail: string): void {
+    results.push({ agent: this.spec.id, step, verdict, detail });
+    this.say(`${verdict} ${step}: ${detail}`);
+  }
+
+  async start(): Promise<void> {
+    this.mock = await startMockModel({ lifetimeMs: MOCK_LIFETIME_MS, logFile: join(this.work, 'mock-model.log') });
+    const ctx = { port: this.mock.port, home: this.home, project: this.project };
+    this.spec.setup(ctx);
+    // The daemon gets the clean environment the recorder gives a CLI; every pane inherits it.
+    const env: Record<string, string> = {
+      PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: this.home,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      COLORTERM: 'truecolor',
+      USER: 'capture',
+      SHELL: '/bin/bash',
+      XDG_RUNTIME_DIR: join(this.work, 'xdg-run'),
+      XDG_CONFIG_HOME: join(this.work, 'xdg-config'),
+      XDG_STATE_HOME: join(this.work, 'xdg-state'),
+    };
+    for (const dir of [env.XDG_RUNTIME_DIR!, env.XDG_CONFIG_HOME!, env.XDG_STATE_HOME!]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const logFd = openSync(join(this.work, 'daemon.log'), 'a');
+    this.daemon = spawn(process.execPath, [join(repoRoot, 'bin', 'corral'), '--socket', this.socket, 'daemon', '--log-level', 'debug'], {
+      cwd: this.home,
+      env,
+      stdio: ['ignore', logFd, logFd],
+    });
+    this.cli = new CorralCli(repoRoot, this.socket, env);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const status = await this.cli.run(['server', 'status']);
+      if (status.code === 0) break;
+      if (Date.now() > deadline) throw new Error(`daemon_not_ready: ${status.stderr.trim()}`);
+      await sleep(200);
+    }
+    this.say(`daemon pid ${this.daemon.pid} on ${this.socket}; mock model on 127.0.0.1:${this.mock.port}; work dir ${this.work}`);
+    const agentEnv = Object.entries(this.spec.env(ctx)).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+    const bin = join(here, 'node_modules', '.bin', this.spec.bin);
+    this.t0 = Date.now();
+    const spawned = await this.cli.run(['pane', 'spawn', '--name', PANE, '--cwd', this.project, ...agentEnv, '--', bin, ...this.spec.args]);
+    if (spawned.code !== 0) throw new Error(`spawn_failed: ${spawned.stderr.trim()}`);
+    this.say(`spawned ${spawned.json?.id} pid ${spawned.json?.pid}: ${bin}`);
+    this.observer = await Observer.start(this.socket, PANE);
+  }
+
+  async corral(args: string[]): Promise<CliRun> {
+    const run = await this.cli.run(args);
+    const json = run.json ? JSON.stringify(run.json) : run.stdout.trim();
+    this.log.push(`  $ corral ${args.join(' ')} -> exit ${run.code} in ${run.endedAt - run.startedAt} ms: ${json.slice(0, 2000)} ${run.stderr.trim()}`);
+    return run;
+  }
+
+  /** `corral agent wait live --until S --timeout T [...]`, with the time it took. */
+  async wait(until: string[], timeoutMs: number, extra: string[] = []): Promise<CliRun> {
+    return this.corral(['agent', 'wait', PANE, '--until', until.join(','), '--timeout', String(Math.round(timeoutMs * this.patience)), ...extra]);
+  }
+
+  async seq(): Promise<number> {
+    const list = await this.corral(['agent', 'list']);
+    return Number(list.json?.seq ?? 0);
+  }
+
+  /** The rule and evidence that decided now, from `corral agent explain`. */
+  async explain(label: string): Promise<string> {
+    const run = await this.corral(['agent', 'explain', PANE]);
+    const info = run.json?.agent;
+    const arbiter = run.json?.arbiter;
+    const detection = run.json?.detection;
+    const pending = arbiter?.pendingDebounce;
+    const summary = `${label}: state ${info?.state} (raw ${info?.rawState}) decided by ${arbiter?.decidedBy} (${info?.source})` +
+      (detection ? `; screen says ${detection.state} by rule ${detection.rule?.id ?? `none (${detection.fallback_reason})`} of ${detection.manifest?.id ?? ''} ${detection.manifest?.version ?? ''}` : '; no detection') +
+      (pending ? `; pending ${pending.state} in ${pending.remainingMs} ms` : '');
+    this.say(`explain ${summary}`);
+    return summary;
+  }
+
+  async answer(which: Answer, label: string): Promise<CliRun> {
+    const args = 'choice' in which ? [String(which.choice)] : ['--keys', ...which.keys];
+    let run = await this.corral(['agent', 'answer', PANE, ...args, '--timeout', String(10_000 * this.patience)]);
+    if (run.code === 124 && 'choice' in which) {
+      // The digit only moved the selection: Enter submits it.
+      this.record(`${label} answer`, 'NOTE', `\`agent answer ${which.choice}\` left it blocked after ${10 * this.patience} s; answering with Enter`);
+      run = await this.corral(['agent', 'answer', PANE, '--keys', 'Enter', '--timeout', String(10_000 * this.patience)]);
+    }
+    return run;
+  }
+
+  /**
+   * `corral agent prompt`, then waits for working. If the agent does not start and the text still sits
+   * in the composer, that is a failed submit: it is recorded and Enter is pressed so the run goes on.
+   */
+  async promptAndWork(step: string, text: string): Promise<{ prompt: CliRun; working: CliRun } | null> {
+    const prompt = await this.corral(['agent', 'prompt', PANE, text]);
+    if (prompt.code !== 0) {
+      this.record(`${step} prompt`, 'FAIL', `exit ${prompt.code}: ${prompt.stderr.trim()}`);
+      return null;
+    }
+    let working = await this.wait(['working', 'blocked'], 15_000);
+    if (working.code !== 0 && this.observer!.screen.includes(text)) {
+      this.record(`${step} prompt submitted`, 'FAIL',
+        `\`agent prompt\` exited 0 ({delivered: true}) but the agent did not start within ${15 * this.patience} s and the text is still in its composer; pressing Enter with \`pane send\`; screen:\n${this.screenTail(8)}`);
+      await this.corral(['pane', 'send', PANE, '--keys', 'Enter']);
+      working = await this.wait(['working', 'blocked'], 15_000);
+    }
+    return { prompt, working };
+  }
+
+  screenTail(lines = 12): string {
+    const screen = this.observer?.screen ?? '';
+    return screen.split('\n').filter((l) => l.trim()).slice(-lines).join('\n');
+  }
+
+  async stop(keep: boolean): Promise<void> {
+    this.observer?.dispose();
+    const pane = await this.cli?.run(['pane', 'kill', PANE]).catch(() => null);
+    if (pane && pane.code !== 0) this.log.push(`pane kill: exit ${pane.code} ${pane.stderr.trim()}`);
+    if (this.daemon?.pid) {
+      try { this.daemon.kill('SIGTERM'); } catch { /* gone */ }
+    }
+    await sleep(1500);
+    const leftovers = processesUsing(this.home);
+    if (leftovers.length) {
+      this.say(`ending leftovers: ${leftovers.map((pid) => `${pid} ${commandLine(pid).slice(0, 80)}`).join('; ')}`);
+      await endAll(leftovers);
+    }
+    await this.mock?.close();
+    writeFileSync(join(this.work, 'live.log'), this.log.join('\n') + '\n');
+    const screens = (this.observer?.screens ?? []).map((sample) =>
+      [`=== ${this.rel(sample.at)} title ${JSON.stringify(sample.title)}`, ...sample.text.split('\n').filter((l) => l.trim())].join('\n'));
+    writeFileSync(join(this.work, 'screens.log'), screens.join('\n') + '\n');
+    if (!keep) rmSync(this.work, { recursive: true, force: true });
+    else this.say(`kept ${this.work} (daemon.log, mock-model.log, live.log)`);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const secs = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '?' : `${(ms / 1000).toFixed(2)}s`);
+
+async function step1Identity(run: AgentRun): Promise<void> {
+  const deadline = Date.now() + run.spec.startupTimeoutMs;
+  let info: any = null;
+  while (Date.now() < deadline) {
+    info = (await run.corral(['agent', 'get', PANE])).json;
+    if (info?.agent) break;
+    await sleep(250);
+  }
+  const pane = (await run.corral(['pane', 'get', PANE])).json;
+  const proc = pane?.process;
+  const where = `foreground pid ${proc?.pid} exe ${proc?.exe} argv ${JSON.stringify(proc?.argv)}`;
+  if (info?.agent === run.spec.id && info.identity === 'process') {
+    run.record('1 identity', 'PASS', `agent ${info.agent} identity ${info.identity} after ${run.rel(Date.now())}; ${where}`);
+  } else {
+    run.record('1 identity', 'FAIL', `agent ${info?.agent} identity ${info?.identity}; ${where}`);
+    await run.explain('identity');
+  }
+}
+
+async function step2Startup(run: AgentRun): Promise<void> {
+  const dialog = run.spec.dialogs?.[0];
+  const answer = ANSWERS[run.spec.id]?.trust;
+  if (dialog && answer) {
+    run.observer!.arm('trust', dialog.pattern);
+    const blocked = await run.wait(['blocked'], run.spec.startupTimeoutMs);
+    const onScreen = dialog.pattern.test(run.observer!.screen);
+    if (blocked.code === 0 && onScreen) {
+      const change = run.observer!.changeTo('blocked', 0);
+      run.record('2 trust dialog blocked', 'PASS',
+        `blocked at ${change ? run.rel(change.event.ts) : '?'} (dialog on screen at ${run.rel(run.observer!.seenAt('trust') ?? 0)}, rule ${change?.event.data.source})`);
+    } else {
+      run.record('2 trust dialog blocked', 'FAIL', `wait exit ${blocked.code} (${blocked.stderr.trim()}); dialog on screen: ${onScreen}; screen:\n${run.screenTail()}`);
+    }
+    await run.explain('trust dialog');
+    const answered = await run.answer(answer, '2 trust');
+    if (answered.code === 0) {
+      run.record('2 trust answered', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsed_ms} ms`);
+    } else {
+      run.record('2 trust answered', 'FAIL', `agent answer exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
+      await run.explain('after trust answer');
+      if (dialog.pattern.test(run.observer!.screen)) await run.corral(['pane', 'send', PANE, '--keys', 'Enter']);
+    }
+  }
+  // Typing before the composer is ready is lost: want idle held for 2 s.
+  const idle = await run.wait(['idle'], run.spec.startupTimeoutMs, ['--stable', '2000']);
+  const composer = run.spec.idle.test(run.observer!.screen);
+  const info = (await run.corral(['agent', 'get', PANE])).json;
+  if (idle.code === 0 && composer) {
+    run.record('2 idle at start', 'PASS', `${info?.state} (seen ${info?.seen}) since ${run.rel(info?.stateSince ?? 0)} by ${info?.source}`);
+  } else {
+    run.record('2 idle at start', 'FAIL', `wait exit ${idle.code} (${idle.stderr.trim()}), state ${info?.state} by ${info?.source}; composer on screen: ${composer}; screen:\n${run.screenTail()}`);
+  }
+  await run.explain('idle at start');
+  // Identity must survive the restart some CLIs do after the dialog (Gemini relaunches its node child).
+  if (info?.agent !== run.spec.id || info?.identity !== 'process') {
+    run.record('2 identity after startup', 'FAIL', `agent ${info?.agent} identity ${info?.identity}`);
+  }
+}
+
+async function step3SlowTurn(run: AgentRun): Promise<void> {
+  const obs = run.observer!;
+  const seq = await run.seq();
+  obs.arm('working-cue', run.spec.working);
+  obs.arm('answer-end', new RegExp(SLOW_ANSWER_END));
+  const sent = await run.promptAndWork('3', 'Please answer slowly');
+  if (!sent) return;
+  const { prompt, working } = sent;
+  const toWorking = obs.changeTo('working', prompt.startedAt);
+  if (working.code === 0 && toWorking) {
+    run.record('3 prompt -> working', 'PASS',
+      `prompt sent ${run.rel(prompt.startedAt)} (CLI returned after ${prompt.endedAt - prompt.startedAt} ms), working published ${run.rel(toWorking.event.ts)} ` +
+      `(${toWorking.event.ts - prompt.startedAt} ms after the prompt began; rule ${toWorking.event.data.source}); ` +
+      `working cue on screen ${obs.seenAt('working-cue') ? run.rel(obs.seenAt('working-cue')!) : 'never seen by the probe'}`);
+  } else {
+    run.record('3 prompt -> working', 'FAIL', `wait exit ${working.code} (${working.stderr.trim()}); screen:\n${run.screenTail()}`);
+  }
+  await run.explain('working');
+  const done = await run.wait(['idle'], 120_000, ['--since-seq', String(seq)]);
+  const answerEnd = obs.seenAt('answer-end');
+  const endOnScreen = new RegExp(SLOW_ANSWER_END).test(obs.screen);
+  const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= prompt.startedAt);
+  const info = (await run.corral(['agent', 'get', PANE])).json;
+  if (done.code === 0 && endOnScreen) {
+    run.record('3 wait --until idle --since-seq', 'PASS',
+      `returned after ${secs(done.json?.elapsed_ms)} in state ${done.json?.states?.[PANE]}; answer end on screen ${answerEnd ? run.rel(answerEnd) : '?'}, ` +
+      `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && answerEnd ? toDone.event.ts - answerEnd : '?'} ms after the screen; rule ${toDone?.event.data.source}); now ${info?.state} seen ${info?.seen}`);
+  } else {
+    run.record('3 wait --until idle --since-seq', 'FAIL',
+      `wait exit ${done.code} after ${secs(done.json?.elapsed_ms)} state ${done.json?.states?.[PANE]}; answer end on screen: ${endOnScreen}; screen:\n${run.screenTail()}`);
+  }
+  if (info?.state !== 'done') run.record('3 done after the turn', 'FAIL', `state ${info?.state} seen ${info?.seen} (no client looked at the pane, so it should read done)`);
+  await run.explain('after the slow turn');
+}
+
+async function step4Permission(run: AgentRun): Promise<void> {
+  const obs = run.observer!;
+  // The composer must be ready again before typing (Qwen runs a side request after each turn).
+  await run.wait(['idle'], 20_000, ['--stable', '1500']);
+  const seq = await run.seq();
+  obs.arm('permission', run.spec.permission);
+  obs.arm('tool-end', new RegExp(TOOL_ANSWER_END));
+  const sent = await run.promptAndWork('4', 'Use the shell to create a file');
+  if (!sent) return;
+  const { prompt } = sent;
+  const blocked = await run.wait(['blocked'], 60_000, ['--since-seq', String(seq)]);
+  const onScreen = obs.seenAt('permission');
+  const toBlocked = obs.changeTo('blocked', prompt.startedAt);
+  if (blocked.code === 0 && run.spec.permission.test(obs.screen)) {
+    run.record('4 blocked on permission', 'PASS',
+      `after ${secs(blocked.json?.elapsed_ms)}; prompt on screen ${onScreen ? run.rel(onScreen) : '?'}, blocked published ${toBlocked ? run.rel(toBlocked.event.ts) : '?'} ` +
+      `(${toBlocked && onScreen ? toBlocked.event.ts - onScreen : '?'} ms after the screen; rule ${toBlocked?.event.data.source})`);
+  } else {
+    run.record('4 blocked on permission', 'FAIL', `wait exit ${blocked.code} (${blocked.stderr.trim()}) state ${blocked.json?.states?.[PANE]}; screen:\n${run.screenTail()}`);
+    await run.explain('permission (failed)');
+    return;
+  }
+  await run.explain('blocked');
+  const answerAt = Date.now();
+  const answered = await run.answer(ANSWERS[run.spec.id]!.permission, '4 permission');
+  const left = obs.stateChanges().find((e) => e.event.ts >= answerAt && e.event.data.from === 'blocked');
+  if (answered.code === 0) {
+    run.record('4 answer', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsed_ms} ms; prompt left the screen ${obs.goneAt('permission') ? run.rel(obs.goneAt('permission')!) : '?'}, ` +
+      `${left?.event.data.to} published ${left ? run.rel(left.event.ts) : '?'} (rule ${left?.event.data.source})`);
+  } else {
+    run.record('4 answer', 'FAIL', `exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
+  }
+  const done = await run.wait(['idle'], 60_000, ['--since-seq', String(seq)]);
+  const toolEnd = obs.seenAt('tool-end');
+  const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= answerAt);
+  const proof = existsSync(join(run.project, 'capture-proof.txt'));
+  if (done.code === 0 && new RegExp(TOOL_ANSWER_END).test(obs.screen) && proof) {
+    run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsed_ms)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
+      `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && toolEnd ? toDone.event.ts - toolEnd : '?'} ms after the screen; rule ${toDone?.event.data.source})`);
+  } else {
+    run.record('4 back to idle', 'FAIL', `wait exit ${done.code} state ${done.json?.states?.[PANE]}; proof file: ${proof}; screen:\n${run.screenTail()}`);
+  }
+  await run.explain('after the tool turn');
+}
+
+async function step5Events(run: AgentRun): Promise<void> {
+  const events = await run.corral(['events', '--since', '0']);
+  const lines = events.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const mine = lines.filter((e: any) => e.pane?.name === PANE);
+  const changes = mine.filter((e: any) => e.kind === 'agent.state_changed');
+  const attention = mine.filter((e: any) => e.kind === 'agent.attention');
+  for (const e of mine.filter((x: any) => x.kind.startsWith('agent.'))) {
+    const d = e.data;
+    run.say(`  event ${e.cursor} ${run.rel(e.ts)} ${e.kind} ${d.from ?? d.previous ?? ''}->${d.to ?? d.state ?? d.agent} ${d.source ?? ''} seq ${d.seq}`);
+  }
+  // A fallback verdict after the first one is a screen no rule knows: show what the probe saw then.
+  for (const e of changes.slice(1).filter((x: any) => String(x.data.source).startsWith('fallback'))) {
+    const sample = run.observer!.screens.find((x) => x.at >= e.ts) ?? run.observer!.screenAt(e.ts);
+    const lines = (sample?.text ?? '').split('\n').filter((l) => l.trim()).slice(-8).map((l) => `      | ${l}`);
+    run.say(`  screen near ${e.data.from}>${e.data.to} at ${run.rel(e.ts)} (probe ${sample ? run.rel(sample.at) : '?'}, title ${JSON.stringify(sample?.title)}):\n${lines.join('\n')}`);
+  }
+  const path = changes.map((e: any) => e.data.to).join(' > ');
+  // Expected displayed states after the first verdict: (trust: blocked >) idle/done > working > done > working > blocked > working > done.
+  const flaps = changes.filter((e: any, i: number) => i >= 2 && changes[i - 2].data.to === e.data.to && e.ts - changes[i - 2].ts < 1500 && changes[i - 1].data.to !== 'blocked');
+  const blockedIn = changes.filter((e: any) => e.data.to === 'blocked').length;
+  const doneIn = changes.filter((e: any) => e.data.to === 'done').length;
+  const attBlocked = attention.filter((e: any) => e.data.state === 'blocked').length;
+  const attDone = attention.filter((e: any) => e.data.state === 'done').length;
+  const expectedBlocked = (run.spec.dialogs?.length ? 1 : 0) + 1;
+  const ok = flaps.length === 0 && blockedIn === expectedBlocked && attBlocked === blockedIn && attDone === doneIn && doneIn >= 2;
+  run.record('5 events', ok ? 'PASS' : 'FAIL',
+    `${changes.length} agent.state_changed: ${path}; blocked ${blockedIn} (expected ${expectedBlocked}), attention blocked ${attBlocked}, done ${doneIn} with attention done ${attDone}; ` +
+    `flaps within 1.5 s: ${flaps.length ? flaps.map((e: any) => `${e.data.from}>${e.data.to} at ${run.rel(e.ts)}`).join(', ') : 'none'}`);
+}
+
+async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
+  const run = new AgentRun(spec);
+  let failed = false;
+  const box = sleep(TIME_BOX_MS).then(() => {
+    throw new Error(`time_box: ${TIME_BOX_MS / 60000} minutes passed`);
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        await run.start();
+        await step1Identity(run);
+        await step2Startup(run);
+        await step3SlowTurn(run);
+        await step4Permission(run);
+        await step5Events(run);
+      })(),
+      box,
+    ]);
+  } catch (error) {
+    failed = true;
+    run.record('run', 'FAIL', error instanceof Error ? error.message : String(error));
+  } finally {
+    failed ||= results.some((r) => r.agent === spec.id && r.verdict === 'FAIL');
+    await run.stop(keep || failed);
+  }
+}
+
+const requested = process.argv.slice(2);
+const ids = requested.length ? requested : ORDER;
+for (const id of ids) {
+  if (!agents[id]) {
+    process.stderr.write(`unknown_agent: ${id}; pass any of ${ORDER.join(', ')}\n`);
+    process.exit(2);
+  }
+}
+if (!process.env.CORRAL_CAPTURE_NETNS) {
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('live_needs_root: the daemon and its panes run in a network namespace with only loopback (unshare -n), which needs root; skipped.\n');
+    process.exit(2);
+  }
+  // Build the CLI bundle once, outside the timings.
+  spawnSync(process.execPath, [join(repoRoot, 'bin', 'corral'), '--version'], { stdio: 'ignore' });
+  const result = spawnSync(
+    'unshare',
+    ['-n', '--', 'bash', '-c', 'ip link set lo up && exec "$0" "$@"', process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, CORRAL_CAPTURE_NETNS: '1' } },
+  );
+  process.exit(result.status ?? 1);
+}
+for (const id of ids) await runAgent(agents[id]!, process.env.LIVE_KEEP === '1');
+process.stdout.write(`\nSummary (screen probe polls every ${SCREEN_POLL_MS} ms):\n`);
+for (const r of results) process.stdout.write(`${r.verdict.padEnd(4)} ${r.agent.padEnd(9)} ${r.step}\n`);
+process.exit(results.some((r) => r.verdict === 'FAIL') ? 1 : 0);
