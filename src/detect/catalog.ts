@@ -26,6 +26,7 @@ export interface CatalogInstallResult {
 export interface CatalogInstallOptions {
   bundled?: readonly CompiledManifest[]; // a catalog version not newer than the bundled one is skipped
   now?: () => Date;
+  source?: string; // recorded instead of the path: the URL a caller downloaded `catalog` from
 }
 
 /**
@@ -35,7 +36,7 @@ export interface CatalogInstallOptions {
  */
 export function installFromCatalog(catalog: string, targetDir: string, options: CatalogInstallOptions = {}): CatalogInstallResult {
   const path = catalogPath(catalog);
-  const source = catalog.startsWith('file://') ? catalog : resolve(path);
+  const source = options.source ?? (catalog.startsWith('file://') ? catalog : resolve(path));
   const files = catalogFiles(path);
   const result: CatalogInstallResult = { source, outcomes: [], errors: [] };
   mkdirSync(targetDir, { recursive: true });
@@ -78,7 +79,7 @@ export function installFromCatalog(catalog: string, targetDir: string, options: 
   return result;
 }
 
-/** Only local catalogs: a path or a file:// URL. Fetching over the network is left to the user. */
+/** Only local catalogs: a path or a file:// URL. Fetching over http(s) is the CLI's (src/cli/offline/catalog-fetch.ts). */
 function catalogPath(catalog: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(catalog)) {
     if (!catalog.startsWith('file://')) {
