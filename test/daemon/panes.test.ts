@@ -62,8 +62,10 @@ describe('panes on real PTYs through the daemon', () => {
   it('kills the pane process group and removes the pane', async () => {
     const pane = await bash();
     await call('pane.send', { target: pane.id, text: 'sleep 300 & echo bg=$!', keys: ['Enter'] });
-    const screen = await screenContains(pane.id, 'bg=');
-    const background = Number(/bg=(\d+)/.exec(screen)![1]);
+    // The typed line itself shows "bg=$!": wait for the digits the shell printed.
+    let found: RegExpExecArray | null = null;
+    await waitFor(async () => (found = /bg=(\d+)/.exec((await call('pane.read', { target: pane.id })).text)), { what: 'the job pid' });
+    const background = Number(found![1]);
     const killed = await call('pane.kill', { target: pane.id });
     assert.equal(killed.state, 'exited');
     await waitFor(() => !isAlive(pane.pid) && !isAlive(background), { what: 'the shell and its job to be gone' });
