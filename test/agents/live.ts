@@ -188,6 +188,16 @@ class AgentRun {
     return { prompt, working };
   }
 
+  /** Whether the probe sees `pattern` within `ms`: its last poll may be up to one period older than a wait's answer. */
+  async screenShows(pattern: RegExp, ms = 2000): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      if (pattern.test(this.observer!.screen)) return true;
+      if (Date.now() > deadline) return false;
+      await sleep(SCREEN_POLL_MS);
+    }
+  }
+
   screenTail(lines = 12): string {
     const screen = this.observer?.screen ?? '';
     return screen.split('\n').filter((l) => l.trim()).slice(-lines).join('\n');
@@ -244,7 +254,7 @@ async function step2Startup(run: AgentRun): Promise<void> {
   if (dialog && answer) {
     run.observer!.arm('trust', dialog.pattern);
     const blocked = await run.wait(['blocked'], run.spec.startupTimeoutMs);
-    const onScreen = dialog.pattern.test(run.observer!.screen);
+    const onScreen = await run.screenShows(dialog.pattern);
     if (blocked.code === 0 && onScreen) {
       const change = run.observer!.changeTo('blocked', 0);
       run.record('2 trust dialog blocked', 'PASS',
@@ -264,7 +274,7 @@ async function step2Startup(run: AgentRun): Promise<void> {
   }
   // Typing before the composer is ready is lost: want idle held for 2 s.
   const idle = await run.wait(['idle'], run.spec.startupTimeoutMs, ['--stable', '2000']);
-  const composer = run.spec.idle.test(run.observer!.screen);
+  const composer = await run.screenShows(run.spec.idle);
   const info = (await run.corral(['agent', 'get', PANE])).json;
   if (idle.code === 0 && composer) {
     run.record('2 idle at start', 'PASS', `${info?.state} (seen ${info?.seen}) since ${run.rel(info?.stateSince ?? 0)} by ${info?.source}`);
@@ -298,7 +308,7 @@ async function step3SlowTurn(run: AgentRun): Promise<void> {
   await run.explain('working');
   const done = await run.wait(['idle'], 120_000, ['--since-seq', String(seq)]);
   const answerEnd = obs.seenAt('answer-end');
-  const endOnScreen = new RegExp(SLOW_ANSWER_END).test(obs.screen);
+  const endOnScreen = await run.screenShows(new RegExp(SLOW_ANSWER_END));
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= prompt.startedAt);
   const info = (await run.corral(['agent', 'get', PANE])).json;
   if (done.code === 0 && endOnScreen) {
@@ -326,7 +336,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const blocked = await run.wait(['blocked'], 60_000, ['--since-seq', String(seq)]);
   const onScreen = obs.seenAt('permission');
   const toBlocked = obs.changeTo('blocked', prompt.startedAt);
-  if (blocked.code === 0 && run.spec.permission.test(obs.screen)) {
+  if (blocked.code === 0 && (await run.screenShows(run.spec.permission))) {
     run.record('4 blocked on permission', 'PASS',
       `after ${secs(blocked.json?.elapsed_ms)}; prompt on screen ${onScreen ? run.rel(onScreen) : '?'}, blocked published ${toBlocked ? run.rel(toBlocked.event.ts) : '?'} ` +
       `(${toBlocked && onScreen ? toBlocked.event.ts - onScreen : '?'} ms after the screen; rule ${toBlocked?.event.data.source})`);
@@ -349,7 +359,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const toolEnd = obs.seenAt('tool-end');
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= answerAt);
   const proof = existsSync(join(run.project, 'capture-proof.txt'));
-  if (done.code === 0 && new RegExp(TOOL_ANSWER_END).test(obs.screen) && proof) {
+  if (done.code === 0 && (await run.screenShows(new RegExp(TOOL_ANSWER_END))) && proof) {
     run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsed_ms)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
       `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && toolEnd ? toDone.event.ts - toolEnd : '?'} ms after the screen; rule ${toDone?.event.data.source})`);
   } else {
