@@ -307,8 +307,8 @@ async function step3SlowTurn(run: AgentRun): Promise<void> {
   }
   await run.explain('working');
   const done = await run.wait(['idle'], 120_000, ['--since-seq', String(seq)]);
-  const answerEnd = obs.seenAt('answer-end');
   const endOnScreen = await run.screenShows(new RegExp(SLOW_ANSWER_END));
+  const answerEnd = obs.seenAt('answer-end');
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= prompt.startedAt);
   const info = (await run.corral(['agent', 'get', PANE])).json;
   if (done.code === 0 && endOnScreen) {
@@ -334,9 +334,10 @@ async function step4Permission(run: AgentRun): Promise<void> {
   if (!sent) return;
   const { prompt } = sent;
   const blocked = await run.wait(['blocked'], 60_000, ['--since-seq', String(seq)]);
+  const permissionShown = await run.screenShows(run.spec.permission);
   const onScreen = obs.seenAt('permission');
   const toBlocked = obs.changeTo('blocked', prompt.startedAt);
-  if (blocked.code === 0 && (await run.screenShows(run.spec.permission))) {
+  if (blocked.code === 0 && permissionShown) {
     run.record('4 blocked on permission', 'PASS',
       `after ${secs(blocked.json?.elapsed_ms)}; prompt on screen ${onScreen ? run.rel(onScreen) : '?'}, blocked published ${toBlocked ? run.rel(toBlocked.event.ts) : '?'} ` +
       `(${toBlocked && onScreen ? toBlocked.event.ts - onScreen : '?'} ms after the screen; rule ${toBlocked?.event.data.source})`);
@@ -356,10 +357,11 @@ async function step4Permission(run: AgentRun): Promise<void> {
     run.record('4 answer', 'FAIL', `exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
   }
   const done = await run.wait(['idle'], 60_000, ['--since-seq', String(seq)]);
+  const toolShown = await run.screenShows(new RegExp(TOOL_ANSWER_END));
   const toolEnd = obs.seenAt('tool-end');
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= answerAt);
   const proof = existsSync(join(run.project, 'capture-proof.txt'));
-  if (done.code === 0 && (await run.screenShows(new RegExp(TOOL_ANSWER_END))) && proof) {
+  if (done.code === 0 && toolShown && proof) {
     run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsed_ms)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
       `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && toolEnd ? toDone.event.ts - toolEnd : '?'} ms after the screen; rule ${toDone?.event.data.source})`);
   } else {
