@@ -12,13 +12,17 @@ export interface PendingTransition {
 /**
  * Seed 000: transitions inferred from the screen that leave blocked, or go from working to idle,
  * wait ~450 ms so a half-drawn frame does not fire a notification. Explicit reports are not debounced.
+ * A screen on which no rule matches any more (the fallback) waits too: programs that redraw without
+ * synchronized output show frames half erased, and each would otherwise publish unknown and back
+ * (seen live with Qwen Code 0.15: working > unknown > working four times in a few ms).
  */
 export function needsDebounce(previous: { agent: string | null; state: RawState }, decision: Decision): boolean {
   if (decision.rule !== 'screen_rule' && decision.rule !== 'screen_fallback') return false;
   if (decision.agent === null || previous.agent !== decision.agent) return false;
   const leavesBlocked = previous.state === 'blocked' && decision.state !== 'blocked';
   const finishesWork = previous.state === 'working' && decision.state === 'idle';
-  return leavesBlocked || finishesWork;
+  const losesEvidence = decision.rule === 'screen_fallback' && previous.state !== 'unknown' && previous.state !== decision.state;
+  return leavesBlocked || finishesWork || losesEvidence;
 }
 
 export type DebounceStep = { apply: true; pending: null } | { apply: false; pending: PendingTransition };

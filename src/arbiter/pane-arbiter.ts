@@ -1,4 +1,5 @@
 import type { Verdict } from '../detect/types.ts';
+import type { RawState } from '../protocol/states.ts';
 import type { OscEvent } from '../terminal/types.ts';
 import { BoundedMap } from './bounded-map.ts';
 import { checkBinding } from './binding.ts';
@@ -55,6 +56,8 @@ export class PaneArbiter {
   #skipArrival: number | null = null;
   #arrivals = 0; // orders all evidence, so that ties in time still have a freshest
   #pending: PendingTransition | null = null;
+  /** The last state other than unknown in this generation: a turn that ends through unknown still completes. */
+  #lastKnown: RawState | null = null;
   #view: AgentView;
   readonly #rejections: RejectionLog;
 
@@ -282,6 +285,7 @@ export class PaneArbiter {
     this.#skipSince = null;
     this.#skipArrival = null;
     this.#pending = null;
+    this.#lastKnown = null;
     const decision = decide(this.#decideInput());
     // The ended agent's final state is published once, as `before` of the released record.
     const next = before.agent !== null ? this.#apply(decision, 'released', { force: true }) : this.#apply(decision, 'changed');
@@ -305,7 +309,8 @@ export class PaneArbiter {
     const now = this.#clock.now();
     const agentChanged = decision.agent !== before.agent;
     const stateChanged = decision.state !== before.state;
-    const completed = !agentChanged && decision.state === 'idle' && (before.state === 'working' || before.state === 'blocked');
+    const from = before.state === 'unknown' ? this.#lastKnown : before.state;
+    const completed = !agentChanged && decision.state === 'idle' && (from === 'working' || from === 'blocked');
     const seen = options.seen ?? (completed ? false : before.seen);
     const changed = options.force === true || agentChanged || stateChanged || seen !== before.seen;
     this.#view = {
@@ -320,6 +325,8 @@ export class PaneArbiter {
       stateSince: agentChanged || stateChanged ? now : before.stateSince,
       generation: this.#generation,
     };
+    if (agentChanged) this.#lastKnown = null;
+    if (decision.state !== 'unknown') this.#lastKnown = decision.state;
     return changed ? [{ kind, at: now, revision: this.#view.revision, before, after: { ...this.#view } }] : [];
   }
 

@@ -84,3 +84,38 @@ test('explain shows the pending debounce with its deadline', () => {
   const pending = arbiter.explain().pendingDebounce;
   assert.deepEqual(pending && { state: pending.state, remainingMs: pending.remainingMs }, { state: 'idle', remainingMs: 350 });
 });
+
+test('a half-erased frame on which no rule matches never publishes unknown while the next frame is working again', () => {
+  // Qwen Code 0.15 redraws without synchronized output: erase, then rewrite, in separate reads.
+  const { arbiter, clock } = paneWithAgent('qwen');
+  arbiter.observeScreen(verdict('qwen', 'working', 'spinner'));
+  for (let frame = 0; frame < 4; frame += 1) {
+    assert.deepEqual(arbiter.observeScreen(verdict('qwen', 'unknown', null)), []);
+    clock.advance(5);
+    assert.deepEqual(arbiter.observeScreen(verdict('qwen', 'working', 'spinner')), []);
+  }
+  clock.advance(1000);
+  assert.deepEqual(arbiter.tick(), []);
+  assert.equal(arbiter.view().state, 'working');
+});
+
+test('a screen that loses every rule for longer than the window does become unknown', () => {
+  const { arbiter, clock } = paneWithAgent('qwen');
+  arbiter.observeScreen(verdict('qwen', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('qwen', 'unknown', null));
+  assert.equal(arbiter.view().state, 'working');
+  clock.advance(450);
+  assert.equal(arbiter.tick().length, 1);
+  assert.deepEqual([arbiter.view().state, arbiter.view().rule], ['unknown', 'screen_fallback']);
+});
+
+test('a turn that ends through a stretch of unknown is still done until seen', () => {
+  const { arbiter, clock } = paneWithAgent('qwen');
+  arbiter.observeScreen(verdict('qwen', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('qwen', 'unknown', null));
+  clock.advance(450);
+  arbiter.tick();
+  assert.equal(arbiter.view().state, 'unknown');
+  arbiter.observeScreen(verdict('qwen', 'idle', 'prompt'));
+  assert.deepEqual([arbiter.view().state, arbiter.view().displayed, arbiter.view().seen], ['idle', 'done', false]);
+});

@@ -45,6 +45,7 @@ export class ReferenceModel {
   skipOrder: number | null = null;
   order = 0;
   view: ModelView = { agent: null, state: 'unknown', seen: true };
+  lastKnown: State | null = null; // the last state other than unknown since the agent (or generation) began
   pending: { agent: string; state: State; deadline: number } | null = null;
   readonly debounceMs: number;
 
@@ -66,6 +67,7 @@ export class ReferenceModel {
         }
         const hadAgent = this.view.agent !== null;
         this.generation += 1;
+        this.lastKnown = null;
         this.agent = event.kind === 'start' ? event.agent : null;
         this.agentPid = event.kind === 'start' ? event.pid : null;
         this.lifecycle = event.kind === 'start' ? event.lifecycle : [];
@@ -147,7 +149,7 @@ export class ReferenceModel {
   }
 
   /** What the rules say now, before debounce. */
-  target(): { agent: string | null; state: State; fromScreen: boolean } {
+  target(): { agent: string | null; state: State; fromScreen: boolean; fallback?: boolean } {
     const reports = [...this.latest.values()].sort((a, b) => b.order - a.order);
     const agent = this.agent ?? reports[0]?.agent ?? null;
     if (agent === null) return { agent, state: 'unknown', fromScreen: false };
@@ -163,7 +165,7 @@ export class ReferenceModel {
     }
     if (screen?.rule) return { agent, state: screen.state, fromScreen: true };
     if (mine[0]) return { agent, state: mine[0].state, fromScreen: false };
-    if (screen) return { agent, state: screen.state, fromScreen: true };
+    if (screen) return { agent, state: screen.state, fromScreen: true, fallback: true };
     return { agent, state: 'unknown', fromScreen: false };
   }
 
@@ -171,7 +173,8 @@ export class ReferenceModel {
     const target = this.target();
     const from = this.view;
     const debounced = target.fromScreen && target.agent === from.agent &&
-      ((from.state === 'blocked' && target.state !== 'blocked') || (from.state === 'working' && target.state === 'idle'));
+      ((from.state === 'blocked' && target.state !== 'blocked') || (from.state === 'working' && target.state === 'idle') ||
+        (target.fallback === true && from.state !== 'unknown' && from.state !== target.state));
     if (!debounced) {
       this.pending = null;
       this.publish(target, false);
@@ -187,8 +190,10 @@ export class ReferenceModel {
   }
 
   publish(target: { agent: string | null; state: State }, released: boolean): void {
-    const completed = !released && target.agent === this.view.agent && target.state === 'idle' &&
-      (this.view.state === 'working' || this.view.state === 'blocked');
+    const from = this.view.state === 'unknown' ? this.lastKnown : this.view.state;
+    const completed = !released && target.agent === this.view.agent && target.state === 'idle' && (from === 'working' || from === 'blocked');
+    if (target.agent !== this.view.agent) this.lastKnown = null;
+    if (target.state !== 'unknown') this.lastKnown = target.state;
     this.view = { agent: target.agent, state: target.state, seen: completed ? false : this.view.seen };
   }
 }
