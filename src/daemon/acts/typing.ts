@@ -8,13 +8,14 @@ const PASTE_END = '\x1b[201~';
 const ENTER = '\r';
 
 /**
- * Pause between the pasted text and the Enter that submits it, so that the Enter arrives in a read of
- * its own: a TUI may take a paste and a key read together as one paste and drop the Enter. Measured
- * with the fake agent (10 trials each, /tmp script in the report): 0, 10 and 60 ms all submit 10/10;
- * the fake parses the Enter after the paste mark. Real agents are not measured yet, so 60 ms is kept
- * as a margin that costs a prompt little.
+ * Before the Enter that submits a prompt, the pane's output must have been quiet this long since the
+ * text was typed: a TUI may take a paste and a key read together as one paste and drop the Enter, and
+ * Gemini CLI 0.61 turns an Enter into a newline while a paste is still marked (a 40 ms timer it clears
+ * on its next render). A fixed 60 ms pause lost the Enter in 2 of 3 live runs on a busy machine.
  */
-export const SUBMIT_PAUSE_MS = 60;
+export const SUBMIT_QUIET_MS = 200;
+/** The Enter goes after this long at the most, for a program that keeps drawing (a spinner). */
+export const SUBMIT_WAIT_CAP_MS = 1500;
 
 /**
  * The bytes of `text` as the program expects typed input: between bracketed-paste marks when the
@@ -26,12 +27,32 @@ export function pasteBytes(text: string, bracketedPaste: boolean): string {
   return PASTE_START + text.split(PASTE_END).join('') + PASTE_END;
 }
 
-/** Types text into the pane, then Enter after the submit pause when `submit`. */
-export async function typePrompt(pane: PaneRecord, text: string, submit: boolean, pauseMs = SUBMIT_PAUSE_MS): Promise<void> {
+/** Types text into the pane, then, when `submit`, Enter once the program has taken the text. */
+export async function typePrompt(pane: PaneRecord, text: string, submit: boolean, quietMs = SUBMIT_QUIET_MS): Promise<void> {
   if (text !== '') pane.terminal.write(pasteBytes(text, pane.terminal.bracketedPaste));
   if (!submit) return;
-  if (text !== '' && pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  if (text !== '' && quietMs > 0) await outputQuiet(pane, quietMs, SUBMIT_WAIT_CAP_MS);
   if (pane.state === 'running') pane.terminal.write(ENTER);
+}
+
+/** Resolves once the pane has drawn nothing for `quietMs`, or after `capMs` at the most. */
+function outputQuiet(pane: PaneRecord, quietMs: number, capMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let quiet: NodeJS.Timeout;
+    const done = () => {
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      listener.dispose();
+      resolve();
+    };
+    const arm = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, quietMs);
+    };
+    const listener = pane.terminal.onOutput(arm);
+    const cap = setTimeout(done, capMs);
+    arm();
+  });
 }
 
 /** Named keys to bytes; an unknown name travels as `invalid_key`. */
