@@ -79,7 +79,8 @@ export class AgentService implements Disposable {
   }
 
   info(pane: PaneRecord, view: AgentView = this.of(pane).view()): AgentInfo {
-    const snapshot = pane.terminal.snapshot();
+    // Title and progress as the program emitted them (what the snapshot carries), without building the screen text.
+    const { osc } = pane.terminal;
     return {
       id: pane.id,
       name: pane.name,
@@ -93,8 +94,8 @@ export class AgentService implements Disposable {
       revision: view.revision,
       rule: view.rule,
       source: view.source,
-      title: snapshot.title,
-      progress: snapshot.progress,
+      title: osc.title?.value ?? null,
+      progress: osc.progress?.value ?? null,
       queued: this.extras.queued(pane.id),
       metadata: this.extras.metadata(pane.id),
       paneState: pane.state,
