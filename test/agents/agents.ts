@@ -34,6 +34,8 @@ export interface AgentSpec {
   dialogs?: { pattern: RegExp; keys: string; label: string }[];
 }
 
+const CLAUDE_API_KEY = 'sk-ant-api03-mock-key-for-offline-live-checks-0123456789';
+
 const writeJson = (path: string, value: unknown): void => {
   mkdirSync(join(path, '..'), { recursive: true });
   writeFileSync(path, JSON.stringify(value, null, 2));
@@ -141,5 +143,63 @@ export const agents: Record<string, AgentSpec> = {
     approve: '\r',
     startupTimeoutMs: 120000,
     dialogs: [{ pattern: /Confirm folder trust/, keys: '\r', label: '00-blocked-folder-trust' }],
+  },
+  claude: {
+    id: 'claude',
+    version: '2.1.197',
+    bin: 'claude',
+    args: [],
+    env: ({ port }) => ({
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ANTHROPIC_API_KEY: CLAUDE_API_KEY,
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    }),
+    // Onboarding done and the key approved, or it checks a remote host and exits. The project's trust
+    // is left out on purpose: the trust dialog is the startup dialog.
+    setup: ({ home }) => {
+      writeJson(join(home, '.claude.json'), {
+        hasCompletedOnboarding: true,
+        lastOnboardingVersion: '2.1.197',
+        theme: 'dark',
+        customApiKeyResponses: { approved: [CLAUDE_API_KEY.slice(-20)], rejected: [] },
+      });
+    },
+    idle: /\? for shortcuts/,
+    working: /esc to interrupt/,
+    permission: /Do you want to proceed\?|esc to cancel · tab to amend/,
+    approve: '\r',
+    startupTimeoutMs: 60000,
+    dialogs: [{ pattern: /trust this folder/i, keys: '\r', label: '00-blocked-folder-trust' }],
+  },
+  codex: {
+    id: 'codex',
+    version: '0.171.0',
+    bin: 'codex',
+    args: [],
+    env: () => ({ MOCK_API_KEY: 'mock-key' }),
+    // The project folder is not a git repository, so Codex shows no trust dialog.
+    setup: ({ home, port }) => {
+      mkdirSync(join(home, '.codex'), { recursive: true });
+      writeFileSync(join(home, '.codex', 'config.toml'), [
+        'model = "mock-model"',
+        'model_provider = "mock"',
+        'approval_policy = "on-request"',
+        'sandbox_mode = "read-only"',
+        'check_for_update_on_startup = false',
+        '',
+        '[model_providers.mock]',
+        'name = "Mock"',
+        `base_url = "http://127.0.0.1:${port}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "MOCK_API_KEY"',
+        '',
+      ].join('\n'));
+    },
+    idle: /^› /m,
+    working: /esc to interrupt/,
+    permission: /Would you like to run|Press enter to confirm or esc to cancel/i,
+    approve: '\r',
+    startupTimeoutMs: 60000,
   },
 };

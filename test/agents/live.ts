@@ -1,7 +1,7 @@
 // Live end-to-end check: each real agent CLI runs inside a pane of a real Corral daemon and is driven
 // only through the real `corral` CLI, as a user would: identity from the live process, the startup
 // dialog, a slow turn, a permission prompt, the event stream and explain at each state.
-// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode]
+// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { commandLine, endAll, processesUsing } from './live/processes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
-const ORDER = ['gemini', 'qwen', 'copilot', 'opencode'];
+const ORDER = ['gemini', 'qwen', 'copilot', 'opencode', 'claude', 'codex'];
 const TIME_BOX_MS = 15 * 60_000;
 const MOCK_LIFETIME_MS = TIME_BOX_MS + 60_000;
 const PANE = 'live';
@@ -31,6 +31,8 @@ const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
   copilot: { trust: { choice: 1 }, permission: { choice: 1 } },
   // OpenCode's permission dialog is a row of buttons without numbers; `Allow once` is selected.
   opencode: { permission: { keys: ['Enter'] } },
+  claude: { trust: { choice: 1 }, permission: { choice: 1 } },
+  codex: { trust: { choice: 1 }, permission: { choice: 1 } },
 };
 
 type Verdict = 'PASS' | 'FAIL' | 'NOTE';

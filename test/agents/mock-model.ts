@@ -1,6 +1,8 @@
 // Mock model server for recording real agent CLIs offline. Serves on 127.0.0.1 only, on a random
 // port, and exits by itself after a bounded lifetime. Run standalone: it prints `PORT <n>` on stdout.
 //
+// Endpoints: OpenAI chat completions, Gemini generateContent, Anthropic messages (Claude Code) and
+// OpenAI responses (Codex), all streamed as server-sent events.
 // Script (chosen from the last user turn):
 //   - text containing "shell": call the CLI's shell tool with a command that needs permission;
 //   - a tool result as the last turn: a short, slowly streamed closing answer;
@@ -250,6 +252,158 @@ async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<
   res.end();
 }
 
+// ---------- Anthropic messages (Claude Code) ----------
+
+const SYSTEM_REMINDER = /^\s*<system-reminder>[\s\S]*?<\/system-reminder>\s*/;
+
+/** The text a user typed in one message, without the system reminders Claude Code adds around it. */
+function anthropicUserText(content: unknown): string {
+  if (typeof content === 'string') return content.replace(SYSTEM_REMINDER, '').trim();
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b: any) => b?.type === 'text' && typeof b.text === 'string')
+    .map((b: any) => String(b.text).replace(SYSTEM_REMINDER, '').trim())
+    .filter((t: string) => t && !t.startsWith('<system-reminder>'))
+    .join(' ');
+}
+
+/**
+ * The last user turn: the newest user message holding a tool result or typed text. Messages made only
+ * of system reminders (Claude Code may send one last) are skipped.
+ */
+function anthropicLastTurn(messages: any[]): { userText: string; toolName: string | null } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'user') continue;
+    const result = Array.isArray(m.content) ? m.content.find((b: any) => b?.type === 'tool_result') : undefined;
+    if (result) return { userText: '', toolName: anthropicToolName(messages, result.tool_use_id) };
+    const text = anthropicUserText(m.content);
+    if (text) return { userText: text, toolName: null };
+  }
+  return { userText: '', toolName: null };
+}
+
+function anthropicToolName(messages: any[], id: string | undefined): string {
+  for (const m of messages) {
+    if (!Array.isArray(m?.content)) continue;
+    for (const b of m.content) if (b?.type === 'tool_use' && b.id === id) return String(b.name ?? '');
+  }
+  return '';
+}
+
+async function anthropicMessages(body: any, res: ServerResponse): Promise<void> {
+  const messages: any[] = body.messages ?? [];
+  const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.input_schema }));
+  const { userText, toolName } = anthropicLastTurn(messages);
+  // Side requests (titles, topic checks, quota probes) come without tools: answer at once.
+  const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools);
+  const id = `msg_mock_${Date.now()}`;
+  const model = body.model ?? 'mock-model';
+  const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const toolUse = turn.kind === 'call' ? { type: 'tool_use', id: `toolu_mock_${Date.now()}`, name: turn.tool.name, input: turn.args } : null;
+  if (!body.stream) {
+    const content = toolUse ? [toolUse] : [{ type: 'text', text: (turn as { words: string[] }).words.join(' ') }];
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content, stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null, usage }));
+    return;
+  }
+  sseHeaders(res);
+  const send = (event: string, data: unknown): boolean => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`);
+  send('message_start', { message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  if (toolUse) {
+    await sleep(400);
+    send('content_block_start', { index: 0, content_block: { ...toolUse, input: {} } });
+    send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(toolUse.input) } });
+    send('content_block_stop', { index: 0 });
+  } else if (turn.kind === 'text') {
+    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    if (turn.delayMs) await sleep(FIRST_TOKEN_DELAY_MS);
+    for (const [i, word] of turn.words.entries()) {
+      if (turn.delayMs) await sleep(turn.delayMs);
+      send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: (i === 0 ? '' : ' ') + word } });
+    }
+    send('content_block_stop', { index: 0 });
+  }
+  send('message_delta', { delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } });
+  send('message_stop', {});
+  res.end();
+}
+
+// ---------- OpenAI responses (Codex) ----------
+
+/** Codex's user-role context blocks (environment, AGENTS.md) are not what the user typed. */
+const CODEX_CONTEXT = /^\s*<(?:environment_context|user_instructions|permissions instructions|user_shell_command)|^\s*# AGENTS\.md/;
+
+function responsesLastTurn(input: any[]): { userText: string; toolName: string | null } {
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i];
+    if (item?.type === 'function_call_output' || item?.type === 'custom_tool_call_output') {
+      const call = input.find((x: any) => (x?.type === 'function_call' || x?.type === 'custom_tool_call') && x.call_id === item.call_id);
+      return { userText: '', toolName: String(call?.name ?? '') };
+    }
+    if (item?.role === 'assistant') return { userText: '', toolName: null };
+    if (item?.role !== 'user') continue;
+    const text = textOf(item.content);
+    if (text && !CODEX_CONTEXT.test(text)) return { userText: text, toolName: null };
+  }
+  return { userText: '', toolName: null };
+}
+
+/**
+ * Arguments for Codex's `exec_command`: the approval prompt appears only when the call asks to leave
+ * the sandbox (`sandbox_permissions: "require_escalated"`) and says why.
+ */
+function codexExecArguments(schema: Record<string, any> | undefined): Record<string, unknown> {
+  const props: Record<string, any> = schema?.properties ?? {};
+  const args = argumentsFor(schema);
+  delete args.command;
+  const commandKey = 'cmd' in props ? 'cmd' : 'command';
+  args[commandKey] = String(props[commandKey]?.type ?? 'string') === 'array' ? ['bash', '-lc', SHELL_COMMAND] : SHELL_COMMAND;
+  args.sandbox_permissions = 'require_escalated';
+  args.justification = 'Create the marker file the capture checks for';
+  return args;
+}
+
+async function openAiResponses(body: any, res: ServerResponse): Promise<void> {
+  const input: any[] = Array.isArray(body.input) ? body.input : [{ role: 'user', content: textOf(body.input) }];
+  const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.parameters }));
+  const { userText, toolName } = responsesLastTurn(input);
+  let turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools);
+  const exec = tools.find((t) => t.name === 'exec_command');
+  if (turn.kind === 'call' && exec && !QUESTION_TOOL_NAMES.includes(turn.tool.name)) turn = { kind: 'call', tool: exec, args: codexExecArguments(exec.schema as any) };
+  const id = `resp_mock_${Date.now()}`;
+  const model = body.model ?? 'mock-model';
+  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
+  const response = (status: string, output: unknown[]): unknown => ({ id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output, ...(status === 'completed' ? { usage } : {}) });
+  let item: any;
+  sseHeaders(res);
+  const send = (event: string, data: unknown): boolean => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`);
+  send('response.created', { response: response('in_progress', []) });
+  if (turn.kind === 'call') {
+    await sleep(400);
+    item = { type: 'function_call', id: `fc_mock_${Date.now()}`, call_id: `call_mock_${Date.now()}`, name: turn.tool.name, arguments: JSON.stringify(turn.args), status: 'completed' };
+    send('response.output_item.added', { output_index: 0, item: { ...item, arguments: '', status: 'in_progress' } });
+    send('response.output_item.done', { output_index: 0, item });
+  } else {
+    const itemId = `msg_mock_${Date.now()}`;
+    send('response.output_item.added', { output_index: 0, item: { type: 'message', id: itemId, role: 'assistant', status: 'in_progress', content: [] } });
+    send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    if (turn.delayMs) await sleep(FIRST_TOKEN_DELAY_MS);
+    let text = '';
+    for (const [i, word] of turn.words.entries()) {
+      if (turn.delayMs) await sleep(turn.delayMs);
+      const delta = (i === 0 ? '' : ' ') + word;
+      text += delta;
+      send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta });
+    }
+    send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
+    item = { type: 'message', id: itemId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
+    send('response.output_item.done', { output_index: 0, item });
+  }
+  send('response.completed', { response: response('completed', [item]) });
+  res.end();
+}
+
 // ---------- server ----------
 
 export interface MockModel {
@@ -281,6 +435,13 @@ export function startMockModel(options: Options): Promise<MockModel> {
           return res.end(JSON.stringify({ embedding: { values: [0.1, 0.2] }, embeddings: [{ values: [0.1, 0.2] }] }));
         }
         if (url.endsWith('/chat/completions')) return await openAiChat(body, res);
+        const path = url.split('?')[0]!;
+        if (path.endsWith('/messages/count_tokens')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ input_tokens: 10 }));
+        }
+        if (path.endsWith('/v1/messages')) return await anthropicMessages(body, res);
+        if (path.endsWith('/responses')) return await openAiResponses(body, res);
         if (url.endsWith('/models') || url.includes('/models?')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock', capabilities: { supports: { tool_calls: true, streaming: true } } }] }));
