@@ -1,5 +1,6 @@
 // How to launch and drive each recorded CLI against the mock model. Versions are pinned in
 // test/agents/package.json; screen patterns come from watching each CLI's screens.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -178,8 +179,9 @@ export const agents: Record<string, AgentSpec> = {
     bin: 'codex',
     args: [],
     env: () => ({ MOCK_API_KEY: 'mock-key' }),
-    // The project folder is not a git repository, so Codex shows no trust dialog.
-    setup: ({ home, port }) => {
+    // The project is a git repository, so Codex asks for trust 2 to 5 s after drawing its composer.
+    setup: ({ home, port, project }) => {
+      spawnSync('git', ['init', '-q'], { cwd: project });
       mkdirSync(join(home, '.codex'), { recursive: true });
       writeFileSync(join(home, '.codex', 'config.toml'), [
         'model = "mock-model"',
@@ -201,5 +203,6 @@ export const agents: Record<string, AgentSpec> = {
     permission: /Would you like to run|Press enter to confirm or esc to cancel/i,
     approve: '\r',
     startupTimeoutMs: 60000,
+    dialogs: [{ pattern: /Trust and continue/, keys: '\r', label: '00-blocked-folder-trust' }],
   },
 };

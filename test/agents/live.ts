@@ -32,7 +32,9 @@ const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
   // OpenCode's permission dialog is a row of buttons without numbers; `Allow once` is selected.
   opencode: { permission: { keys: ['Enter'] } },
   claude: { trust: { choice: 1 }, permission: { choice: 1 } },
-  codex: { trust: { choice: 1 }, permission: { choice: 1 } },
+  // Codex's trust dialog only moves the selection on a digit (`Trust and continue` is selected); its
+  // approval prompt takes the digit.
+  codex: { trust: { keys: ['Enter'] }, permission: { choice: 1 } },
 };
 
 type Verdict = 'PASS' | 'FAIL' | 'NOTE';
@@ -154,7 +156,8 @@ class AgentRun {
     const pending = arbiter?.pendingDebounce;
     const summary = `${label}: state ${info?.state} (raw ${info?.rawState}) decided by ${arbiter?.decidedBy} (${info?.source})` +
       (detection ? `; screen says ${detection.state} by rule ${detection.rule?.id ?? `none (${detection.fallback_reason})`} of ${detection.manifest?.id ?? ''} ${detection.manifest?.version ?? ''}` : '; no detection') +
-      (pending ? `; pending ${pending.state} in ${pending.remainingMs} ms` : '');
+      (pending ? `; pending ${pending.state} in ${pending.remainingMs} ms` : '') +
+      reportsSummary(arbiter);
     this.say(`explain ${summary}`);
     return summary;
   }
@@ -228,6 +231,15 @@ class AgentRun {
   }
 }
 
+/** In-band and hook reports the arbiter holds (OSC 7501 from Codex, for one) and the last it refused. */
+function reportsSummary(arbiter: any): string {
+  const reports = (arbiter?.evidence ?? []).filter((e: any) => e.kind === 'report');
+  const refused = arbiter?.rejections ?? [];
+  const last = refused[refused.length - 1];
+  return (reports.length ? `; reports ${reports.map((e: any) => `${e.source}=${e.value}${e.authoritative ? '' : ' (not authoritative)'}${e.decided ? ' (decided)' : ''}`).join(', ')}` : '') +
+    (last ? `; ${refused.length} refused, last ${last.source} ${last.reason}: ${last.summary}` : '');
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const secs = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '?' : `${(ms / 1000).toFixed(2)}s`);
 
@@ -298,6 +310,8 @@ async function step3SlowTurn(run: AgentRun): Promise<void> {
   const sent = await run.promptAndWork('3', 'Please answer slowly');
   if (!sent) return;
   const { prompt, working } = sent;
+  // Working may be published from the title before the cue is drawn: give the probe a moment to see it.
+  await run.screenShows(run.spec.working);
   const toWorking = obs.changeTo('working', prompt.startedAt);
   if (working.code === 0 && toWorking) {
     run.record('3 prompt -> working', 'PASS',
