@@ -33,10 +33,14 @@ const NAMED_KEYS: Readonly<Record<string, string>> = {
   f12: '\x1b[24~',
 };
 
-/** Bytes for one key name: a named key, `C-<letter>` (control), `M-<key>` (alt: ESC prefix). */
+/**
+ * Bytes for one key name: a named key, `C-<letter>` (control), `M-<key>` (alt: ESC prefix), or one
+ * printable character, which types itself (`1`, `y`), so that `1 Enter` picks and confirms an option.
+ */
 function encodeKey(name: string): string | null {
   const named = NAMED_KEYS[name.toLowerCase()];
   if (named !== undefined) return named;
+  if ([...name].length === 1 && /^[^\p{C}]$/u.test(name)) return name;
   const control = /^C-([a-zA-Z@[\\\]^_ ])$/.exec(name);
   if (control) {
     const ch = control[1] === ' ' ? '@' : control[1].toUpperCase();
@@ -65,7 +69,7 @@ export function encodeKeys(names: string[]): string {
     throw new TerminalError(
       'invalid_key',
       `unknown key name${unknown.length > 1 ? 's' : ''}: ${unknown.map((k) => JSON.stringify(k)).join(', ')}; ` +
-        'use Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Space, F1-F12, C-a..C-z or M-<key>',
+        'use Enter, Escape, Tab, BSpace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Space, F1-F12, C-a..C-z, M-<key> or one character',
     );
   }
   return out;

@@ -22,3 +22,9 @@ test('unknown keys are named in one invalid_key error', () => {
       error instanceof TerminalError && error.code === 'invalid_key' && /"Hyper", "C-1"/.test(error.message),
   );
 });
+
+test('one printable character types itself, so an option can be picked and confirmed', () => {
+  assert.equal(encodeKeys(['1', 'Enter']), '1\r');
+  assert.equal(encodeKeys(['y', 'é']), 'yé');
+  assert.throws(() => encodeKeys(['\x07']), (error: unknown) => error instanceof TerminalError && error.code === 'invalid_key');
+});
