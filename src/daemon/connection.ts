@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import { FrameDecoder } from '../protocol/framing.ts';
+import { SERVER_PROBE } from '../protocol/events.ts';
 import type { NotificationDecl } from '../protocol/method.ts';
 import type { Disposable } from '../terminal/types.ts';
 import { Listeners } from './listeners.ts';
@@ -45,6 +46,9 @@ export class Connection implements Disposable {
     socket.on('end', () => {
       this.inputEnded = true;
       if (this.inFlight === 0) this.close();
+      // A gone client and a half-closed one look alike until a write: a write to a gone one fails,
+      // closes the connection and aborts `signal`, so its pending waits are cancelled at once.
+      else this.notify(SERVER_PROBE, {});
     });
     socket.on('error', (error) => log.debug({ err: error }, 'connection error'));
     socket.on('close', () => this.finish());

@@ -91,12 +91,13 @@ export class Daemon {
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
       if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
+      const waits = daemon.own(new WaitHub(registry, agents));
       daemon.register([
-        ...serverHandlers(info, registry),
+        ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size })),
         ...paneHandlers(registry, queues),
         ...agentHandlers(registry, agents),
         ...agentQueryHandlers(registry, agents),
-        ...agentWaitHandlers(registry, agents, daemon.own(new WaitHub(registry, agents))),
+        ...agentWaitHandlers(registry, agents, waits),
         ...agentActHandlers(registry, agents, queues),
         ...metadataHandlers(registry, metadata),
         ...manifestHandlers(agents),

@@ -17,3 +17,14 @@ export const EVENT = defineNotification({
   summary: 'One event pushed to a subscribed connection.',
   params: returns<EventEnvelope>(),
 });
+
+/**
+ * Sent once when a client has shut its sending side while its requests are still pending (a wait, a
+ * subscription): a client that only half-closed reads it and still gets its replies; for a client that
+ * has gone, the write fails, so the daemon learns it and cancels what it waited for. Clients ignore it.
+ */
+export const SERVER_PROBE = defineNotification({
+  name: 'server.probe',
+  summary: 'Ignore: tells the daemon whether a client that stopped sending still reads.',
+  params: returns<Record<string, never>>(),
+});

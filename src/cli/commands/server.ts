@@ -21,6 +21,8 @@ export function registerServerCommands(program: Command): void {
         ['pid', String(status.pid)],
         ['uptime', `${Math.round(status.uptimeMs / 1000)}s`],
         ['panes', String(status.paneCount)],
+        ['connections', String(status.connections)],
+        ['waits', String(status.waits)],
         ['socket', status.socket],
       ]);
     });

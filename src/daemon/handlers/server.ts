@@ -9,7 +9,10 @@ export interface ServerInfo {
   startedAt: number;
 }
 
-export function serverHandlers(server: ServerInfo, registry: PaneRegistry): HandlerBinding[] {
+/** Live counts the status reports: client connections and pending `agent.wait`s. */
+export type ServerCounts = () => { connections: number; waits: number };
+
+export function serverHandlers(server: ServerInfo, registry: PaneRegistry, counts: ServerCounts): HandlerBinding[] {
   return [
     implement(SERVER_STATUS, () => ({
       version: server.version,
@@ -18,6 +21,7 @@ export function serverHandlers(server: ServerInfo, registry: PaneRegistry): Hand
       uptimeMs: Date.now() - server.startedAt,
       paneCount: registry.size,
       socket: server.socket,
+      ...counts(),
     })),
   ];
 }

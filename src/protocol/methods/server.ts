@@ -8,11 +8,14 @@ export interface ServerStatus {
   uptimeMs: number;
   paneCount: number;
   socket: string;
+  connections: number; // client connections open now, this one included
+  waits: number; // pending agent.wait calls
+
 }
 
 export const SERVER_STATUS = defineMethod({
   name: 'server.status',
-  summary: 'Daemon version, protocol version, pid, uptime and pane count.',
+  summary: 'Daemon version, protocol version, pid, uptime, pane count, open connections and pending waits.',
   params: params({}),
   result: returns<ServerStatus>(),
   errors: [],
