@@ -25,6 +25,15 @@ export function needsDebounce(previous: { agent: string | null; state: RawState 
   return leavesBlocked || finishesWork || losesEvidence;
 }
 
+/**
+ * The first idle the screen shows for a new agent process, before any other known state: it must hold
+ * for the start-up window (windows.startupSettleMs), since a start-up dialog may still replace it.
+ */
+export function isStartupIdle(previous: { agent: string | null; state: RawState }, decision: Decision, lastKnown: RawState | null): boolean {
+  if (decision.rule !== 'screen_rule' && decision.rule !== 'screen_fallback') return false;
+  return decision.agent !== null && previous.agent === decision.agent && previous.state === 'unknown' && decision.state === 'idle' && lastKnown === null;
+}
+
 export type DebounceStep = { apply: true; pending: null } | { apply: false; pending: PendingTransition };
 
 /** Whether to apply a debounced decision now, given the transition already waiting (if any). */

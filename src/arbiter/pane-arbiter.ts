@@ -3,7 +3,7 @@ import type { RawState } from '../protocol/states.ts';
 import type { OscEvent } from '../terminal/types.ts';
 import { BoundedMap } from './bounded-map.ts';
 import { checkBinding } from './binding.ts';
-import { debounce, needsDebounce, type PendingTransition } from './debounce.ts';
+import { debounce, isStartupIdle, needsDebounce, type PendingTransition } from './debounce.ts';
 import { buildExplain, type ArbiterExplain } from './explain.ts';
 import { identityExpiresAt, reportAuthority } from './freshness.ts';
 import {
@@ -294,8 +294,10 @@ export class PaneArbiter {
 
   #recompute(): ChangeRecord[] {
     const decision = decide(this.#decideInput());
-    if (decision.agent !== null && needsDebounce(this.#view, decision)) {
-      const step = debounce({ ...decision, agent: decision.agent }, this.#pending, this.#clock.now(), this.#windows.debounceMs);
+    const startup = isStartupIdle(this.#view, decision, this.#lastKnown);
+    if (decision.agent !== null && (startup || needsDebounce(this.#view, decision))) {
+      const windowMs = startup ? this.#windows.startupSettleMs : this.#windows.debounceMs;
+      const step = debounce({ ...decision, agent: decision.agent }, this.#pending, this.#clock.now(), windowMs);
       this.#pending = step.pending;
       if (!step.apply) return [];
     } else {

@@ -2,6 +2,12 @@
 export interface ArbiterWindows {
   /** How long a screen-inferred transition leaving blocked, or working to idle, must hold (seed 000: ~450 ms). */
   debounceMs: number;
+  /**
+   * How long the first screen-inferred idle of a new agent process must hold: agents draw their composer
+   * before a start-up dialog replaces it (Gemini CLI 0.61: 0.3 to 0.5 s before its folder-trust dialog),
+   * and a script waiting for idle after a spawn would otherwise type into that dialog.
+   */
+  startupSettleMs: number;
   /** A non-idle report whose ts is older than this is not authoritative (seed 000: 6 h). */
   staleAfterMs: number;
   /** A non-idle report whose ts is further ahead than this is not authoritative (seed 000: 5 min). */
@@ -18,6 +24,7 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export const DEFAULT_WINDOWS: Readonly<ArbiterWindows> = Object.freeze({
   debounceMs: 450,
+  startupSettleMs: 1000,
   staleAfterMs: 6 * HOUR_MS,
   futureSkewMs: 5 * 60 * 1000,
   identityExpiryMs: 6 * HOUR_MS,

@@ -119,3 +119,28 @@ test('a turn that ends through a stretch of unknown is still done until seen', (
   arbiter.observeScreen(verdict('qwen', 'idle', 'prompt'));
   assert.deepEqual([arbiter.view().state, arbiter.view().displayed, arbiter.view().seen], ['idle', 'done', false]);
 });
+
+test('the first idle of a new agent process holds for the start-up window before it is published', () => {
+  // Gemini CLI 0.61 draws its idle composer 0.3 to 0.5 s before its folder-trust dialog replaces it.
+  const { arbiter, clock } = paneWithAgent('gemini');
+  assert.deepEqual(arbiter.observeScreen(verdict('gemini', 'idle', 'title_ready')), []);
+  assert.equal(arbiter.nextDeadline(), clock.now() + 1000);
+  clock.advance(400);
+  const changes = arbiter.observeScreen(verdict('gemini', 'blocked', 'folder_trust_dialog'));
+  assert.deepEqual(changes.map((c) => [c.before.state, c.after.state]), [['unknown', 'blocked']]);
+  clock.advance(2000);
+  assert.deepEqual(arbiter.tick(), [], 'the early idle is never published');
+});
+
+test('a first idle that holds is published after the start-up window, and a later idle waits only the debounce', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt_box'));
+  clock.advance(999);
+  assert.deepEqual(arbiter.tick(), []);
+  clock.advance(1);
+  assert.equal(arbiter.tick().length, 1);
+  assert.equal(arbiter.view().state, 'idle');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner'));
+  arbiter.observeScreen(verdict('claude', 'idle', 'prompt_box'));
+  assert.equal(arbiter.nextDeadline(), clock.now() + 450);
+});

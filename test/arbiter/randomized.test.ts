@@ -107,7 +107,7 @@ function apply(arbiter: PaneArbiter, tree: TreeModel, clock: ManualClock, world:
 
 function runOnce(seed: number): void {
   const rand = random(seed);
-  const model = new ReferenceModel(450);
+  const model = new ReferenceModel(450, 1000);
   const world: World = {
     pick: (items) => items[Math.floor(rand() * items.length)] as (typeof items)[number],
     chance: (p) => rand() < p,

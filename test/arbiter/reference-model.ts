@@ -48,9 +48,11 @@ export class ReferenceModel {
   lastKnown: State | null = null; // the last state other than unknown since the agent (or generation) began
   pending: { agent: string; state: State; deadline: number } | null = null;
   readonly debounceMs: number;
+  readonly startupSettleMs: number;
 
-  constructor(debounceMs: number) {
+  constructor(debounceMs: number, startupSettleMs: number) {
     this.debounceMs = debounceMs;
+    this.startupSettleMs = startupSettleMs;
   }
 
   /** Applies one event; answers whether a report was accepted (null for other events). */
@@ -172,7 +174,10 @@ export class ReferenceModel {
   settle(): void {
     const target = this.target();
     const from = this.view;
-    const debounced = target.fromScreen && target.agent === from.agent &&
+    // The first idle of a new agent process, before any known state, holds for the start-up window.
+    const startup = target.fromScreen && target.agent !== null && target.agent === from.agent && from.state === 'unknown' &&
+      target.state === 'idle' && this.lastKnown === null;
+    const debounced = startup || target.fromScreen && target.agent === from.agent &&
       ((from.state === 'blocked' && target.state !== 'blocked') || (from.state === 'working' && target.state === 'idle') ||
         (target.fallback === true && from.state !== 'unknown' && from.state !== target.state));
     if (!debounced) {
@@ -181,7 +186,7 @@ export class ReferenceModel {
       return;
     }
     if (!this.pending || this.pending.agent !== target.agent || this.pending.state !== target.state) {
-      this.pending = { agent: target.agent as string, state: target.state, deadline: this.now + this.debounceMs };
+      this.pending = { agent: target.agent as string, state: target.state, deadline: this.now + (startup ? this.startupSettleMs : this.debounceMs) };
     }
     if (this.now >= this.pending.deadline) {
       this.pending = null;

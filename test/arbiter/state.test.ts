@@ -17,8 +17,10 @@ test('a matched screen rule beats a self report', () => {
 });
 
 test('where no rule matches, the freshest accepted report decides', () => {
-  const { arbiter, hookPid } = paneWithAgent('claude');
+  const { arbiter, hookPid, clock } = paneWithAgent('claude');
   arbiter.observeScreen(verdict('claude', 'idle', null));
+  clock.advance(1000); // the start-up window for a first idle
+  arbiter.tick();
   assert.equal(arbiter.view().rule, 'screen_fallback');
   arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'working', pid: hookPid });
   arbiter.observeOsc(userVar('v1;agent=claude;state=blocked'));
@@ -26,8 +28,10 @@ test('where no rule matches, the freshest accepted report decides', () => {
 });
 
 test('with no rule matched and no report, the manifest fallback decides', () => {
-  const { arbiter } = paneWithAgent('claude');
+  const { arbiter, clock } = paneWithAgent('claude');
   arbiter.observeScreen(verdict('claude', 'idle', null));
+  clock.advance(1000); // the start-up window for a first idle
+  arbiter.tick();
   assert.deepEqual([arbiter.view().state, arbiter.view().source], ['idle', 'fallback:default_known_agent_idle_fallback']);
 });
 
@@ -94,13 +98,15 @@ test('full-lifecycle authority ends when another session becomes current', () =>
 });
 
 test('full-lifecycle authority ends when its agent process exits', () => {
-  const { arbiter, hookPid, tree } = paneWithAgent('opencode', 300, 301);
+  const { arbiter, hookPid, tree, clock } = paneWithAgent('opencode', 300, 301);
   arbiter.observeProcess(agentRunning('opencode', 300, { fullLifecycleSources: ['plugin:opencode'] }));
   arbiter.reportAgent({ source: 'plugin:opencode', agent: 'opencode', state: 'working', pid: hookPid });
   tree.kill(300);
   tree.spawn(310, 100, 'opencode');
   arbiter.observeProcess(agentRunning('opencode', 310, { fullLifecycleSources: ['plugin:opencode'] }));
   arbiter.observeScreen(verdict('opencode', 'idle', 'prompt_box'));
+  clock.advance(1000); // the new process's first idle waits out the start-up window
+  arbiter.tick();
   assert.deepEqual([arbiter.view().rule, arbiter.view().state], ['screen_rule', 'idle']);
 });
 
