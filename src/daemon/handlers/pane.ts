@@ -8,21 +8,10 @@ import {
   PANE_SEND,
   PANE_SPAWN,
 } from '../../protocol/methods/pane.ts';
-import { TerminalError } from '../../terminal/errors.ts';
-import { encodeKeys } from '../../terminal/keys.ts';
+import { keyBytes } from '../acts/typing.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
-
-/** The terminal layer throws `invalid_key` with the offending name; it travels as a params error. */
-function encodeNamedKeys(keys: string[]): string {
-  try {
-    return encodeKeys(keys);
-  } catch (error) {
-    if (error instanceof TerminalError && error.code === 'invalid_key') throw new CorralError('invalid_key', error.message);
-    throw error;
-  }
-}
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c). */
 export interface PaneInputObserver {
@@ -51,7 +40,7 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver):
       if (text === undefined && keys === undefined) {
         throw new CorralError('invalid_params', 'pass "text", "keys" or both', { field: 'text' });
       }
-      const data = (text ?? '') + encodeNamedKeys(keys ?? []);
+      const data = (text ?? '') + keyBytes(keys ?? []);
       pane.assertRunning();
       pane.terminal.write(data);
       input?.sent(pane, text, keys);
