@@ -2,22 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import type { StreamCase } from '../../src/cli/offline/conformance-run.ts';
 import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
 import { ManifestSet } from '../../src/detect/manifest-set.ts';
 
 const STREAMS = fileURLToPath(new URL('../fixtures/streams/', import.meta.url));
 const manifests = new ManifestSet({ userDir: null, catalogDir: null });
-
-interface Label {
-  file: string;
-  bytes: number;
-  agent: string;
-  cols: number;
-  rows: number;
-  label: string;
-  expect: { state: string };
-}
 
 /** The rule each labelled moment must be decided by: the whole trace, not only the final state. */
 const EXPECTED_RULES: Record<string, string[]> = {
@@ -27,7 +18,7 @@ const EXPECTED_RULES: Record<string, string[]> = {
 
 for (const [folder, rules] of Object.entries(EXPECTED_RULES)) {
   describe(`replay of the recorded ${folder} session`, () => {
-    const labels = JSON.parse(readFileSync(`${STREAMS}${folder}/labels.json`, 'utf8')) as Label[];
+    const labels = JSON.parse(readFileSync(`${STREAMS}${folder}/labels.json`, 'utf8')) as StreamCase[];
 
     it('decides every labelled moment with the expected rule and state', async () => {
       const data = readFileSync(`${STREAMS}${labels[0]!.file}`);

@@ -17,7 +17,8 @@ interface ScreenCase {
   drift?: boolean;
 }
 
-interface StreamCase {
+/** One labelled moment of a raw stream: an entry of streams/cases.json or of a fixture folder's labels.json. */
+export interface StreamCase {
   file: string;
   bytes: number;
   agent: string;
