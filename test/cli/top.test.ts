@@ -54,15 +54,28 @@ test('top --once --json prints the rows in attention order', async () => {
   assert.ok(rows[0]!.stateSince <= rows[1]!.stateSince, 'longest in its state first');
 });
 
-test('the live view shows a state change as it happens, and q restores the terminal', async () => {
-  const server = `corral-top-${process.pid}`;
+/** `corral top` in a tmux session of its own, 80 columns wide, with the calls the tests drive it by. */
+function topInTmux(name: string, rows: number) {
+  const server = `${name}-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-t', 'top');
   const waitScreen = (pattern: RegExp, what: string) =>
     waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs: 8000, what: `${what}; screen:\n${screen()}` });
+  const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
+  tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', String(rows), `${command}; echo EXIT=$?; sleep 60`);
+  const dispose = () => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  };
+  return { tmux, screen, waitScreen, dispose };
+}
+
+test('the live view shows a state change as it happens, and q restores the terminal', async () => {
+  const { tmux, screen, waitScreen, dispose } = topInTmux('corral-top', 12);
   try {
-    const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
-    tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', '12', `${command}; echo EXIT=$?; sleep 60`);
     await waitScreen(/^ idle .* beta /m, 'the first frame');
     assert.match(screen(), /↑↓\/jk move {2}enter\/a attach {2}f focus {2}q quit/);
 
@@ -83,23 +96,13 @@ test('the live view shows a state change as it happens, and q restores the termi
     assert.match(after, /EXIT=0/);
     assert.doesNotMatch(after, /corral top:/, 'the main screen is back');
   } finally {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
+    dispose();
   }
 });
 
 test('Enter attaches to the selected agent; the detach key comes back to top', async () => {
-  const server = `corral-top-attach-${process.pid}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
-  const screen = () => tmux('capture-pane', '-p', '-t', 'top');
-  const waitScreen = (pattern: RegExp, what: string) =>
-    waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs: 8000, what: `${what}; screen:\n${screen()}` });
+  const { tmux, screen, waitScreen, dispose } = topInTmux('corral-top-attach', 14);
   try {
-    const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
-    tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', '14', `${command}; echo EXIT=$?; sleep 60`);
     await waitScreen(/^ \w+ .* alpha /m, 'the first frame');
     tmux('send-keys', '-t', 'top', 'Enter');
     await waitScreen(/\? for shortcuts/, "the agent's own screen");
@@ -107,10 +110,6 @@ test('Enter attaches to the selected agent; the detach key comes back to top', a
     await waitScreen(/\[detached from w1:p\d+ \(\w+\); it keeps running\]/, 'back in top, with how the attachment ended');
     assert.match(screen(), /corral top: 2 agents/);
   } finally {
-    try {
-      tmux('kill-server');
-    } catch {
-      // already gone
-    }
+    dispose();
   }
 });
