@@ -1,6 +1,6 @@
 // Microseconds per detection evaluation on full 120x32 screens (target: under 100 us for claude).
 // Run: node --import tsx bench/detect.ts   (prints one JSON line, then a line for people)
-import { readFileSync } from 'node:fs';
+import { readCapture } from '../src/cli/offline/capture.ts';
 import { fileURLToPath } from 'node:url';
 import { replayAtOffsets } from '../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../src/detect/evaluate.ts';
@@ -15,7 +15,7 @@ const TARGET_US = 100;
 
 async function screensOf(file: string, offsets: Record<string, number>): Promise<Record<string, DetectInput>> {
   const found: Record<string, DetectInput> = {};
-  await replayAtOffsets(readFileSync(file), Object.values(offsets), { cols: 120, rows: 32 }, (offset, input) => {
+  await replayAtOffsets(readCapture(file), Object.values(offsets), { cols: 120, rows: 32 }, (offset, input) => {
     for (const [name, at] of Object.entries(offsets)) if (at === offset) found[name] = input;
   });
   return found;
@@ -36,8 +36,8 @@ function time(manifest: CompiledManifest, input: DetectInput, run: typeof evalua
 
 const manifests = new ManifestSet({ userDir: null, catalogDir: null });
 const cases: [string, Record<string, DetectInput>][] = [
-  ['claude', { ...(await screensOf(`${STREAMS}claude-code/session.raw`, { idle: 23054, working: 18595, blocked: 13117 })), prose: proseScreen() }],
-  ['codex', { ...(await screensOf(`${STREAMS}codex/session.raw`, { idle: 38194, working: 30326, blocked: 24895 })), prose: proseScreen() }],
+  ['claude', { ...(await screensOf(`${STREAMS}claude-code/session.cast`, { idle: 23054, working: 18595, blocked: 13117 })), prose: proseScreen() }],
+  ['codex', { ...(await screensOf(`${STREAMS}codex/session.cast`, { idle: 38194, working: 30326, blocked: 24895 })), prose: proseScreen() }],
 ];
 
 const results: Record<string, Record<string, { evaluate_us: number; explain_us: number; state: string }>> = {};

@@ -1,7 +1,7 @@
 // Records one real agent CLI on a real PTY, driven through idle, working, permission prompt and
 // back to idle against the local mock model, inside a network namespace with only loopback.
 // Usage (from the repo root): node --import tsx test/agents/record.ts <gemini|qwen|opencode|copilot>
-// Writes test/fixtures/streams/<agent>/{session.raw,labels.json,screens.md}.
+// Writes test/fixtures/streams/<agent>/{session.cast,labels.json,screens.md} (docs/captures.md).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ const pty = createRequire(join(repoRoot, 'package.json'))('node-pty') as typeof 
 interface Label {
   file: string;
   bytes: number;
+  time: number;
   agent: string;
   version: string;
   cols: number;
@@ -142,8 +143,8 @@ async function record(spec: AgentSpec): Promise<void> {
   };
   const bin = join(here, 'node_modules', '.bin', spec.bin);
   const child = pty.spawn(bin, spec.args, { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: project, env, encoding: null });
-  const watch = new ScreenWatch(COLS, ROWS, (data) => child.write(data));
-  // encoding: null hands us the raw bytes, so session.raw is byte for byte what the CLI wrote.
+  const watch = new ScreenWatch(COLS, ROWS, (data) => child.write(data), { agent: spec.id, agent_version: spec.version, timing: 'recorded' });
+  // encoding: null hands us the raw bytes; session.cast keeps them as UTF-8 text with their times.
   child.onData((data: string | Buffer) => watch.feed(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
   // The screen as it is now, for a person watching a recording that seems stuck.
   const liveDump = setInterval(() => void watch.flush().then(() => writeFileSync(join(work, 'live-screen.txt'), watch.text())), 1000);
@@ -153,7 +154,9 @@ async function record(spec: AgentSpec): Promise<void> {
 
   const mark = async (label: string, state: Label['expect']['state']): Promise<void> => {
     await watch.flush();
-    labels.push({ file: `${spec.id}/session.raw`, bytes: watch.bytes, agent: spec.id, version: spec.version, cols: COLS, rows: ROWS, label, expect: { state } });
+    const now = Date.now();
+    watch.cast.marker(label, now);
+    labels.push({ file: `${spec.id}/session.cast`, bytes: watch.cast.bytes, time: watch.cast.seconds(now), agent: spec.id, version: spec.version, cols: COLS, rows: ROWS, label, expect: { state } });
     const tree = foregroundGroup(child.pid);
     notes.push(
       `## ${label} (expect ${state}, byte ${watch.bytes})`,
@@ -274,7 +277,7 @@ async function record(spec: AgentSpec): Promise<void> {
   // A failed run never overwrites a good recording: its files go to the kept temp folder.
   const target = failure ? work : outDir;
   const titles = watch.osc.map((e) => `- byte ${e.offset}: OSC ${e.code} ${JSON.stringify(e.payload)}`);
-  writeFileSync(join(target, 'session.raw'), watch.raw());
+  writeFileSync(join(target, 'session.cast'), watch.cast.text());
   writeFileSync(join(target, 'labels.json'), JSON.stringify(labels, null, 1) + '\n');
   writeFileSync(
     join(target, 'screens.md'),

@@ -1,6 +1,7 @@
 // Feeds a PTY's raw bytes into a headless emulator and a byte-exact log, and lets a driver wait
 // for screen states. OSC titles and OSC 9;4 progress are logged with the byte offset they arrived at.
 import xterm from '@xterm/headless';
+import { AsciicastRecorder, type AsciicastHeader } from '../../src/terminal/asciicast.ts';
 
 const { Terminal } = xterm;
 
@@ -14,6 +15,8 @@ export class ScreenWatch {
   readonly chunks: Buffer[] = [];
   readonly osc: OscEvent[] = [];
   bytes = 0;
+  /** The capture being recorded, with the time of every chunk (session.cast). */
+  readonly cast: AsciicastRecorder;
   /** [arrival ms, end offset] per chunk, for output-rate figures. */
   readonly arrivals: [number, number][] = [];
   lastOutputAt = Date.now();
@@ -23,7 +26,8 @@ export class ScreenWatch {
   /** End offsets of chunks written but not yet parsed; the head is the chunk being parsed. */
   private readonly pendingEnds: number[] = [];
 
-  constructor(cols: number, rows: number, reply: (data: string) => void) {
+  constructor(cols: number, rows: number, reply: (data: string) => void, corral?: AsciicastHeader['corral']) {
+    this.cast = new AsciicastRecorder({ width: cols, height: rows, startedAt: Date.now(), ...(corral ? { corral } : {}) });
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 2000 });
     // A real terminal answers queries (DA1, colours); some CLIs wait for the answer.
     this.term.onData(reply);
@@ -42,6 +46,7 @@ export class ScreenWatch {
     this.chunks.push(data);
     this.bytes += data.length;
     this.lastOutputAt = Date.now();
+    this.cast.output(data, this.lastOutputAt);
     this.arrivals.push([this.lastOutputAt, this.bytes]);
     this.pendingEnds.push(this.bytes);
     this.term.write(data, () => this.pendingEnds.shift());

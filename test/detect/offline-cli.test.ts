@@ -29,7 +29,7 @@ describe('offline commands', () => {
   });
 
   it('replays a capture to its verdict at a byte offset', () => {
-    const result = corral('detect', 'replay', join(ROOT, 'test/fixtures/streams/codex/session.raw'), '--agent', 'codex', '--bytes', '24895', '--json');
+    const result = corral('detect', 'replay', join(ROOT, 'test/fixtures/streams/codex/session.cast'), '--agent', 'codex', '--bytes', '24895', '--json');
     assert.equal(result.status, 0, result.stderr);
     assert.equal(JSON.parse(result.stdout).rule.id, 'action_required_title');
   });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { StreamCase } from '../../src/cli/offline/conformance-run.ts';
+import { readCapture } from '../../src/cli/offline/capture.ts';
 import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
 import { ManifestSet } from '../../src/detect/manifest-set.ts';
@@ -21,7 +22,7 @@ for (const [folder, rules] of Object.entries(EXPECTED_RULES)) {
     const labels = JSON.parse(readFileSync(`${STREAMS}${folder}/labels.json`, 'utf8')) as StreamCase[];
 
     it('decides every labelled moment with the expected rule and state', async () => {
-      const data = readFileSync(`${STREAMS}${labels[0]!.file}`);
+      const data = readCapture(`${STREAMS}${labels[0]!.file}`);
       const trace: string[] = [];
       await replayAtOffsets(data, labels.map((l) => l.bytes), { cols: labels[0]!.cols, rows: labels[0]!.rows }, (offset, input) => {
         const label = labels.find((l) => l.bytes === offset)!;

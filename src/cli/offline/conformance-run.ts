@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readCapture } from './capture.ts';
 import { join } from 'node:path';
 import type { CompiledManifest } from '../../detect/compiled.ts';
 import { evaluate } from '../../detect/evaluate.ts';
@@ -21,6 +22,8 @@ interface ScreenCase {
 export interface StreamCase {
   file: string;
   bytes: number;
+  /** Seconds since the capture began at the moment of the label (asciicast captures); absent: judged without a clock. */
+  time?: number;
   agent: string;
   cols: number;
   rows: number;
@@ -82,7 +85,7 @@ export async function runConformance(dir: string, lookup: (agent: string) => Com
   }
   for (const group of byFile.values()) {
     const first = group[0]!;
-    const data = readFileSync(first.path);
+    const data = readCapture(first.path);
     const verdicts = new Map<StreamCase & { path: string }, Verdict | null>();
     await replayAtOffsets(data, group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
       for (const item of group) {

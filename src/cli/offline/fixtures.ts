@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readCapture } from './capture.ts';
 import { collectCases } from './conformance-run.ts';
 import type { FixtureScreen } from './lint-run.ts';
 import { replayAtOffsets } from './replay-stream.ts';
@@ -16,7 +16,7 @@ export async function loadFixtureScreens(dir: string): Promise<FixtureScreen[]> 
   for (const path of new Set(streams.map((item) => item.path))) {
     const group = streams.filter((item) => item.path === path);
     const first = group[0]!;
-    await replayAtOffsets(readFileSync(path), group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
+    await replayAtOffsets(readCapture(path), group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
       for (const item of group) if (item.bytes === offset) screens.push({ agent: item.agent, name: `${item.file}@${offset}`, input });
     });
   }

@@ -1,5 +1,6 @@
 import { Screen } from '../../terminal/screen.ts';
 import type { DetectInput } from '../../detect/types.ts';
+import { captureFrom, type Capture } from './capture.ts';
 
 export interface ReplayOptions {
   cols: number;
@@ -7,20 +8,36 @@ export interface ReplayOptions {
 }
 
 /**
- * Feeds a captured byte stream through the same headless screen panes use, and calls `visit`
- * with the detection input after each offset (ascending). Terminal replies go nowhere.
+ * Feeds a capture through the same headless screen panes use, and calls `visit` with the detection
+ * input after each offset (ascending). Terminal replies go nowhere. Offsets count output bytes;
+ * a raw byte array is a capture without timing.
  */
-export async function replayAtOffsets(data: Uint8Array, offsets: readonly number[], options: ReplayOptions, visit: (offset: number, input: DetectInput) => void): Promise<void> {
+export async function replayAtOffsets(data: Uint8Array | Capture, offsets: readonly number[], options: ReplayOptions, visit: (offset: number, input: DetectInput) => void): Promise<void> {
+  const capture = data instanceof Uint8Array ? captureFrom(Buffer.from(data.buffer, data.byteOffset, data.byteLength)) : data;
+  const pending = [...offsets].sort((a, b) => a - b);
   const screen = new Screen({ cols: options.cols, rows: options.rows });
+  const read = (): DetectInput => {
+    const snapshot = screen.snapshot();
+    return { lines: snapshot.lines, title: snapshot.title, progress: snapshot.progress };
+  };
   try {
     let fed = 0;
-    for (const offset of [...offsets].sort((a, b) => a - b)) {
-      const end = Math.min(offset, data.length);
-      if (end > fed) await screen.writeAsync(data.subarray(fed, end));
-      fed = Math.max(fed, end);
-      const snapshot = screen.snapshot();
-      visit(offset, { lines: snapshot.lines, title: snapshot.title, progress: snapshot.progress });
+    for (const chunk of capture.chunks) {
+      if (chunk.kind === 'resize') {
+        await screen.flush();
+        screen.resize(chunk.cols, chunk.rows);
+        continue;
+      }
+      let from = 0;
+      while (from < chunk.data.length) {
+        while (pending.length > 0 && pending[0]! <= fed) visit(pending.shift()!, read());
+        const cut = pending.length > 0 ? Math.min(chunk.data.length, from + (pending[0]! - fed)) : chunk.data.length;
+        await screen.writeAsync(chunk.data.subarray(from, cut));
+        fed += cut - from;
+        from = cut;
+      }
     }
+    while (pending.length > 0) visit(pending.shift()!, read());
   } finally {
     screen.dispose();
   }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { evaluate } from '../../detect/evaluate.ts';
 import { explain } from '../../detect/explain.ts';
@@ -7,12 +6,13 @@ import { printJson, printText } from '../output.ts';
 import { UsageError } from '../report.ts';
 import { formatExplain } from './explain-format.ts';
 import { offlineManifests, requireManifest } from './manifest-source.ts';
+import { readCapture, truncateCapture, type Capture } from './capture.ts';
 import { replayAtOffsets, timelineOffsets } from './replay-stream.ts';
 
 interface ReplayFlags {
   agent: string;
-  cols: string;
-  rows: string;
+  cols?: string;
+  rows?: string;
   bytes?: string;
   step: string;
   timeline?: boolean;
@@ -29,28 +29,24 @@ export interface TimelineEntry {
 export function registerReplayCommand(detect: Command): void {
   detect
     .command('replay <capture>')
-    .description('feed a raw terminal capture through the headless screen and print the verdict')
+    .description('feed a capture (asciicast v2, or raw terminal output) through the headless screen and print the verdict')
     .requiredOption('--agent <name>', 'the agent whose manifest reads the screen')
-    .option('--cols <n>', 'terminal columns', '120')
-    .option('--rows <n>', 'terminal rows', '32')
-    .option('--bytes <n>', 'replay only the first N bytes')
+    .option('--cols <n>', 'terminal columns (default: the asciicast header, else 120)')
+    .option('--rows <n>', 'terminal rows (default: the asciicast header, else 32)')
+    .option('--bytes <n>', 'replay only the first N bytes of output')
     .option('--timeline', 'print every change of verdict with its byte offset')
     .option('--step <n>', 'with --timeline, evaluate every N bytes', '64')
     .option('--json', 'print JSON')
     .action(async function (this: Command, capture: string) {
       const flags = this.optsWithGlobals() as ReplayFlags;
-      const cols = positive(flags.cols, '--cols');
-      const rows = positive(flags.rows, '--rows');
-      let data: Buffer;
-      try {
-        data = readFileSync(capture);
-      } catch (error) {
-        throw new UsageError(`cannot read capture ${capture}: ${(error as Error).message}`);
-      }
-      const end = flags.bytes === undefined ? data.length : Math.min(positive(flags.bytes, '--bytes'), data.length);
+      const whole = readCapture(capture);
+      const cols = flags.cols === undefined ? (whole.cols ?? 120) : positive(flags.cols, '--cols');
+      const rows = flags.rows === undefined ? (whole.rows ?? 32) : positive(flags.rows, '--rows');
+      const end = flags.bytes === undefined ? whole.length : Math.min(positive(flags.bytes, '--bytes'), whole.length);
+      const data = truncateCapture(whole, end);
       const manifest = requireManifest(offlineManifests(), flags.agent);
       if (flags.timeline) {
-        const entries = await replayTimeline(data.subarray(0, end), { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
+        const entries = await replayTimeline(data, { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
         if (flags.json) printJson(entries);
         else printText(entries.map((e) => `${String(e.offset).padStart(8)}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skip_state_update ? ' skip' : ''}`).join('\n'));
         return;
@@ -64,7 +60,7 @@ export function registerReplayCommand(detect: Command): void {
 }
 
 /** Verdicts every `step` bytes, keeping only the offsets where the verdict changed. */
-export async function replayTimeline(data: Uint8Array, size: { cols: number; rows: number }, step: number, decide: (input: DetectInput) => Verdict): Promise<TimelineEntry[]> {
+export async function replayTimeline(data: Capture, size: { cols: number; rows: number }, step: number, decide: (input: DetectInput) => Verdict): Promise<TimelineEntry[]> {
   const entries: TimelineEntry[] = [];
   await replayAtOffsets(data, timelineOffsets(data.length, step), size, (offset, input) => {
     const verdict = decide(input);
