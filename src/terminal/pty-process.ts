@@ -1,5 +1,6 @@
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { spawn, type IPty } from 'node-pty';
+import { sealDescriptors } from './native.ts';
 import type { Disposable, ExitInfo, PaneSpawnOptions } from './types.ts';
 
 /**
@@ -18,6 +19,7 @@ export class PtyProcess implements Disposable {
     const env: Record<string, string> = { ...(process.env as Record<string, string>), ...options.env };
     // The child starts stopped behind a tiny gate (see holdSlaveOpen) and then execs the command,
     // keeping its pid, so pid, pgid and session id are the command's own.
+    sealDescriptors();
     this.pty = spawn('/bin/sh', ['-c', START_GATE, options.command, ...options.args], {
       name: env.TERM ?? 'xterm-256color',
       cols: options.cols,
@@ -26,6 +28,8 @@ export class PtyProcess implements Disposable {
       env,
       encoding: 'utf8',
     });
+    // The new master comes back inheritable: seal it before anything else can fork.
+    sealDescriptors();
     this.pid = this.pty.pid;
     this.slaveFd = holdSlaveOpen(this.pty);
     this.deferSocketDestroy();

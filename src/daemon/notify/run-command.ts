@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { sealDescriptors } from '../../terminal/native.ts';
 import type { Disposable } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';
 
@@ -25,6 +26,7 @@ export class CommandRunner implements Disposable {
     const [program, ...args] = argv;
     let child: ChildProcess;
     try {
+      sealDescriptors();
       child = spawn(program!, args, { detached: true, stdio: 'ignore', shell: false });
     } catch (error) {
       this.log.warn({ err: error, program }, 'notify command could not start');

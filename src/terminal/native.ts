@@ -1,0 +1,41 @@
+import { createRequire } from 'node:module';
+
+/** What the small native addon in `native/` gives: kernel facts Node has no API for. */
+interface NativeAddon {
+  peerCredentials(fd: number): { pid: number; uid: number; gid: number };
+  setCloseOnExec(fd: number): void;
+  closeOnExecAbove(minFd: number): number;
+}
+
+// Two folders deep from the package root both as src/terminal/ and as the bundle's dist/cli/.
+const ADDON_PATH = new URL('../../native/build/Release/corral_native.node', import.meta.url).pathname;
+
+let addon: NativeAddon | null = null;
+
+/** The addon, built by node-gyp at `npm ci`; a missing build is an install error, named as such. */
+function native(): NativeAddon {
+  if (addon !== null) return addon;
+  try {
+    addon = createRequire(import.meta.url)(ADDON_PATH) as NativeAddon;
+  } catch (error) {
+    throw new Error(
+      `the native addon is not built (${(error as Error).message.split('\n')[0]}); run \`npm ci\` or \`npx node-gyp rebuild --directory=native\``,
+    );
+  }
+  return addon;
+}
+
+/** The kernel's record of who is on the other end of a connected Unix socket, as of its connect(). */
+export function peerCredentials(fd: number): { pid: number; uid: number } {
+  const { pid, uid } = native().peerCredentials(fd);
+  return { pid, uid };
+}
+
+/**
+ * Marks every descriptor above stderr close-on-exec, so a child gets only the 0, 1 and 2 it is given.
+ * Called just before and after every spawn: node-pty 1.1.0 returns forkpty's master without
+ * FD_CLOEXEC (microsoft/node-pty#657, fixed only in 1.2.0 betas), so later panes inherited it.
+ */
+export function sealDescriptors(): void {
+  native().closeOnExecAbove(3);
+}
