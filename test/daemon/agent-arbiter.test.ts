@@ -42,6 +42,25 @@ describe('the arbiter through real panes', () => {
     await call('pane.kill', { target: form.id });
   });
 
+  it('keeps a self report written by a program the moment it takes the foreground from a shell', async () => {
+    // The shell's job control gives the script a new process group just before it reports: the report
+    // belongs to the script's generation however late the daemon notices the new foreground. The loop
+    // (a builtin, no process) keeps the shell in the foreground for a while after the echo of the line.
+    const shell = await spawn('bash', ['--norc', '--noprofile', '-i'], { PS1: 'ready$ ' });
+    await session.screenContains(shell.id, 'ready$');
+    await call('pane.send', { target: shell.id, text: `for ((i = 0; i < 20000; i++)); do :; done; ${join(AGENTS, 'self-report.sh')} claude working plain`, keys: ['Enter'] });
+    await session.screenContains(shell.id, 'reported claude working');
+    // Reading the pane reads its foreground afresh: the script's new process group is seen by now.
+    const pane = await call('pane.get', { target: shell.id });
+    assert.notEqual(pane.process?.pgid, shell.pid, 'the script runs in its own process group');
+    const info = await call('agent.explain', { target: shell.id });
+    assert.equal(info.agent.agent, 'claude', 'the report outlives the first look at the new foreground');
+    assert.equal(info.agent.state, 'working');
+    assert.equal(info.agent.source, 'report:osc1337');
+    assert.deepEqual(info.arbiter.rejections, []);
+    await call('pane.kill', { target: shell.id });
+  });
+
   it('holds a working-to-idle screen change for the debounce window before publishing it', async () => {
     const pane = await spawn(process.execPath, [join(AGENTS, 'fake-claude.mjs')], { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '700' });
     await agentUntil(pane.id, (i) => i.rawState === 'idle', 'the first idle prompt');

@@ -91,8 +91,14 @@ export class PaneAgent implements Disposable {
     this.apply(this.arbiter.markSeen());
   }
 
-  /** Applies a report's outcome and answers it. */
-  report(outcome: ReportOutcome): { accepted: boolean; reason?: string } {
+  /**
+   * Admits a hook report against the foreground of this moment, and answers it. A program that has just
+   * taken the foreground may report before any output made the daemon look: reading the foreground
+   * first keeps its report in its own generation instead of an earlier one that is about to end.
+   */
+  report(admit: (arbiter: PaneArbiter) => ReportOutcome): { accepted: boolean; reason?: string } {
+    this.lookAtForeground();
+    const outcome = admit(this.arbiter);
     this.apply(outcome.changes);
     this.detectSoon(); // a newly reported agent gets its manifest's rules at once
     return outcome.accepted ? { accepted: true } : { accepted: false, ...(outcome.reason ? { reason: outcome.reason } : {}) };
@@ -194,11 +200,17 @@ export class PaneAgent implements Disposable {
 
   private observeOsc(event: OscEvent): void {
     if (this.disposed) return;
+    // OSC is parsed before the batch's foreground check: a report must meet the process that wrote it.
+    if (event.kind === 'userVar' || event.kind === 'programStatus') this.lookAtForeground();
     const outcome = this.arbiter.observeOsc(event);
     if (outcome) {
       this.apply(outcome.changes);
       if (outcome.accepted) this.detectSoon();
     }
+  }
+
+  private lookAtForeground(): void {
+    if (this.pane.state === 'running') this.observeForeground(this.pane.terminal.foreground());
   }
 
   private observeExit(): void {

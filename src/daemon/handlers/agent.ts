@@ -23,17 +23,17 @@ export function agentHandlers(registry: PaneRegistry, agents: AgentService): Han
 
     implement(PANE_REPORT_AGENT, ({ target, ...report }) => {
       const tracker = agents.of(registry.resolve(target));
-      return tracker.report(tracker.arbiter.reportAgent(report));
+      return tracker.report((arbiter) => arbiter.reportAgent(report));
     }),
 
     implement(PANE_RELEASE_AGENT, ({ target, ...release }) => {
       const tracker = agents.of(registry.resolve(target));
-      return tracker.report(tracker.arbiter.releaseAgent(release));
+      return tracker.report((arbiter) => arbiter.releaseAgent(release));
     }),
 
     implement(PANE_REPORT_SESSION, ({ target, ...session }) => {
       const tracker = agents.of(registry.resolve(target));
-      return tracker.report(tracker.arbiter.reportSession(session));
+      return tracker.report((arbiter) => arbiter.reportSession(session));
     }),
   ];
 }
