@@ -37,7 +37,8 @@ export interface Decision {
 /**
  * The precedence, top to bottom (docs/arbitration.md):
  * identity: live process, else the freshest counting report, else none;
- * state: full-lifecycle authority, matched screen rule, skip keeps previous (unless a report is newer),
+ * state: a matched screen rule saying blocked, full-lifecycle authority, matched screen rule, skip keeps
+ * previous (unless a report is newer),
  * freshest authoritative report, screen fallback, unknown.
  */
 export function decide(input: DecideInput): Decision {
@@ -49,10 +50,13 @@ export function decide(input: DecideInput): Decision {
     .sort((a, b) => b.arrival - a.arrival);
   const decided = (state: RawState, rule: PrecedenceRule, source: string): Decision => ({ agent, identity, state, rule, source });
 
+  const verdict = input.screen?.verdict.agent === agent ? input.screen.verdict : null;
+  // A question on screen waits for the user whatever any report says: hooks miss dialogs they did not raise.
+  if (input.skipArrival === null && verdict?.rule && verdict.state === 'blocked') return decided('blocked', 'screen_rule', `screen:${verdict.rule.id}`);
+
   const authority = identity === 'process' ? candidates.find((report) => isLifecycleAuthority(report, input)) : undefined;
   if (authority) return decided(authority.state, 'full_lifecycle', `report:${authority.source}`);
 
-  const verdict = input.screen?.verdict.agent === agent ? input.screen.verdict : null;
   const freshest = candidates[0];
   if (input.skipArrival !== null) {
     // The screen shows a view that says nothing of the state: keep the previous one, unless a report came since.

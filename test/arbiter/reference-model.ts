@@ -156,6 +156,8 @@ export class ReferenceModel {
     const agent = this.agent ?? reports[0]?.agent ?? null;
     if (agent === null) return { agent, state: 'unknown', fromScreen: false };
     const mine = reports.filter((r) => r.agent === agent);
+    const visible = this.screen?.agent === agent && this.skipOrder === null ? this.screen : null;
+    if (visible?.rule && visible.state === 'blocked') return { agent, state: 'blocked', fromScreen: true };
     if (this.agent !== null) {
       const authority = mine.find((r) => this.lifecycle.includes(r.source) && (r.session === null || r.session === this.currentSession));
       if (authority) return { agent, state: authority.state, fromScreen: false };

@@ -69,6 +69,21 @@ test('a full-lifecycle source decides the state while its agent lives, over the 
   assert.deepEqual([arbiter.view().state, arbiter.view().rule], ['working', 'full_lifecycle']);
 });
 
+test('a visible blocker wins over a full-lifecycle report, and the authority decides again once it is answered', () => {
+  const { arbiter, tree } = paneWithAgent('shell', 150, 151);
+  tree.spawn(300, 100, 'opencode');
+  tree.spawn(301, 300);
+  arbiter.observeProcess(agentRunning('opencode', 300, { fullLifecycleSources: ['plugin:opencode'] }));
+  arbiter.reportAgent({ source: 'plugin:opencode', agent: 'opencode', state: 'working', session: 'root', pid: 301 });
+  arbiter.observeScreen(verdict('opencode', 'blocked', 'permission_form'));
+  assert.deepEqual([arbiter.view().state, arbiter.view().rule, arbiter.view().source], ['blocked', 'screen_rule', 'screen:permission_form']);
+  arbiter.reportAgent({ source: 'plugin:opencode', agent: 'opencode', state: 'idle', session: 'root', pid: 301 });
+  assert.equal(arbiter.view().state, 'blocked', 'a later report does not hide the form either');
+  arbiter.observeScreen(verdict('opencode', 'working', 'spinner'));
+  arbiter.reportAgent({ source: 'plugin:opencode', agent: 'opencode', state: 'working', session: 'root', pid: 301 });
+  assert.deepEqual([arbiter.view().state, arbiter.view().rule], ['working', 'full_lifecycle']);
+});
+
 test('an ordinary hook source is not a full-lifecycle authority', () => {
   const { arbiter, hookPid } = paneWithAgent('claude', 200, 201, { debounceMs: 0 });
   arbiter.observeProcess(agentRunning('claude', 200, { fullLifecycleSources: ['plugin:other'] }));
