@@ -5,7 +5,7 @@ import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { SERVER_STATUS, type ServerStatus } from '../protocol/methods/server.ts';
 import { PROTOCOL_VERSION } from '../protocol/version.ts';
 
-export type ClientErrorCode = 'daemon_unreachable' | 'protocol_mismatch' | 'connection_closed' | 'bad_reply';
+export type ClientErrorCode = 'daemon_unreachable' | 'protocol_mismatch' | 'connection_closed' | 'bad_reply' | 'timeout';
 
 /** A failure on the client's side of the socket (never sent by the daemon). */
 export class ClientError extends Error {
@@ -53,10 +53,10 @@ export class DaemonClient {
     socket.on('close', () => this.fail(new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection`)));
   }
 
-  static connect(socketPath: string): Promise<DaemonClient> {
+  static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonClient> {
     return new Promise((resolve, reject) => {
       const socket = connect(socketPath);
-      const timer = setTimeout(() => socket.destroy(new Error('connect timed out')), CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(() => socket.destroy(new Error('connect timed out')), Math.min(timeoutMs, CONNECT_TIMEOUT_MS));
       socket.once('connect', () => {
         clearTimeout(timer);
         resolve(new DaemonClient(socket, socketPath));
@@ -142,12 +142,44 @@ export async function checkProtocol(client: DaemonClient): Promise<ServerStatus>
   return status;
 }
 
-/** Connects, checks the protocol, runs `use`, and always closes the connection. */
-export async function withDaemon<T>(socketPath: string, use: (client: DaemonClient, status: ServerStatus) => Promise<T>): Promise<T> {
-  const client = await DaemonClient.connect(socketPath);
+/**
+ * Connects, checks the protocol, runs `use`, and always closes the connection. With `deadlineMs`, one
+ * deadline covers all of it (connect, the protocol check, the call and its answer): a daemon that
+ * accepts and never answers fails with `timeout` instead of holding the caller forever.
+ */
+export async function withDaemon<T>(
+  socketPath: string,
+  use: (client: DaemonClient, status: ServerStatus) => Promise<T>,
+  options: { deadlineMs?: number } = {},
+): Promise<T> {
+  let client: DaemonClient | null = null;
+  let abandoned = false;
+  const session = (async () => {
+    const connected = await DaemonClient.connect(socketPath, options.deadlineMs);
+    if (abandoned) {
+      connected.dispose();
+      throw new ClientError('timeout', 'abandoned');
+    }
+    client = connected;
+    try {
+      return await use(connected, await checkProtocol(connected));
+    } finally {
+      connected.dispose();
+    }
+  })();
+  if (options.deadlineMs === undefined) return session;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abandoned = true;
+      (client as DaemonClient | null)?.dispose();
+      reject(new ClientError('timeout', `the daemon at ${socketPath} did not answer within ${options.deadlineMs} ms`));
+    }, options.deadlineMs);
+  });
+  session.catch(() => {}); // its failure after the deadline has nobody to tell
   try {
-    return await use(client, await checkProtocol(client));
+    return await Promise.race([session, deadline]);
   } finally {
-    client.dispose();
+    clearTimeout(timer);
   }
 }

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { useDaemon } from '../helpers/session.ts';
@@ -32,5 +36,38 @@ describe('corral agent report, session and release', () => {
     const result = await runCli(['--socket', session.daemon.socket, 'agent', 'report', '--source', 'hook:x', '--agent', 'claude', '--state', 'idle'], { env });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /CORRAL_PANE/);
+  });
+});
+
+describe('corral agent report against a daemon that is not there or never answers', () => {
+  const args = ['agent', 'report', '--target', 'p1', '--source', 'hook:x', '--agent', 'claude', '--state', 'idle'];
+
+  it('gives up on a socket that accepts and never answers, with the timeout code its help names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-silent-'));
+    const path = join(dir, 'silent.sock');
+    const held: Socket[] = [];
+    const server = createServer((socket) => held.push(socket)); // reads nothing, answers nothing
+    await new Promise<void>((resolve) => server.listen(path, resolve));
+    try {
+      const result = await runCli(['--socket', path, ...args]);
+      assert.equal(result.code, 124, result.stderr);
+      assert.match(result.stderr, /did not answer/);
+      assert.match((await runCli(['agent', 'report', '--help'])).stdout, /124/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 4 with no daemon, as its help says', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-none-'));
+    try {
+      const result = await runCli(['--socket', join(dir, 'none.sock'), ...args]);
+      assert.equal(result.code, 4);
+      assert.match((await runCli(['agent', 'report', '--help'])).stdout, /4 when no daemon\s+answers/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -38,11 +38,14 @@ function reportCommand(agent: Command, name: string, description: string): Comma
     .option('--external', 'report from outside the pane: send no pid (can never override a live agent)');
 }
 
+/** One deadline for connect, write and answer: a daemon that accepts and never answers cannot hold a hook. */
+export const REPORT_DEADLINE_MS = 2000;
+
 /** Sends one report with the common fields filled in, and answers as hooks need. */
 async function send<P>(cmd: Command, options: Record<string, unknown>, method: MethodDecl<P, ReportAnswer>, fields: object): Promise<void> {
   const { socket, json } = globalsOf(cmd);
   const params = { target: paneOf(options), source: options.source as string, ...fields, ...pidOf(options) } as P;
-  answer(await withDaemon(socket, (client) => client.call(method, params)), json);
+  answer(await withDaemon(socket, (client) => client.call(method, params), { deadlineMs: REPORT_DEADLINE_MS }), json);
 }
 
 /** Optional string options, only where given. */
@@ -52,7 +55,7 @@ function given(options: Record<string, unknown>, ...names: string[]): Record<str
 
 /** `corral agent report|release|session`: what hook commands inside panes call. */
 export function registerReportCommands(agent: Command): void {
-  reportCommand(agent, 'report', "report an agent's state from a hook (accepted or not, exits 0; see docs/reporting.md)")
+  reportCommand(agent, 'report', "report an agent's state (exits 0 whether accepted or not, 4 when no daemon answers, 124 after 2 s without an answer; hooks should use `corral report`, see docs/reporting.md)")
     .requiredOption('--agent <id>', 'the agent id, e.g. claude')
     .requiredOption('--state <state>', 'working, idle or blocked')
     .option('--session <id>', 'the agent session id')
