@@ -1,4 +1,6 @@
 import { connect, type Socket } from 'node:net';
+import type { Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
 import { CorralError, isErrorCode } from '../protocol/errors.ts';
 import { FrameDecoder } from '../protocol/framing.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
@@ -36,11 +38,11 @@ const CONNECT_TIMEOUT_MS = 5000;
 /** One NDJSON JSON-RPC connection to the daemon. Requests may be concurrent; notifications go to listeners. */
 export class DaemonClient {
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Map<string, Set<(params: unknown) => void>>();
+  private readonly notifications = new Map<string, Emitter<unknown>>();
   private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
   private nextId = 1;
   private closedError: Error | null = null;
-  private readonly closeListeners = new Set<(error: Error) => void>();
+  private readonly closed = new Emitter<Error>();
 
   private constructor(
     private readonly socket: Socket,
@@ -78,17 +80,15 @@ export class DaemonClient {
     });
   }
 
-  onNotification<P>(notification: NotificationDecl<P>, listener: (params: P) => void): { dispose(): void } {
-    const set = this.listeners.get(notification.name) ?? new Set();
-    this.listeners.set(notification.name, set);
-    set.add(listener as (params: unknown) => void);
-    return { dispose: () => void set.delete(listener as (params: unknown) => void) };
+  onNotification<P>(notification: NotificationDecl<P>, listener: (params: P) => void): Disposable {
+    const emitter = this.notifications.get(notification.name) ?? new Emitter<unknown>();
+    this.notifications.set(notification.name, emitter);
+    return emitter.event(listener as (params: unknown) => void);
   }
 
   /** Runs once when the connection ends, for whatever reason (long-lived streams stop on it). */
-  onClose(listener: (error: Error) => void): { dispose(): void } {
-    this.closeListeners.add(listener);
-    return { dispose: () => void this.closeListeners.delete(listener) };
+  onClose(listener: (error: Error) => void): Disposable {
+    return this.closed.event(listener);
   }
 
   dispose(): void {
@@ -104,7 +104,7 @@ export class DaemonClient {
       return this.fail(new ClientError('bad_reply', `the daemon at ${this.socketPath} sent a line that is not JSON`));
     }
     if (typeof reply.method === 'string' && reply.id === undefined) {
-      for (const listener of this.listeners.get(reply.method) ?? []) listener(reply.params);
+      this.notifications.get(reply.method)?.fire(reply.params);
       return;
     }
     const pending = typeof reply.id === 'number' ? this.pending.get(reply.id) : undefined;
@@ -118,8 +118,8 @@ export class DaemonClient {
     this.closedError ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
-    for (const listener of [...this.closeListeners]) listener(error);
-    this.closeListeners.clear();
+    this.closed.fire(error);
+    this.closed.dispose();
   }
 }
 

@@ -2,8 +2,8 @@ import type { Socket } from 'node:net';
 import { FrameDecoder } from '../protocol/framing.ts';
 import { SERVER_PROBE } from '../protocol/events.ts';
 import type { NotificationDecl } from '../protocol/method.ts';
-import type { Disposable } from '../terminal/types.ts';
-import { Listeners } from './listeners.ts';
+import type { Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
@@ -25,7 +25,7 @@ const CLOSE_GRACE_MS = 2000;
 export class Connection implements Disposable {
   private lifecycle: ConnectionState = 'open';
   private readonly decoder = new FrameDecoder();
-  private readonly closed: Listeners<Connection>;
+  private readonly closed: Emitter<Connection>;
   private graceTimer: NodeJS.Timeout | null = null;
   private inFlight = 0;
   private readonly aborter = new AbortController();
@@ -37,7 +37,7 @@ export class Connection implements Disposable {
     private readonly handlers: ConnectionHandlers,
     readonly log: Logger,
   ) {
-    this.closed = new Listeners((error) => log.error({ err: error }, 'connection close listener failed'));
+    this.closed = new Emitter((error) => log.error({ err: error }, 'connection close listener failed'));
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => {
       if (this.lifecycle === 'open') socket.resume();
@@ -80,7 +80,7 @@ export class Connection implements Disposable {
   }
 
   onClose(listener: (connection: Connection) => void): Disposable {
-    return this.closed.add(listener);
+    return this.closed.event(listener);
   }
 
   /** Flushes what was written, then ends; input still arriving is discarded. */
@@ -121,6 +121,6 @@ export class Connection implements Disposable {
     if (this.decoder.buffered > 0) this.log.debug({ bytes: this.decoder.buffered }, 'connection closed mid-line');
     this.aborter.abort(new Error('connection closed'));
     this.closed.fire(this);
-    this.closed.clear();
+    this.closed.dispose();
   }
 }

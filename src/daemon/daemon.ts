@@ -1,6 +1,7 @@
 import { readFileSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { DisposableStore, type Disposable } from '../base/disposable.ts';
 import { ManifestSet, type ManifestSetOptions } from '../detect/manifest-set.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { Connection } from './connection.ts';
@@ -56,7 +57,7 @@ export class Daemon {
   private readonly connections = new Set<Connection>();
   private nextConnection = 1;
   private stopped: Promise<void> | null = null;
-  private readonly owned: Array<{ dispose(): void }> = [];
+  private readonly owned: DisposableStore;
 
   private constructor(
     readonly socketPath: string,
@@ -64,9 +65,11 @@ export class Daemon {
     readonly rpc: RpcServer,
     readonly agents: AgentService,
     private readonly server: Server,
-    private readonly lock: { dispose(): void },
+    private readonly lock: Disposable,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.owned = new DisposableStore((error) => log.error({ err: error }, 'daemon part failed to dispose'));
+  }
 
   static async start(options: DaemonOptions): Promise<Daemon> {
     const { socketPath, log } = options;
@@ -131,9 +134,8 @@ export class Daemon {
   }
 
   /** Ties a daemon-wide part (an event hub, a config watcher) to the daemon: disposed at stop, after the panes. */
-  own<T extends { dispose(): void }>(disposable: T): T {
-    this.owned.push(disposable);
-    return disposable;
+  own<T extends Disposable>(disposable: T): T {
+    return this.owned.add(disposable);
   }
 
   /** Live client connections (for pushing notifications). */
@@ -157,13 +159,7 @@ export class Daemon {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.registry.removeAll();
     this.registry.dispose();
-    for (const disposable of this.owned.reverse()) {
-      try {
-        disposable.dispose();
-      } catch (error) {
-        this.log.error({ err: error }, 'daemon part failed to dispose');
-      }
-    }
+    this.owned.dispose();
     for (const connection of this.connections) connection.close();
     try {
       unlinkSync(this.socketPath);

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import type { Disposable } from '../terminal/types.ts';
+import type { Disposable } from '../base/disposable.ts';
 import { StartupError } from './startup-error.ts';
 
 /** One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively. */

@@ -1,7 +1,8 @@
 import { CorralError } from '../protocol/errors.ts';
 import type { PaneDetail, PaneInfo, PaneLifecycle, PaneProcess } from '../protocol/methods/pane.ts';
-import type { Disposable, ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../terminal/types.ts';
-import { Listeners } from './listeners.ts';
+import { DisposableStore, type Disposable } from '../base/disposable.ts';
+import type { ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../terminal/types.ts';
+import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
 
 /** A typed key for something hung on each pane (an arbiter, a detector); created once per kind. */
@@ -28,17 +29,17 @@ export class PaneRecord implements Disposable {
   private lifecycle: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
-  private readonly owned: Disposable[] = [];
+  private readonly owned: DisposableStore;
   private readonly slots = new Map<PaneSlot<Disposable>, Disposable>();
-  private readonly exited: Listeners<PaneRecord>;
-  private disposed = false;
+  private readonly exited: Emitter<PaneRecord>;
 
   constructor(
     readonly identity: PaneIdentity,
     readonly terminal: TerminalPane,
     private readonly log: Logger,
   ) {
-    this.exited = new Listeners((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
+    this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
+    this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.own(terminal.onExit((info) => this.markExited(info)));
     if (terminal.exited) this.markExited(terminal.exited);
   }
@@ -71,17 +72,12 @@ export class PaneRecord implements Disposable {
 
   /** Hook: once, after the stream closed and the state is `exited`; the last screen stays readable. */
   onExit(listener: (pane: PaneRecord) => void): Disposable {
-    return this.own(this.exited.add(listener));
+    return this.own(this.exited.event(listener));
   }
 
   /** Ties a disposable to this pane's life. */
   own<T extends Disposable>(disposable: T): T {
-    if (this.disposed) {
-      disposable.dispose();
-      return disposable;
-    }
-    this.owned.push(disposable);
-    return disposable;
+    return this.owned.add(disposable);
   }
 
   /** Hangs one value of a kind on this pane, owned by it. */
@@ -135,18 +131,10 @@ export class PaneRecord implements Disposable {
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const disposable of this.owned.reverse()) {
-      try {
-        disposable.dispose();
-      } catch (error) {
-        this.log.error({ err: error, pane: this.id }, 'pane disposable failed');
-      }
-    }
-    this.owned.length = 0;
+    if (this.owned.isDisposed) return;
+    this.owned.dispose();
     this.slots.clear();
-    this.exited.clear();
+    this.exited.dispose();
     this.terminal.dispose();
   }
 

@@ -1,7 +1,8 @@
 import { CorralError } from '../protocol/errors.ts';
 import { DEFAULT_COLS, DEFAULT_ROWS, type PaneInfo } from '../protocol/methods/pane.ts';
-import type { Disposable, PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
-import { Listeners } from './listeners.ts';
+import type { Disposable } from '../base/disposable.ts';
+import type { PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
+import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
 import { PaneRecord } from './pane-record.ts';
 import { checkSpawnable } from './spawn-check.ts';
@@ -31,9 +32,9 @@ export class PaneRegistry implements Disposable {
   private readonly byName = new Map<string, PaneRecord>();
   private readonly removals = new Map<string, Promise<PaneInfo>>();
   private nextPane = 1;
-  private readonly created: Listeners<PaneRecord>;
-  private readonly exited: Listeners<PaneRecord>;
-  private readonly removed: Listeners<PaneInfo>;
+  private readonly created: Emitter<PaneRecord>;
+  private readonly exited: Emitter<PaneRecord>;
+  private readonly removed: Emitter<PaneInfo>;
 
   constructor(
     private readonly spawnTerminal: SpawnTerminal,
@@ -41,9 +42,9 @@ export class PaneRegistry implements Disposable {
     private readonly log: Logger,
   ) {
     const onError = (error: unknown) => log.error({ err: error }, 'pane registry listener failed');
-    this.created = new Listeners(onError);
-    this.exited = new Listeners(onError);
-    this.removed = new Listeners(onError);
+    this.created = new Emitter(onError);
+    this.exited = new Emitter(onError);
+    this.removed = new Emitter(onError);
   }
 
   get size(): number {
@@ -55,15 +56,15 @@ export class PaneRegistry implements Disposable {
   }
 
   onCreated(listener: (pane: PaneRecord) => void): Disposable {
-    return this.created.add(listener);
+    return this.created.event(listener);
   }
 
   onExited(listener: (pane: PaneRecord) => void): Disposable {
-    return this.exited.add(listener);
+    return this.exited.event(listener);
   }
 
   onRemoved(listener: (pane: PaneInfo) => void): Disposable {
-    return this.removed.add(listener);
+    return this.removed.event(listener);
   }
 
   /** An id (`w1:p3`) or a name. */
@@ -140,9 +141,9 @@ export class PaneRegistry implements Disposable {
     for (const pane of this.list()) pane.dispose();
     this.panes.clear();
     this.byName.clear();
-    this.created.clear();
-    this.exited.clear();
-    this.removed.clear();
+    this.created.dispose();
+    this.exited.dispose();
+    this.removed.dispose();
   }
 
   private paneEnv(id: string, extra: Record<string, string>): Record<string, string> {

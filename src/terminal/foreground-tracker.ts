@@ -1,4 +1,6 @@
-import type { Disposable, ForegroundProcess } from './types.ts';
+import type { Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
+import type { ForegroundProcess } from './types.ts';
 import { readArgv, readForeground, readStat, readTpgid } from './proc-identity.ts';
 
 /**
@@ -23,7 +25,7 @@ function sameArgv(a: readonly string[], b: readonly string[]): boolean {
  */
 export class ForegroundTracker implements Disposable {
   private current: ForegroundProcess | null = null;
-  private readonly listeners = new Set<(foreground: ForegroundProcess | null) => void>();
+  private readonly changed = new Emitter<ForegroundProcess | null>();
   private settleTimer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -36,8 +38,7 @@ export class ForegroundTracker implements Disposable {
   }
 
   onChange(listener: (foreground: ForegroundProcess | null) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.changed.event(listener);
   }
 
   /**
@@ -82,6 +83,6 @@ export class ForegroundTracker implements Disposable {
   private update(next: ForegroundProcess | null): void {
     const changed = !sameGroup(this.current, next);
     this.current = next;
-    if (changed) for (const listener of [...this.listeners]) listener(next);
+    if (changed) this.changed.fire(next);
   }
 }

@@ -1,5 +1,7 @@
 import type { Terminal } from '@xterm/headless';
-import type { Disposable, Notification, OscEvent, OscState, ProgramStatus } from './types.ts';
+import { DisposableStore, type Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
+import type { Notification, OscEvent, OscState, ProgramStatus } from './types.ts';
 import {
   exceedsPayloadLimit,
   parseOsc7501,
@@ -59,8 +61,8 @@ function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
  */
 export class OscCapture implements Disposable {
   readonly state: OscState = emptyOscState();
-  private readonly listeners = new Set<(event: OscEvent) => void>();
-  private readonly registrations: Disposable[] = [];
+  private readonly emitted = new Emitter<OscEvent>();
+  private readonly registrations = new DisposableStore();
   private readonly pendingOsc99 = new Map<string, { title: string | null; body: string }>();
   private readonly now: () => number;
   private readonly reply: ((data: string) => void) | undefined;
@@ -69,7 +71,7 @@ export class OscCapture implements Disposable {
     this.now = options.now ?? Date.now;
     this.reply = options.reply;
     const on = (ident: number, handle: (data: string) => void, swallow: boolean): void => {
-      this.registrations.push(
+      this.registrations.add(
         terminal.parser.registerOscHandler(ident, (data) => {
           if (!exceedsPayloadLimit(data)) handle(data);
           return swallow; // titles fall through so the emulator keeps its own state too
@@ -85,12 +87,11 @@ export class OscCapture implements Disposable {
     on(1337, (data) => this.onOsc1337(data), true);
     on(7501, (data) => this.onOsc7501(data), true);
     on(133, (data) => this.onOsc133(data), true);
-    this.registrations.push(terminal.onBell(() => this.notify({ kind: 'bel', title: null, body: '' })));
+    this.registrations.add(terminal.onBell(() => this.notify({ kind: 'bel', title: null, body: '' })));
   }
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+    return this.emitted.event(listener);
   }
 
   /** Forgets title and progress: they belong to the program that emitted them. */
@@ -108,12 +109,12 @@ export class OscCapture implements Disposable {
   }
 
   dispose(): void {
-    for (const registration of this.registrations.splice(0)) registration.dispose();
-    this.listeners.clear();
+    this.registrations.dispose();
+    this.emitted.dispose();
   }
 
   private emit(event: OscEvent): void {
-    for (const listener of [...this.listeners]) listener(event);
+    this.emitted.fire(event);
   }
 
   private setTitle(value: string, title: boolean, icon: boolean): void {

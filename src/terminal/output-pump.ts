@@ -1,4 +1,4 @@
-import type { Disposable } from './types.ts';
+import type { Disposable } from '../base/disposable.ts';
 import type { PtyProcess } from './pty-process.ts';
 import type { Screen } from './screen.ts';
 

@@ -1,6 +1,7 @@
+import type { Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
 import type { ScreenSnapshot } from './snapshot.ts';
 import type {
-  Disposable,
   ExitInfo,
   ForegroundProcess,
   OscEvent,
@@ -19,23 +20,6 @@ import { TerminalError } from './errors.ts';
 
 type Lifecycle = 'running' | 'exiting' | 'exited' | 'disposed';
 
-class Listeners<T> {
-  private readonly set = new Set<(value: T) => void>();
-
-  add(listener: (value: T) => void): Disposable {
-    this.set.add(listener);
-    return { dispose: () => this.set.delete(listener) };
-  }
-
-  fire(value: T): void {
-    for (const listener of [...this.set]) listener(value);
-  }
-
-  clear(): void {
-    this.set.clear();
-  }
-}
-
 /** A live pane: a PTY child whose output is parsed into a headless screen. */
 class LivePane implements TerminalPane {
   readonly pid: number;
@@ -48,9 +32,9 @@ class LivePane implements TerminalPane {
   private readonly screen: Screen;
   private readonly pump: OutputPump;
   private readonly tracker: ForegroundTracker;
-  private readonly outputListeners = new Listeners<void>();
-  private readonly dataListeners = new Listeners<string>();
-  private readonly exitListeners = new Listeners<ExitInfo>();
+  private readonly outputListeners = new Emitter<void>();
+  private readonly dataListeners = new Emitter<string>();
+  private readonly exitListeners = new Emitter<ExitInfo>();
   private readonly exited$: Promise<ExitInfo>;
   private resolveExited!: (info: ExitInfo) => void;
 
@@ -131,11 +115,11 @@ class LivePane implements TerminalPane {
   }
 
   onOutput(listener: () => void): Disposable {
-    return this.outputListeners.add(listener);
+    return this.outputListeners.event(listener);
   }
 
   onData(listener: (data: string) => void): Disposable {
-    return this.dataListeners.add(listener);
+    return this.dataListeners.event(listener);
   }
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
@@ -143,7 +127,7 @@ class LivePane implements TerminalPane {
   }
 
   onExit(listener: (info: ExitInfo) => void): Disposable {
-    return this.exitListeners.add(listener);
+    return this.exitListeners.event(listener);
   }
 
   onForegroundChange(listener: (foreground: ForegroundProcess | null) => void): Disposable {
@@ -178,9 +162,9 @@ class LivePane implements TerminalPane {
     this.pump.dispose();
     this.tracker.dispose();
     this.screen.dispose();
-    this.outputListeners.clear();
-    this.dataListeners.clear();
-    this.exitListeners.clear();
+    this.outputListeners.dispose();
+    this.dataListeners.dispose();
+    this.exitListeners.dispose();
   }
 
   /** Coalesces parse callbacks into one onOutput per turn of the event loop. */

@@ -1,7 +1,8 @@
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { spawn, type IPty } from 'node-pty';
 import { sealDescriptors } from './native.ts';
-import type { Disposable, ExitInfo, PaneSpawnOptions } from './types.ts';
+import type { Disposable } from '../base/disposable.ts';
+import type { ExitInfo, PaneSpawnOptions } from './types.ts';
 
 /**
  * The one adapter around node-pty: a child on a new PTY, as the leader of its own session and

@@ -1,7 +1,8 @@
 import xterm from '@xterm/headless';
 import type { Terminal as TerminalType } from '@xterm/headless';
 import type { ScreenSnapshot } from './snapshot.ts';
-import type { Disposable, OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
+import type { Disposable } from '../base/disposable.ts';
+import type { OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
 import { OscCapture } from './osc-capture.ts';
 import { lineToAnsi } from './cell-ansi.ts';
 

@@ -1,8 +1,5 @@
+import type { Disposable } from '../base/disposable.ts';
 import type { ScreenSnapshot, Timed, ProgressReport } from './snapshot.ts';
-
-export interface Disposable {
-  dispose(): void;
-}
 
 export interface PaneSpawnOptions {
   command: string;

@@ -1,3 +1,4 @@
+import { DisposableStore } from '../../base/disposable.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT, type PaneAttachResult } from '../../protocol/methods/attach.ts';
 import { PANE_GET, PANE_RESIZE, PANE_SEND } from '../../protocol/methods/pane.ts';
 import type { DaemonClient } from '../client.ts';
@@ -36,19 +37,19 @@ export async function attachTerminal(client: DaemonClient, options: AttachOption
   const { stdin, stdout, detachKey } = options;
   await client.call(PANE_GET, { target: options.target }); // a missing pane fails before the screen flips
   const guard = new TerminalGuard(stdin, stdout, { hideCursor: false });
-  const subscriptions: { dispose(): void }[] = [];
+  const subscriptions = new DisposableStore();
   let finish!: (outcome: Ending) => void;
   const ended = new Promise<Ending>((resolve) => (finish = resolve));
 
-  subscriptions.push(client.onNotification(PANE_OUTPUT, ({ data }) => void stdout.write(data)));
-  subscriptions.push(client.onNotification(PANE_DETACHED, ({ reason, exitCode, signal }) => finish({ reason, exitCode, signal })));
-  subscriptions.push(client.onClose((error) => finish({ reason: 'connection_closed', message: error.message })));
+  subscriptions.add(client.onNotification(PANE_OUTPUT, ({ data }) => void stdout.write(data)));
+  subscriptions.add(client.onNotification(PANE_DETACHED, ({ reason, exitCode, signal }) => finish({ reason, exitCode, signal })));
+  subscriptions.add(client.onClose((error) => finish({ reason: 'connection_closed', message: error.message })));
   guard.enter();
   let pane: PaneAttachResult;
   try {
     pane = await client.call(PANE_ATTACH, { target: options.target, ...sizeOf(stdout) });
   } catch (error) {
-    for (const subscription of subscriptions) subscription.dispose();
+    subscriptions.dispose();
     guard.leave();
     throw error;
   }
@@ -73,7 +74,7 @@ export async function attachTerminal(client: DaemonClient, options: AttachOption
   stdin.off('data', onInput);
   stdin.pause();
   stdout.off('resize', onResize);
-  for (const subscription of subscriptions) subscription.dispose();
+  subscriptions.dispose();
   if (outcome.reason === 'detached') {
     await Promise.race([client.call(PANE_DETACH, { target: pane.id }).catch(ignore), delay(DETACH_REPLY_MS)]);
   }

@@ -1,3 +1,4 @@
+import { DisposableStore } from '../../base/disposable.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { EVENT } from '../../protocol/events.ts';
 import { AGENT_GET } from '../../protocol/methods/agent.ts';
@@ -16,7 +17,7 @@ export class TopFeed {
   private readonly waiting = new Set<string>();
   private readonly reading = new Set<string>();
   private readonly again = new Set<string>();
-  private readonly subscriptions: { dispose(): void }[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     private readonly client: DaemonClient,
@@ -25,7 +26,7 @@ export class TopFeed {
   ) {}
 
   async start(): Promise<void> {
-    this.subscriptions.push(
+    this.subscriptions.add(
       this.client.onNotification(EVENT, (event) => {
         if (event.pane === null) return;
         if (event.kind === 'pane.removed') {
@@ -44,7 +45,7 @@ export class TopFeed {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
   }
 
   private read(id: string): void {

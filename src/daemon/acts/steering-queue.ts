@@ -1,6 +1,6 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { QueuedPrompt } from '../../protocol/methods/agent-act.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentChange, AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../pane-record.ts';
@@ -42,16 +42,14 @@ interface PaneQueue {
  */
 export class SteeringQueues implements Disposable {
   private readonly queues = new Map<string, PaneQueue>();
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private readonly touching = new Set<PaneRecord>();
   private disposed = false;
 
   constructor(private readonly deps: SteeringQueuesDeps) {
-    this.subscriptions.push(
-      deps.agents.onChange((change) => this.observe(change)),
-      deps.registry.onExited((pane) => this.clear(pane.id, 'exited')),
-      deps.registry.onRemoved((info) => this.clear(info.id, 'removed')),
-    );
+    this.subscriptions.add(deps.agents.onChange((change) => this.observe(change)));
+    this.subscriptions.add(deps.registry.onExited((pane) => this.clear(pane.id, 'exited')));
+    this.subscriptions.add(deps.registry.onRemoved((info) => this.clear(info.id, 'removed')));
   }
 
   size(paneId: string): number {
@@ -105,7 +103,7 @@ export class SteeringQueues implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     for (const queue of [...this.queues.values()]) this.forget(queue);
   }
 

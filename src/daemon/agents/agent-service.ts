@@ -2,8 +2,8 @@ import type { ChangeRecord, Clock } from '../../arbiter/index.ts';
 import { systemClock, type AgentView, type ArbiterWindows } from '../../arbiter/index.ts';
 import type { ManifestSet } from '../../detect/manifest-set.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
-import type { Disposable } from '../../terminal/types.ts';
-import { Listeners } from '../listeners.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
+import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
 import { PaneSlot, type PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
@@ -48,14 +48,14 @@ export interface AgentInfoExtras {
 export class AgentService implements Disposable {
   private seq = 0;
   private identifier: AgentIdentifier;
-  private readonly changed: Listeners<AgentChange>;
-  private readonly subscriptions: Disposable[] = [];
+  private readonly changed: Emitter<AgentChange>;
+  private readonly subscriptions = new DisposableStore();
   extras: AgentInfoExtras = { queued: () => 0, metadata: () => null };
 
   constructor(private readonly options: AgentServiceOptions) {
     this.identifier = options.identifier(options.manifests);
-    this.changed = new Listeners((error) => options.log.error({ err: error }, 'agent change listener failed'));
-    this.subscriptions.push(options.registry.onCreated((pane) => this.track(pane)));
+    this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
+    this.subscriptions.add(options.registry.onCreated((pane) => this.track(pane)));
     for (const pane of options.registry.list()) this.track(pane);
   }
 
@@ -69,7 +69,7 @@ export class AgentService implements Disposable {
   }
 
   onChange(listener: (change: AgentChange) => void): Disposable {
-    return this.changed.add(listener);
+    return this.changed.event(listener);
   }
 
   of(pane: PaneRecord): PaneAgent {
@@ -124,8 +124,8 @@ export class AgentService implements Disposable {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.changed.clear();
+    this.subscriptions.dispose();
+    this.changed.dispose();
   }
 
   private track(pane: PaneRecord): void {

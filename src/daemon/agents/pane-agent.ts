@@ -6,7 +6,8 @@ import { explain as explainScreen, type Explain } from '../../detect/explain.ts'
 import { childGroupsEnabled, inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
 import type { ManifestSet } from '../../detect/manifest-set.ts';
 import { descendants, readMember, readStat } from '../../terminal/proc-identity.ts';
-import type { Disposable, ForegroundProcess, OscEvent } from '../../terminal/types.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import type { ForegroundProcess, OscEvent } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';

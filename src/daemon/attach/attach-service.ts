@@ -1,5 +1,5 @@
 import type { DetachReason } from '../../protocol/methods/attach.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { Connection } from '../connection.ts';
 import type { Logger } from '../logger.ts';
@@ -14,15 +14,15 @@ import { Attachment } from './attachment.ts';
  */
 export class AttachService implements Disposable {
   private readonly byPane = new Map<string, Set<Attachment>>();
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     registry: PaneRegistry,
     private readonly agents: AgentService,
     private readonly log: Logger,
   ) {
-    this.subscriptions.push(registry.onRemoved((info) => this.endAll(info.id, 'removed')));
-    this.subscriptions.push(
+    this.subscriptions.add(registry.onRemoved((info) => this.endAll(info.id, 'removed')));
+    this.subscriptions.add(
       agents.onChange((change) => {
         if (change.info.state !== 'done' || !this.byPane.has(change.pane.id)) return;
         // Not from inside the listener: marking seen publishes a change of its own.
@@ -63,7 +63,7 @@ export class AttachService implements Disposable {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     for (const set of [...this.byPane.values()]) for (const attachment of [...set]) attachment.dispose();
     this.byPane.clear();
   }

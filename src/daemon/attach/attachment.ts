@@ -1,5 +1,5 @@
 import { PANE_DETACHED, PANE_OUTPUT, type DetachReason } from '../../protocol/methods/attach.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { Connection } from '../connection.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import { redrawSequence, withoutScreenSwitches } from './redraw.ts';
@@ -20,7 +20,7 @@ export type AttachmentState = 'live' | 'behind' | 'ended';
 /** One connection mirroring one pane: a redraw, then the pane's raw output, as pane.output notifications. */
 export class Attachment implements Disposable {
   private lifecycle: AttachmentState = 'live';
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private catchUpTimer: NodeJS.Timeout | null = null;
   private alternateScreen: boolean;
   /** How many times the client fell behind and was caught up with a redraw; for tests and logs. */
@@ -33,10 +33,10 @@ export class Attachment implements Disposable {
   ) {
     this.alternateScreen = pane.terminal.modes.alternateScreen;
     this.sendRedraw();
-    this.subscriptions.push(pane.terminal.onData((data) => this.forward(data)));
+    this.subscriptions.add(pane.terminal.onData((data) => this.forward(data)));
     // The record's own exit listener ran first (registered at spawn), so pane.exit is set here.
-    this.subscriptions.push(pane.terminal.onExit(() => this.end('exited')));
-    this.subscriptions.push(connection.onClose(() => this.dispose()));
+    this.subscriptions.add(pane.terminal.onExit(() => this.end('exited')));
+    this.subscriptions.add(connection.onClose(() => this.dispose()));
   }
 
   get state(): AttachmentState {
@@ -65,8 +65,7 @@ export class Attachment implements Disposable {
   dispose(): void {
     if (this.lifecycle === 'ended') return;
     this.lifecycle = 'ended';
-    for (const subscription of this.subscriptions) subscription.dispose();
-    this.subscriptions.length = 0;
+    this.subscriptions.dispose();
     this.stopCatchUpCheck();
     this.ended(this);
   }

@@ -1,7 +1,7 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { CorralEvent, EventData, EventKind } from '../../protocol/methods/events.ts';
-import type { Disposable } from '../../terminal/types.ts';
-import { Listeners } from '../listeners.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
 import { EventRing, type RetainedEvent } from './event-ring.ts';
 
@@ -16,12 +16,12 @@ export type PaneRef = { id: string; name: string | null } | null;
  */
 export class EventHub implements Disposable {
   private readonly ring: EventRing;
-  private readonly published: Listeners<RetainedEvent>;
+  private readonly published: Emitter<RetainedEvent>;
 
   constructor(options: { retain?: number; log: Logger; now?: () => number }) {
     this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN);
     this.now = options.now ?? Date.now;
-    this.published = new Listeners((error) => options.log.error({ err: error }, 'event listener failed'));
+    this.published = new Emitter((error) => options.log.error({ err: error }, 'event listener failed'));
   }
 
   private readonly now: () => number;
@@ -49,7 +49,7 @@ export class EventHub implements Disposable {
   }
 
   onPublish(listener: (entry: RetainedEvent) => void): Disposable {
-    return this.published.add(listener);
+    return this.published.event(listener);
   }
 
   at(cursor: number): RetainedEvent | undefined {
@@ -76,6 +76,6 @@ export class EventHub implements Disposable {
   }
 
   dispose(): void {
-    this.published.clear();
+    this.published.dispose();
   }
 }

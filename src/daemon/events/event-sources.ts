@@ -1,5 +1,5 @@
 import type { AgentState } from '../../protocol/states.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentChange, AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
@@ -33,24 +33,29 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
     announced.add(pane.id);
     hub.publish('pane.created', ref(pane), pane.info(), agentOf(pane));
   };
-  const subscriptions: Disposable[] = [
-    registry.onCreated(announce),
+  const subscriptions = new DisposableStore();
+  subscriptions.add(registry.onCreated(announce));
+  subscriptions.add(
     registry.onExited((pane) => {
       const { exitCode, signal } = pane.info();
       hub.publish('pane.exited', ref(pane), { exitCode, signal }, agentOf(pane));
     }),
+  );
+  subscriptions.add(
     registry.onRemoved((info) => {
       hub.publish('pane.removed', ref(info), { exitCode: info.exitCode, signal: info.signal }, lastAgent.get(info.id) ?? null);
       lastAgent.delete(info.id);
       announced.delete(info.id);
     }),
+  );
+  subscriptions.add(
     agents.onChange((change) => {
       announce(change.pane);
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
       publishAgentChange(hub, change);
     }),
-  ];
-  return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
+  );
+  return subscriptions;
 }
 
 function publishAgentChange(hub: EventHub, change: AgentChange): void {

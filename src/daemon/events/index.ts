@@ -1,4 +1,4 @@
-import type { Disposable } from '../../terminal/types.ts';
+import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { HandlerBinding } from '../handler.ts';
 import type { Logger } from '../logger.ts';

@@ -1,4 +1,4 @@
-import type { Disposable } from '../../terminal/types.ts';
+import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import type { EventHub } from './event-hub.ts';

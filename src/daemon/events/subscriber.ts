@@ -1,6 +1,6 @@
 import { EVENT } from '../../protocol/events.ts';
 import { EVENTS_DROPPED, matchesEventFilter, type EventFilter } from '../../protocol/methods/events.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import type { Disposable } from '../../base/disposable.ts';
 import type { Connection } from '../connection.ts';
 import type { EventHub } from './event-hub.ts';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_METADATA_TTL_MS, type MetadataEntry, type PaneMetadata } from '../../protocol/methods/metadata.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import { Listeners } from '../listeners.ts';
+import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 
@@ -31,22 +31,22 @@ interface PaneEntries {
  */
 export class MetadataStore implements Disposable {
   private readonly panes = new Map<string, PaneEntries>();
-  private readonly changed: Listeners<{ paneId: string; metadata: PaneMetadata | null }>;
-  private readonly subscriptions: Disposable[] = [];
+  private readonly changed: Emitter<{ paneId: string; metadata: PaneMetadata | null }>;
+  private readonly subscriptions = new DisposableStore();
 
   constructor(deps: { registry: PaneRegistry; agents: AgentService; log: Logger }) {
-    this.changed = new Listeners((error) => deps.log.error({ err: error }, 'metadata listener failed'));
-    this.subscriptions.push(
+    this.changed = new Emitter((error) => deps.log.error({ err: error }, 'metadata listener failed'));
+    this.subscriptions.add(
       deps.agents.onChange((change) => {
         if (change.record.kind === 'released') this.drop(change.pane.id);
       }),
-      deps.registry.onExited((pane) => this.drop(pane.id)),
-      deps.registry.onRemoved((info) => this.drop(info.id)),
     );
+    this.subscriptions.add(deps.registry.onExited((pane) => this.drop(pane.id)));
+    this.subscriptions.add(deps.registry.onRemoved((info) => this.drop(info.id)));
   }
 
   onChange(listener: (paneId: string, metadata: PaneMetadata | null) => void): Disposable {
-    return this.changed.add(({ paneId, metadata }) => listener(paneId, metadata));
+    return this.changed.event(({ paneId, metadata }) => listener(paneId, metadata));
   }
 
   /** The merged metadata: each field from the latest report that set it; null when no source is live. */
@@ -75,10 +75,10 @@ export class MetadataStore implements Disposable {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     for (const entries of this.panes.values()) if (entries.timer) clearTimeout(entries.timer);
     this.panes.clear();
-    this.changed.clear();
+    this.changed.dispose();
   }
 
   /** Drops expired sources, publishes the result and arms the pane's timer on the next expiry. */

@@ -1,5 +1,5 @@
 import type { CorralEvent } from '../../protocol/methods/events.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
 import { fillArgv } from './argv-template.ts';
@@ -20,7 +20,7 @@ export interface NotifierOptions {
 export class Notifier implements Disposable {
   private readonly lastRun = new Map<string, number>();
   private readonly runner: CommandRunner;
-  private readonly subscriptions: Disposable[];
+  private readonly subscriptions = new DisposableStore();
   private readonly now: () => number;
 
   constructor(
@@ -29,17 +29,17 @@ export class Notifier implements Disposable {
   ) {
     this.now = options.now ?? Date.now;
     this.runner = new CommandRunner(options.timeoutMs, options.log);
-    this.subscriptions = [
+    this.subscriptions.add(
       hub.onPublish(({ event }) => {
         if (event.kind === 'agent.attention') this.attention(event as CorralEvent<'agent.attention'>);
         // A removed pane's cooldowns go with it, so the map stays as small as the pane list.
         else if (event.kind === 'pane.removed' && event.pane) this.forget(event.pane.id);
       }),
-    ];
+    );
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     this.runner.dispose();
   }
 

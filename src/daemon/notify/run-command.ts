@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { sealDescriptors } from '../../terminal/native.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import type { Disposable } from '../../base/disposable.ts';
 import type { Logger } from '../logger.ts';
 
 /** After SIGTERM at the timeout (or at daemon stop), a command that lingers this long gets SIGKILL. */

@@ -1,7 +1,7 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import type { AgentView } from '../../arbiter/index.ts';
-import type { Disposable } from '../../terminal/types.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
@@ -18,18 +18,20 @@ export class WaitHub implements Disposable {
   private readonly ledger = new ChangeLedger();
   private readonly byPane = new Map<string, Set<AgentWait>>();
   private readonly removed = new Set<PaneRecord>();
-  private readonly subscriptions: Disposable[];
+  private readonly subscriptions = new DisposableStore();
 
   constructor(
     private readonly registry: PaneRegistry,
     private readonly agents: AgentService,
   ) {
-    this.subscriptions = [
+    this.subscriptions.add(
       agents.onChange((change) => {
         this.ledger.record(change);
         this.wake(change.pane.id);
       }),
-      registry.onExited((pane) => this.wake(pane.id)),
+    );
+    this.subscriptions.add(registry.onExited((pane) => this.wake(pane.id)));
+    this.subscriptions.add(
       registry.onRemoved((info) => {
         this.ledger.forget(info.id);
         for (const wait of this.waitsOn(info.id)) {
@@ -37,7 +39,7 @@ export class WaitHub implements Disposable {
           wait.evaluate();
         }
       }),
-    ];
+    );
   }
 
   /** Pending waits, for tests and status. */
@@ -62,7 +64,7 @@ export class WaitHub implements Disposable {
   }
 
   dispose(): void {
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     const pending = new Set([...this.byPane.values()].flatMap((waits) => [...waits]));
     for (const wait of pending) wait.cancel(new CorralError('shutting_down', 'the daemon is stopping; the wait was cancelled'));
     this.byPane.clear();
