@@ -13,7 +13,10 @@ export interface AgentReportParams {
   /** Unix seconds when the hook ran. */
   ts?: number;
   message?: string;
+  /** The reporter's pid as the kernel knows it (the daemon fills it in from the socket). */
   pid?: number;
+  /** The pid the reporter wrote, when it differs from `pid` the report is refused (`pid_mismatch`). */
+  declaredPid?: number;
 }
 
 /** `pane.releaseAgent` params without the target: the source's session ended. */
@@ -21,6 +24,7 @@ export interface ReleaseParams {
   source: string;
   session?: string;
   pid?: number;
+  declaredPid?: number;
 }
 
 /** `pane.reportSession` params without the target: session identity only, no state. */
@@ -29,6 +33,7 @@ export interface SessionReportParams {
   agent?: string;
   session: string;
   pid?: number;
+  declaredPid?: number;
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: RejectReason; detail: string };
@@ -72,7 +77,7 @@ export function checkSessionReport(params: SessionReportParams): Checked<Session
   return { ok: true, value: params };
 }
 
-function checkCommon(params: { source: string; session?: string; pid?: number }): Checked<null> {
+function checkCommon(params: { source: string; session?: string; pid?: number; declaredPid?: number }): Checked<null> {
   if (typeof params.source !== 'string' || params.source.length > REPORT_LIMITS.sourceChars || !SOURCE_PATTERN.test(params.source)) {
     return invalid(`source must be a label like hook:my-agent of at most ${REPORT_LIMITS.sourceChars} characters`);
   }
@@ -84,6 +89,9 @@ function checkCommon(params: { source: string; session?: string; pid?: number })
   }
   if (params.pid !== undefined && !(Number.isSafeInteger(params.pid) && params.pid > 0)) {
     return invalid('pid must be a positive integer');
+  }
+  if (params.declaredPid !== undefined && params.pid !== undefined && params.declaredPid !== params.pid) {
+    return { ok: false, reason: 'pid_mismatch', detail: `the report says pid ${params.declaredPid}, the socket's peer is pid ${params.pid}` };
   }
   return { ok: true, value: null };
 }

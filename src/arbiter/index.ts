@@ -4,7 +4,7 @@
  * time comes from the injected `Clock`, process ancestry from the injected `ProcessTree`.
  *
  * Wiring, for the daemon (one arbiter per pane):
- *   const arbiter = new PaneArbiter({ clock: systemClock, tree: { isInPaneTree, nearestAgentAbove } });
+ *   const arbiter = new PaneArbiter({ clock: systemClock, tree: { lineage } });
  *   inputs, each returning the ChangeRecord[] to publish (empty when nothing visible changed):
  *     arbiter.observeProcess({ observable, leaderPid, agent, agentPid, fullLifecycleSources })
  *                                            on every foreground change (and once at pane start);
@@ -22,7 +22,7 @@
  *
  * Precedence and windows: docs/arbitration.md. Report protocol for agent authors: docs/reporting.md.
  */
-export { PaneArbiter, type PaneArbiterOptions } from './pane-arbiter.ts';
+export { PaneArbiter, type InbandPolicy, type PaneArbiterOptions } from './pane-arbiter.ts';
 export {
   systemClock,
   PRECEDENCE,
@@ -33,6 +33,7 @@ export {
   type IdentitySource,
   type PrecedenceRule,
   type ProcessObservation,
+  type LineageEntry,
   type ProcessTree,
   type RejectReason,
   type ReportOutcome,

@@ -29,7 +29,15 @@ export interface PaneArbiterOptions {
   windows?: Partial<ArbiterWindows>;
   /** Maps a reported agent id to the id process identity uses (manifest `aliases`); identity by default. */
   canonicalAgent?: (agent: string) => string;
+  /**
+   * Which in-band reports (OSC 1337 user variables, OSC 7501) count: `any` (default), or `foreground`,
+   * only those naming the pane's identified agent with the pid of its foreground process, since any
+   * program that prints them (`cat` of a file) sends the same bytes.
+   */
+  inband?: InbandPolicy;
 }
+
+export type InbandPolicy = 'any' | 'foreground';
 
 /** `live` until the pane's PTY closed; an exited pane accepts no more evidence. */
 type Lifecycle = 'live' | 'exited';
@@ -42,6 +50,9 @@ export class PaneArbiter {
   readonly #tree: ProcessTree;
   readonly #windows: ArbiterWindows;
   readonly #canonicalAgent: (agent: string) => string;
+  readonly #inband: InbandPolicy;
+  /** The newest ts accepted per source in this generation: a report without seq older than it is a replay. */
+  readonly #lastTs = new Map<string, number>();
   #lifecycle: Lifecycle = 'live';
   #process: ProcessObservation = UNOBSERVED;
   #processKey = processKey(UNOBSERVED);
@@ -66,6 +77,7 @@ export class PaneArbiter {
     this.#tree = options.tree;
     this.#windows = { ...DEFAULT_WINDOWS, ...options.windows };
     this.#canonicalAgent = options.canonicalAgent ?? ((agent) => agent);
+    this.#inband = options.inband ?? 'any';
     this.#retiredAgentPids = new BoundedMap(this.#windows.historySize);
     this.#sequence = new SequenceLedger(this.#windows.historySize);
     this.#sessions = new SessionBook(this.#windows.historySize);
@@ -112,16 +124,25 @@ export class PaneArbiter {
       if (!SELF_REPORT_VARIABLES.includes(event.name)) return null;
       const parsed = parseSelfReport(event.value);
       if (!parsed.ok) return this.#reject(SELF_REPORT_SOURCE, parsed.reason, parsed.detail, event.value.slice(0, 80));
+      const unbound = this.#unboundInband(parsed.report);
+      if (unbound) return this.#reject(SELF_REPORT_SOURCE, 'inband_unbound', unbound, summarize(parsed.report));
       return this.#admit(parsed.report);
     }
     if (event.kind === 'programStatus') {
       const report = programStatusReport(event.value, this.#process.agent ?? this.#view.agent);
       if (report === 'clear') return this.#reports.has(PROGRAM_STATUS_SOURCE) ? this.#release(PROGRAM_STATUS_SOURCE, undefined) : null;
       if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
+      const unbound = this.#unboundInband(report);
+      if (unbound) return this.#reject(PROGRAM_STATUS_SOURCE, 'inband_unbound', unbound, summarize(report));
       return this.#admit(report);
     }
     if (event.kind === 'promptMark' && event.mark === 'A') return this.#dropProgramActivity();
     return null;
+  }
+
+  /** Records a report the daemon refused before the arbiter could read it (explain lists it). */
+  refuse(source: string, reason: RejectReason, detail: string): ReportOutcome {
+    return this.#reject(source, reason, detail, '');
   }
 
   /** `pane.reportAgent`. */
@@ -219,7 +240,13 @@ export class PaneArbiter {
       const last = this.#sequence.staleAgainst(report.source, report.session, report.seq);
       if (last !== null) return this.#reject(report.source, 'stale_seq', `seq ${report.seq} is not after ${last}`, summary);
       this.#sequence.accept(report.source, report.session, report.seq);
+    } else if (report.ts !== undefined) {
+      const newest = this.#lastTs.get(report.source);
+      if (newest !== undefined && report.ts < newest) {
+        return this.#reject(report.source, 'out_of_order', `ts ${report.ts} is older than the accepted ${newest}`, summary);
+      }
     }
+    if (report.ts !== undefined) this.#lastTs.set(report.source, Math.max(report.ts, this.#lastTs.get(report.source) ?? 0));
     if (report.session !== undefined) {
       this.#sessions.bind(report.session, this.#generation);
       this.#currentSession = report.session;
@@ -239,6 +266,18 @@ export class PaneArbiter {
     if (session !== undefined) {
       const stale = this.#sessions.check(session, this.#generation, pid !== undefined);
       if (stale) return this.#reject(source, stale.reason, stale.detail, summary);
+    }
+    return null;
+  }
+
+  /** Under the `foreground` policy, why an in-band report does not count (null when it does). */
+  #unboundInband(report: Report): string | null {
+    if (this.#inband === 'any') return null;
+    const { agent, agentPid, leaderPid } = this.#process;
+    if (agent === null) return 'in-band reports count only for an identified agent (reports.inband = "foreground")';
+    if (this.#canonicalAgent(report.agent) !== agent) return `the report names ${report.agent}, the foreground runs ${agent}`;
+    if (report.pid === undefined || (report.pid !== agentPid && report.pid !== leaderPid)) {
+      return `the report must carry the pid of the foreground ${agent} (${agentPid ?? leaderPid}), got ${report.pid ?? 'none'}`;
     }
     return null;
   }
@@ -280,6 +319,7 @@ export class PaneArbiter {
     this.#generation += 1;
     this.#reports.clear();
     this.#sequence.clear();
+    this.#lastTs.clear();
     this.#currentSession = null;
     this.#screen = null;
     this.#skipSince = null;

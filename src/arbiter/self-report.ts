@@ -70,5 +70,8 @@ export function programStatusReport(status: ProgramStatus, liveAgent: string | n
   const agent = app !== undefined && AGENT_ID_PATTERN.test(app) && app.length <= REPORT_LIMITS.agentChars ? app : liveAgent;
   if (agent === null) return null;
   const state: RawState = status.state === 'done' || status.state === 'error' ? 'idle' : status.state;
-  return { source: PROGRAM_STATUS_SOURCE, agent, state };
+  const report: Report = { source: PROGRAM_STATUS_SOURCE, agent, state };
+  const pid = parseWhole(status.fields['pid']);
+  if (pid !== undefined && pid > 0) report.pid = pid;
+  return report;
 }

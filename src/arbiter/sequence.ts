@@ -1,8 +1,10 @@
 import { BoundedMap } from './bounded-map.ts';
 
 /**
- * The last accepted seq per (source, session), within the current generation only: a new agent
- * process restarts its counters, and its older generation is rejected before seq is compared.
+ * The last accepted seq per source, within the current generation (one agent process) only: a new
+ * session of the same process keeps the order, so a replayed report of an older session cannot undo
+ * a newer one; a new agent process restarts the counters, and its older generation is rejected before
+ * seq is compared. The session argument is kept for callers and ignored.
  */
 export class SequenceLedger {
   readonly #last: BoundedMap<string, number>;
@@ -30,6 +32,6 @@ export class SequenceLedger {
   }
 }
 
-function key(source: string, session: string | undefined): string {
-  return `${source}\u0000${session ?? ''}`;
+function key(source: string, _session: string | undefined): string {
+  return source;
 }

@@ -7,12 +7,19 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** One process on the way from a reporter up to the pane's root. */
+export interface LineageEntry {
+  pid: number;
+  /** The agent this process runs by its own executable or arguments (manifest identity), or null. */
+  agent: string | null;
+  /** The agent a CORRAL_AGENT hint names when this process set it (differs from its parent's), or null. */
+  hinted: string | null;
+}
+
 /** Queries on the pane's process tree, answered by the daemon from /proc at the moment of a report. */
 export interface ProcessTree {
-  /** Whether pid is the pane's root process or one of its descendants. */
-  isInPaneTree(pid: number): boolean;
-  /** The closest process at or above pid that is identified as an agent, or null. */
-  nearestAgentAbove(pid: number): { agent: string; pid: number } | null;
+  /** From pid (first) up to the pane's root process (last), or null when pid is not in the pane. */
+  lineage(pid: number): LineageEntry[] | null;
 }
 
 /** What the daemon knows of the pane's foreground, fed on every change of it. */
@@ -86,7 +93,10 @@ export const REJECT_REASONS = [
   'stale_ts',
   'future_ts',
   'stale_seq',
+  'out_of_order',
   'no_report',
+  'pid_mismatch',
+  'inband_unbound',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 

@@ -4,6 +4,7 @@ import { SERVER_PROBE } from '../protocol/events.ts';
 import type { NotificationDecl } from '../protocol/method.ts';
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
+import { peerCredentials } from '../terminal/native.ts';
 import type { Logger } from './logger.ts';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
@@ -30,6 +31,8 @@ export class Connection implements Disposable {
   private inFlight = 0;
   private readonly aborter = new AbortController();
   private inputEnded = false;
+  /** Who connected, as the kernel recorded it at connect(); null when it cannot be read. */
+  readonly peer: { pid: number; uid: number } | null;
 
   constructor(
     readonly id: number,
@@ -38,6 +41,7 @@ export class Connection implements Disposable {
     readonly log: Logger,
   ) {
     this.closed = new Emitter((error) => log.error({ err: error }, 'connection close listener failed'));
+    this.peer = readPeer(socket);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => {
       if (this.lifecycle === 'open') socket.resume();
@@ -122,5 +126,17 @@ export class Connection implements Disposable {
     this.aborter.abort(new Error('connection closed'));
     this.closed.fire(this);
     this.closed.dispose();
+  }
+}
+
+/** The peer credentials of an accepted Unix socket, through its descriptor (Node keeps it on `_handle`). */
+function readPeer(socket: Socket): { pid: number; uid: number } | null {
+  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof fd !== 'number' || fd < 0) return null;
+  try {
+    const peer = peerCredentials(fd);
+    return peer.pid > 0 ? peer : null;
+  } catch {
+    return null;
   }
 }

@@ -84,7 +84,7 @@ export class Daemon {
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
-      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs } });
+      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs }, inband: config.reports.inband });
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log);
       daemon.own(agents);
       const queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));

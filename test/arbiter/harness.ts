@@ -1,6 +1,6 @@
 import type { Verdict } from '../../src/detect/types.ts';
 import type { RawState } from '../../src/protocol/states.ts';
-import { PaneArbiter, type ArbiterWindows, type Clock, type ProcessObservation, type ProcessTree } from '../../src/arbiter/index.ts';
+import { PaneArbiter, type ArbiterWindows, type Clock, type LineageEntry, type ProcessObservation, type ProcessTree } from '../../src/arbiter/index.ts';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {
@@ -23,6 +23,7 @@ export class ManualClock implements Clock {
 export class TreeModel implements ProcessTree {
   readonly #parents = new Map<number, number>();
   readonly #agents = new Map<number, string>();
+  readonly #hints = new Map<number, string>();
   readonly #alive = new Set<number>();
   readonly root: number;
 
@@ -31,10 +32,11 @@ export class TreeModel implements ProcessTree {
     this.#alive.add(root);
   }
 
-  spawn(pid: number, parent: number, agent?: string): number {
+  spawn(pid: number, parent: number, agent?: string, hinted?: string): number {
     this.#parents.set(pid, parent);
     this.#alive.add(pid);
     if (agent !== undefined) this.#agents.set(pid, agent);
+    if (hinted !== undefined) this.#hints.set(pid, hinted);
     return pid;
   }
 
@@ -42,19 +44,12 @@ export class TreeModel implements ProcessTree {
     this.#alive.delete(pid);
   }
 
-  isInPaneTree(pid: number): boolean {
-    for (let at: number | undefined = pid; at !== undefined; at = this.#parents.get(at)) {
-      if (!this.#alive.has(at)) return false;
-      if (at === this.root) return true;
-    }
-    return false;
-  }
-
-  nearestAgentAbove(pid: number): { agent: string; pid: number } | null {
+  lineage(pid: number): LineageEntry[] | null {
+    const chain: LineageEntry[] = [];
     for (let at: number | undefined = pid; at !== undefined; at = this.#parents.get(at)) {
       if (!this.#alive.has(at)) return null;
-      const agent = this.#agents.get(at);
-      if (agent !== undefined) return { agent, pid: at };
+      chain.push({ pid: at, agent: this.#agents.get(at) ?? null, hinted: this.#hints.get(at) ?? null });
+      if (at === this.root) return chain;
     }
     return null;
   }

@@ -40,11 +40,22 @@ test('seed race 2: generation 7\'s late seq 11 after generation 8 started is rej
   assert.equal(arbiter.view().state, 'idle');
 });
 
-test('sequence is per (source, session): another session counts on its own', () => {
+test('sequence is per source and agent process: a new session id does not reset the order', () => {
   const { arbiter, hookPid } = paneWithAgent('claude');
   arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'working', session: 'a', seq: 50, pid: hookPid });
-  assert.equal(arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'idle', session: 'b', seq: 1, pid: hookPid }).accepted, true);
+  assert.equal(arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'idle', session: 'b', seq: 1, pid: hookPid }).reason, 'stale_seq');
+  assert.equal(arbiter.view().state, 'working');
   assert.equal(arbiter.reportAgent({ source: 'hook:other', agent: 'claude', state: 'idle', session: 'a', seq: 1, pid: hookPid }).accepted, true);
+});
+
+test('without seq, a replayed older report cannot undo a newer one', () => {
+  const { arbiter, hookPid } = paneWithAgent('claude');
+  const now = Math.floor(Date.UTC(2026, 0, 1) / 1000);
+  assert.equal(arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'working', ts: now - 5, pid: hookPid }).accepted, true);
+  assert.equal(arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'blocked', ts: now, pid: hookPid }).accepted, true);
+  const replay = arbiter.reportAgent({ source: 'hook:claude', agent: 'claude', state: 'working', ts: now - 5, pid: hookPid });
+  assert.equal(replay.reason, 'out_of_order');
+  assert.equal(arbiter.view().state, 'blocked');
 });
 
 test('an equal seq is rejected as stale', () => {

@@ -134,7 +134,7 @@ export class ReferenceModel {
     }
     if (this.agent !== null && event.agent !== this.agent) return false;
     if (event.seq !== null) {
-      const key = `${event.source}|${event.session ?? ''}`;
+      const key = event.source; // per agent process: a new session does not restart the order
       const last = this.seqs.get(key);
       if (last !== undefined && event.seq <= last) return false;
       this.seqs.set(key, event.seq);

@@ -4,29 +4,56 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { runCli } from '../helpers/cli.ts';
+import { CORRAL_BIN } from '../helpers/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 describe('corral agent report, session and release', () => {
   const session = useDaemon();
   const corral = (...args: string[]) => runCli(['--socket', session.daemon.socket, '--json', ...args]);
 
-  it('labels a pane from outside, then refuses reports of a session that was released', async () => {
-    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir, name: 'indexed' });
-    const from = ['--target', 'indexed', '--external', '--source', 'custom:indexer'];
-    const report = await corral('agent', 'report', ...from, '--agent', 'claude', '--state', 'working', '--session', 's1', '--seq', '3');
-    assert.deepEqual([report.code, JSON.parse(report.stdout)], [0, { accepted: true }]);
-    const info = await session.call('agent.get', { target: 'indexed' });
-    assert.deepEqual([info.agent, info.identity, info.state], ['claude', 'report', 'working']);
+  it('refuses a report from outside the pane: the kernel names the reporter, not the report', async () => {
+    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir, name: 'outside' });
+    const from = ['--target', 'outside', '--source', 'custom:indexer'];
+    const external = await corral('agent', 'report', ...from, '--external', '--agent', 'claude', '--state', 'working');
+    assert.deepEqual([external.code, JSON.parse(external.stdout)], [0, { accepted: false, reason: 'not_in_pane' }]);
+    const claimed = await runCli(['--socket', session.daemon.socket, '--json', 'agent', 'report', ...from, '--agent', 'claude', '--state', 'working'], {
+      env: { ...process.env, CORRAL_PANE: 'outside' },
+    });
+    assert.deepEqual(JSON.parse(claimed.stdout), { accepted: false, reason: 'not_in_pane' });
+    assert.equal((await session.call('agent.get', { target: 'outside' })).agent, null);
+    await session.call('pane.kill', { target: pane.id });
+  });
 
-    const late = await corral('agent', 'report', ...from, '--agent', 'claude', '--state', 'blocked', '--session', 's1', '--seq', '2');
-    assert.deepEqual(JSON.parse(late.stdout), { accepted: false, reason: 'stale_seq' });
-
-    assert.deepEqual(JSON.parse((await corral('agent', 'session', ...from, '--session', 's1', '--agent', 'claude')).stdout), { accepted: true });
-    assert.deepEqual(JSON.parse((await corral('agent', 'release', ...from, '--session', 's1')).stdout), { accepted: true });
-    const after = await runCli(['--socket', session.daemon.socket, 'agent', 'report', ...from, '--agent', 'claude', '--state', 'blocked', '--session', 's1', '--seq', '9']);
-    assert.equal(after.code, 0, 'a rejected report still exits 0, so hooks stay quiet');
-    assert.match(after.stderr, /not accepted: session_ended/);
+  it('orders reports from inside a pane, then refuses reports of a session that was released', async () => {
+    const bin = CORRAL_BIN;
+    const cli = `node ${bin} --socket ${session.daemon.socket} --json agent`;
+    const out = (name: string) => `${session.daemon.dir}/${name}.json`;
+    const script = [
+      `${cli} report --source custom:indexer --agent claude --state working --session s1 --seq 3 > ${out('first')}`,
+      `${cli} report --source custom:indexer --agent claude --state blocked --session s2 --seq 2 > ${out('late')}`,
+      `${cli} session --source custom:indexer --session s1 --agent claude > ${out('session')}`,
+      `${cli} release --source custom:indexer --session s1 > ${out('release')}`,
+      `${cli} report --source custom:indexer --agent claude --state blocked --session s1 --seq 9 > ${out('after')}`,
+      'exec sleep 100',
+    ].join('; ');
+    const pane = await session.call('pane.spawn', { command: '/bin/sh', args: ['-c', script], cwd: session.daemon.dir, name: 'indexed' });
+    const read = (name: string) =>
+      waitFor(() => {
+        try {
+          const text = readFileSync(out(name), 'utf8');
+          return text.trim().endsWith('}') ? JSON.parse(text) : null;
+        } catch {
+          return null;
+        }
+      }, { what: `${name} answered`, timeoutMs: 20000 });
+    assert.deepEqual(await read('first'), { accepted: true });
+    assert.deepEqual(await read('late'), { accepted: false, reason: 'stale_seq' }, 'a new session id does not reset the order');
+    assert.deepEqual(await read('session'), { accepted: true });
+    assert.deepEqual(await read('release'), { accepted: true });
+    assert.deepEqual(await read('after'), { accepted: false, reason: 'session_ended' });
     await session.call('pane.kill', { target: pane.id });
   });
 

@@ -119,6 +119,27 @@ describe('the arbiter through real panes', () => {
     await call('pane.kill', { target: nested.id });
   });
 
+  it('accepts the hook of an agent identified through CORRAL_AGENT and a wrapper (CORRAL_AGENT=claude wrapper -- claude)', async () => {
+    // Before: refused as nested_agent (the claude under the wrapper) or not_under_agent, and the hook exited 0 unnoticed.
+    const out = (file: string) => ({ CORRAL_BIN_PATH: CORRAL_BIN, REPORT_OUT: join(session.daemon.dir, file), CORRAL_AGENT: 'claude' });
+    const wrapped = await spawn(join(AGENTS, 'wrapper'), [join(AGENTS, 'nested', 'claude'), 'hook'], out('wrapped.json'));
+    const hinted = await spawn(join(AGENTS, 'wrapper'), [join(AGENTS, 'nested', 'hook')], out('hinted.json'));
+    const read = (file: string) => waitFor(() => {
+      try {
+        const text = readFileSync(join(session.daemon.dir, file), 'utf8');
+        return text.trim().endsWith('}') ? JSON.parse(text) : null;
+      } catch {
+        return null;
+      }
+    }, { what: `${file} written by the hook`, timeoutMs: 15000 });
+    assert.deepEqual(await read('wrapped.json'), { accepted: true });
+    assert.deepEqual(await read('hinted.json'), { accepted: true });
+    await agentUntil(wrapped.id, (i) => i.agent === 'claude' && i.state === 'working', 'the wrapped agent working');
+    await agentUntil(hinted.id, (i) => i.agent === 'claude' && i.state === 'working', 'the hinted agent working');
+    await call('pane.kill', { target: wrapped.id });
+    await call('pane.kill', { target: hinted.id });
+  });
+
   it('publishes the final state once when the agent process exits, then forgets the agent', async () => {
     const pane = await spawn(process.execPath, [join(AGENTS, 'fake-claude.mjs')], { CORRAL_AGENT: 'claude' });
     await agentUntil(pane.id, (i) => i.rawState === 'idle', 'the idle prompt');

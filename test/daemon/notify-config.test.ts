@@ -22,6 +22,8 @@ describe('config.toml', () => {
         'subscriber_buffer_bytes = 65536',
         '[arbiter]',
         'debounce_ms = 300',
+        '[reports]',
+        'inband = "foreground"',
       ].join('\n'),
       FILE,
     );
@@ -29,6 +31,7 @@ describe('config.toml', () => {
       notify: { command: ['notify-send', '{agent} in {name}', '{state}: {message}'], cooldownMs: 5000, timeoutMs: 2000 },
       events: { retain: 20000, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
+      reports: { inband: 'foreground' },
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });

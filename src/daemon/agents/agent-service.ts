@@ -1,5 +1,5 @@
 import type { ChangeRecord, Clock } from '../../arbiter/index.ts';
-import { systemClock, type AgentView, type ArbiterWindows } from '../../arbiter/index.ts';
+import { systemClock, type AgentView, type ArbiterWindows, type InbandPolicy } from '../../arbiter/index.ts';
 import type { ManifestSet } from '../../detect/manifest-set.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
@@ -33,6 +33,7 @@ export interface AgentServiceOptions {
   log: Logger;
   clock?: Clock;
   windows?: Partial<ArbiterWindows>;
+  inband?: InbandPolicy;
 }
 
 /** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
@@ -136,6 +137,7 @@ export class AgentService implements Disposable {
         identify: () => this.identifier,
         clock: this.options.clock ?? systemClock,
         ...(this.options.windows ? { windows: this.options.windows } : {}),
+        ...(this.options.inband ? { inband: this.options.inband } : {}),
         publish: (source, changes) => this.publish(source, changes),
         log: this.options.log,
       }),

@@ -6,4 +6,6 @@ export interface AgentIdentifier {
   group(foreground: ForegroundProcess): { agent: string; pid: number } | null;
   /** The agent one process runs, or null. */
   process(member: ProcessMember): string | null;
+  /** The agent a CORRAL_AGENT value names (a manifest id or alias), or null. */
+  hint(value: string): string | null;
 }

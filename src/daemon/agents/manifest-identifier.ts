@@ -18,6 +18,10 @@ export function manifestIdentifier(set: ManifestSet): AgentIdentifier {
       return resolved ? { agent: resolved.agent, pid: resolved.pid } : null;
     },
     process: (member) => (matchMember(member, manifests) ?? matchMember(resolveArgv(member), manifests))?.agent ?? null,
+    hint: (value) => {
+      const id = value.trim();
+      return (manifests.find((m) => m.spec.id === id) ?? manifests.find((m) => m.spec.aliases.includes(id)))?.spec.id ?? null;
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { AgentView, ArbiterExplain, ChangeRecord, Clock, ReportOutcome } from '../../arbiter/index.ts';
 import { PaneArbiter } from '../../arbiter/index.ts';
-import type { ArbiterWindows } from '../../arbiter/index.ts';
+import type { ArbiterWindows, InbandPolicy } from '../../arbiter/index.ts';
 import { evaluate } from '../../detect/evaluate.ts';
 import { explain as explainScreen, type Explain } from '../../detect/explain.ts';
 import { childGroupsEnabled, inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
@@ -20,6 +20,7 @@ export interface PaneAgentDeps {
   identify: () => AgentIdentifier;
   clock: Clock;
   windows?: Partial<ArbiterWindows>;
+  inband?: InbandPolicy;
   /** Receives every change the arbiter publishes, in order. */
   publish: (pane: PaneRecord, changes: ChangeRecord[]) => void;
   log: Logger;
@@ -50,6 +51,7 @@ export class PaneAgent implements Disposable {
       tree: paneProcessTree(pane.terminal.pid, deps.identify),
       canonicalAgent: (agent) => deps.manifests().get(agent)?.spec.id ?? agent,
       ...(deps.windows ? { windows: deps.windows } : {}),
+      ...(deps.inband ? { inband: deps.inband } : {}),
     });
     pane.own(pane.terminal.onForegroundChange((foreground) => this.observeForeground(foreground)));
     pane.onOutput(() => this.noteOutput());

@@ -1,5 +1,5 @@
-import type { ProcessTree } from '../../arbiter/index.ts';
-import { ancestry, isDescendant, readMember, readStat } from '../../terminal/proc-identity.ts';
+import type { LineageEntry, ProcessTree } from '../../arbiter/index.ts';
+import { ancestry, readMember, readStat } from '../../terminal/proc-identity.ts';
 import type { AgentIdentifier } from './identifier.ts';
 
 /**
@@ -8,16 +8,22 @@ import type { AgentIdentifier } from './identifier.ts';
  */
 export function paneProcessTree(rootPid: number, identify: () => AgentIdentifier): ProcessTree {
   return {
-    isInPaneTree: (pid) => isDescendant(pid, rootPid),
-    nearestAgentAbove: (pid) => {
-      for (const candidate of [pid, ...ancestry(pid)]) {
-        const stat = readStat(candidate);
-        if (stat === null) continue;
-        const agent = identify().process(readMember(stat));
-        if (agent !== null) return { agent, pid: candidate };
-        if (candidate === rootPid) break;
-      }
-      return null;
+    lineage: (pid) => {
+      const up = [pid, ...ancestry(pid)];
+      const rootAt = up.indexOf(rootPid);
+      if (rootAt < 0) return null;
+      const members = up.slice(0, rootAt + 1).map((at) => {
+        const stat = readStat(at);
+        return stat === null ? null : readMember(stat);
+      });
+      const identifier = identify();
+      return members.map((member, index): LineageEntry => {
+        if (member === null) return { pid: up[index]!, agent: null, hinted: null };
+        // A hint counts where it was set: a child inherits its parent's, which names no new agent.
+        const parentHint = index + 1 < members.length ? (members[index + 1]?.agentHint ?? null) : null;
+        const hint = member.agentHint !== null && member.agentHint !== parentHint ? identifier.hint(member.agentHint) : null;
+        return { pid: member.pid, agent: identifier.process(member), hinted: hint };
+      });
     },
   };
 }

@@ -13,19 +13,25 @@ export interface CorralConfig {
   arbiter: {
     debounceMs: number;
   };
+  reports: {
+    /** Which in-band reports count: `any`, or `foreground` (docs/reporting.md). */
+    inband: 'any' | 'foreground';
+  };
 }
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
   events: Object.freeze({ retain: 10_000, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
+  reports: Object.freeze({ inband: 'any' as const }),
 });
 
 export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;
 
 export type KeySpec =
   | { kind: 'int'; min: number; max: number; field: string }
-  | { kind: 'argv'; maxItems: number; field: string };
+  | { kind: 'argv'; maxItems: number; field: string }
+  | { kind: 'choice'; values: readonly string[]; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
 export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
@@ -40,5 +46,8 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   },
   arbiter: {
     debounce_ms: { kind: 'int', min: 0, max: 10_000, field: 'debounceMs' },
+  },
+  reports: {
+    inband: { kind: 'choice', values: ['any', 'foreground'], field: 'inband' },
   },
 };
