@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,19 @@ import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
+
+let proxies = 0;
+/**
+ * A pane whose program relays connections to the daemon: reports sent through `reporter` come from
+ * inside the pane, as the kernel sees it, so they are accepted like a hook's.
+ */
+async function reporterPane(control: DaemonClient, dir: string, name?: string) {
+  const path = join(dir, `proxy-${(proxies += 1)}.sock`);
+  const pane = await control.call(PANE_SPAWN, { command: process.execPath, args: [REPORT_PROXY, path], cwd: dir, ...(name ? { name } : {}) });
+  await waitFor(() => existsSync(path), { what: 'the report proxy to listen' });
+  return { pane, path, reporter: await DaemonClient.connect(path) };
+}
 
 /** A subscribed connection that keeps every event it is sent, in arrival order. */
 class Subscription {
@@ -51,7 +64,7 @@ function writeConfig(dir: string, text: string): void {
   writeFileSync(join(dir, 'config', 'corral', 'config.toml'), text);
 }
 
-/** Drives a bash pane through working and idle by external hook reports: quick, deterministic events. */
+/** Drives a pane through working and idle by hook reports from inside it: quick, deterministic events. */
 async function reportCycles(client: DaemonClient, target: string, cycles: number): Promise<void> {
   for (let i = 0; i < cycles; i += 1) {
     await client.call(PANE_REPORT_AGENT, { target, source: 'test', agent: 'claude', state: 'working' });
@@ -107,8 +120,9 @@ describe('events and notifications through a real daemon', () => {
     control.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], name, cwd: daemon.dir, env: { PS1: '$ ' } });
 
   it('answers a subscribe with the cursor and a snapshot of panes and agents', async () => {
-    const pane = await bash('snap');
-    await control.call(PANE_REPORT_AGENT, { target: pane.id, source: 'test', agent: 'claude', state: 'working' });
+    const { pane, reporter } = await reporterPane(control, daemon.dir, 'snap');
+    await reporter.call(PANE_REPORT_AGENT, { target: pane.id, source: 'test', agent: 'claude', state: 'working' });
+    reporter.dispose();
     const { cursor, snapshot, subscription } = await subscribe();
     assert.ok(cursor > 0);
     assert.ok(snapshot.panes.some((p) => p.id === pane.id));
@@ -177,17 +191,18 @@ describe('events and notifications through a real daemon', () => {
   });
 
   it('resumes from a cursor across a reconnect with nothing lost or doubled', async () => {
-    const pane = await bash('resume');
+    const { pane, reporter } = await reporterPane(control, daemon.dir, 'resume');
     const { subscription: reference, cursor: from } = await subscribe();
     const first = await subscribe({ since: from });
-    await reportCycles(control, pane.id, 10);
+    await reportCycles(reporter, pane.id, 10);
     await first.subscription.until((events) => events.length >= 10, 'ten events');
     first.subscription.close();
     const seen = [...first.subscription.events];
     const last = seen.at(-1)!.cursor;
-    await reportCycles(control, pane.id, 10); // published while no one resumes
+    await reportCycles(reporter, pane.id, 10); // published while no one resumes
     const second = await subscribe({ since: last });
-    await reportCycles(control, pane.id, 5);
+    await reportCycles(reporter, pane.id, 5);
+    reporter.dispose();
     await control.call(PANE_KILL, { target: pane.id });
     const end = (events: CorralEvent[]) => events.some((e) => e.kind === 'pane.removed' && e.pane?.id === pane.id);
     await second.subscription.until(end, 'the end of the run');
@@ -202,11 +217,10 @@ describe('events and notifications through a real daemon', () => {
   });
 
   it('drops a subscriber that stops reading with slow_consumer while another keeps receiving', async () => {
-    const pane = await bash('flood');
+    const { pane, path, reporter } = await reporterPane(control, daemon.dir, 'flood');
     const { subscription: reader, cursor: from } = await subscribe();
     const stalled = await pausedSubscriber(daemon.socket);
-    const flood = DaemonClient.connect(daemon.socket);
-    const client = await flood;
+    const client = await DaemonClient.connect(path);
     try {
       for (let round = 0; round < 40 && !daemon.stderr().includes('slow event consumer dropped'); round += 1) {
         await reportCycles(client, pane.id, 50); // sequential: concurrent reports would collapse into few changes
@@ -215,7 +229,8 @@ describe('events and notifications through a real daemon', () => {
     } finally {
       client.dispose();
     }
-    await reportCycles(control, pane.id, 2);
+    await reportCycles(reporter, pane.id, 2);
+    reporter.dispose();
     await control.call(PANE_KILL, { target: pane.id });
     await reader.until((events) => events.some((e) => e.kind === 'pane.removed' && e.pane?.id === pane.id), 'the end', 15000);
     assertContiguous(reader.events, from + 1, reader.events.at(-1)!.cursor);
@@ -265,8 +280,9 @@ describe('events: retention', () => {
   });
 
   it('answers cursor_too_old for a cursor no longer retained, or one ahead of the stream', async () => {
-    const pane = await control.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], cwd: daemon.dir });
-    await reportCycles(control, pane.id, 60);
+    const { pane, reporter } = await reporterPane(control, daemon.dir);
+    await reportCycles(reporter, pane.id, 60);
+    reporter.dispose();
     const read = await control.call(EVENTS_READ, {});
     assert.equal(read.events.length, 100, 'the last 100 are kept');
     assert.equal(read.oldest, read.cursor - 99);
