@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { replayAtOffsets } from '../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../src/detect/evaluate.ts';
 import { explain } from '../src/detect/explain.ts';
-import { ManifestSet } from '../src/detect/manifest-set.ts';
+import { ManifestSet } from '../src/manifest-store/manifest-set.ts';
 import type { CompiledManifest } from '../src/detect/compiled.ts';
 import type { DetectInput } from '../src/detect/types.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
-import { ManifestSet, type ManifestSetOptions } from '../detect/manifest-set.ts';
+import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';

@@ -1,13 +1,5 @@
 import type { ForegroundProcess, ProcessMember } from '../terminal/types.ts';
 
-/** The environment switch that turns on inference from child process groups. */
-export const PROCESS_DETECTION_ENV = 'CORRAL_PROCESS_DETECTION';
-export const CHILD_GROUPS = 'child-groups';
-
-export function childGroupsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env[PROCESS_DETECTION_ENV] === CHILD_GROUPS;
-}
-
 /**
  * Best effort, for runtimes that report no foreground process group (some sandboxes): among the
  * descendants of the pane's shell, the newest process group other than the shell's own is taken

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runConformance, type CaseResult } from '../../src/cli/offline/conformance-run.ts';
-import { ManifestSet } from '../../src/detect/manifest-set.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 

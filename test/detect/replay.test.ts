@@ -6,7 +6,7 @@ import type { StreamCase } from '../../src/cli/offline/conformance-run.ts';
 import { readCapture } from '../../src/cli/offline/capture.ts';
 import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
-import { ManifestSet } from '../../src/detect/manifest-set.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const STREAMS = fileURLToPath(new URL('../fixtures/streams/', import.meta.url));
 const manifests = new ManifestSet({ userDir: null, catalogDir: null });

@@ -15,7 +15,7 @@ export function registerDaemonCommand(program: Command): void {
       // Loaded only here so that client commands never pay for the daemon and node-pty.
       const [{ runDaemon }, { spawnTerminalPane }] = await Promise.all([
         import('../../daemon/main.ts'),
-        import('../../terminal/index.ts'),
+        import('../../terminal/pane.ts'),
       ]);
       const code = await runDaemon({
         ...(socket !== undefined ? { socket } : {}),

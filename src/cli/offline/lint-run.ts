@@ -1,5 +1,5 @@
 import type { CompiledManifest, CompiledRule } from '../../detect/compiled.ts';
-import { loadManifestFile, toLoadError } from '../../detect/loader.ts';
+import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
 import { matches } from '../../detect/match.ts';
 import { RegionReader } from '../../detect/regions.ts';
 import type { DetectInput } from '../../detect/types.ts';

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { BUNDLED_MANIFEST_DIR } from '../../detect/loader.ts';
+import { BUNDLED_MANIFEST_DIR } from '../../manifest-store/loader.ts';
 import { printJson, printText } from '../output.ts';
 import { CheckFailed } from './conformance.ts';
 import { loadFixtureScreens } from './fixtures.ts';

@@ -1,5 +1,5 @@
 import type { CompiledManifest } from '../../detect/compiled.ts';
-import { ManifestSet } from '../../detect/manifest-set.ts';
+import { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import { UsageError } from '../report.ts';
 
 /** Offline commands read the same sources as the daemon; `bundledOnly` pins the shipped rules (conformance). */

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { installFromCatalog, type CatalogInstallResult } from '../../detect/catalog.ts';
-import { defaultCatalogDir } from '../../detect/manifest-set.ts';
+import { installFromCatalog, type CatalogInstallResult } from '../../manifest-store/catalog.ts';
+import { defaultCatalogDir } from '../../manifest-store/manifest-set.ts';
 import { printJson, printText } from '../output.ts';
-import { installFromRemoteCatalog, isRemoteCatalog } from './catalog-fetch.ts';
+import { installFromRemoteCatalog, isRemoteCatalog } from '../../manifest-store/catalog-download.ts';
 import { CheckFailed } from './conformance.ts';
 import { offlineManifests } from './manifest-source.ts';
 

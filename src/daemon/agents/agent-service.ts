@@ -1,6 +1,6 @@
 import type { ChangeRecord, Clock } from '../../arbiter/index.ts';
 import { systemClock, type AgentView, type ArbiterWindows, type InbandPolicy } from '../../arbiter/index.ts';
-import type { ManifestSet } from '../../detect/manifest-set.ts';
+import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';

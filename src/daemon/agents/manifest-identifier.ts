@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { identifyAgent, matchMember } from '../../detect/identity.ts';
-import type { ManifestSet } from '../../detect/manifest-set.ts';
+import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import type { ProcessMember } from '../../terminal/types.ts';
 import type { AgentIdentifier } from './identifier.ts';
 

@@ -1,4 +1,4 @@
-import type { ManifestLoadError } from '../../detect/loader.ts';
+import type { ManifestLoadError } from '../../manifest-store/loader.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS, type ManifestsResult } from '../../protocol/methods/manifests.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';

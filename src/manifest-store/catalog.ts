@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOG_SOURCES_FILE, readCatalogRecords, type CatalogRecord } from './catalog-sources.ts';
-import type { CompiledManifest } from './compiled.ts';
-import { ManifestError } from './errors.ts';
+import type { CompiledManifest } from '../detect/compiled.ts';
+import { ManifestError } from '../detect/errors.ts';
 import { loadManifestFile, toLoadError, type ManifestLoadError } from './loader.ts';
-import { compareVersions } from './version.ts';
+import { compareVersions } from '../detect/version.ts';
 
 export type CatalogDecision = 'installed' | 'unchanged' | 'refused_downgrade' | 'refused_same_version_changed' | 'not_newer_than_bundled';
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CATALOG_FETCH_LIMITS, CatalogFetchError, installFromRemoteCatalog } from '../../src/cli/offline/catalog-fetch.ts';
-import { installFromCatalog } from '../../src/detect/catalog.ts';
-import { ManifestSet } from '../../src/detect/manifest-set.ts';
+import { CATALOG_FETCH_LIMITS, CatalogFetchError, installFromRemoteCatalog } from '../../src/manifest-store/catalog-download.ts';
+import { installFromCatalog } from '../../src/manifest-store/catalog.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'corral-catalog-fetch-'));

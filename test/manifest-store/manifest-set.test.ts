@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { installFromCatalog } from '../../src/detect/catalog.ts';
-import { ManifestSet } from '../../src/detect/manifest-set.ts';
+import { installFromCatalog } from '../../src/manifest-store/catalog.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'corral-manifests-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CompiledManifest } from './compiled.ts';
+import type { CompiledManifest } from '../detect/compiled.ts';
 import { readCatalogSources } from './catalog-sources.ts';
 import { BUNDLED_MANIFEST_DIR, loadManifestDir, type ManifestLoadError } from './loader.ts';
-import { compareVersions } from './version.ts';
+import { compareVersions } from '../detect/version.ts';
 
 export type ManifestLayer = 'bundled' | 'catalog' | 'user';
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installFromCatalog, type CatalogInstallOptions, type CatalogInstallResult } from '../../detect/catalog.ts';
-import { LIMITS } from '../../detect/limits.ts';
-import type { ManifestLoadError } from '../../detect/loader.ts';
+import { installFromCatalog, type CatalogInstallOptions, type CatalogInstallResult } from './catalog.ts';
+import { LIMITS } from '../detect/limits.ts';
+import type { ManifestLoadError } from './loader.ts';
 
 /** Named limits on what an http(s) catalog may make us download (docs/manifests.md, "Catalogs"). */
 export const CATALOG_FETCH_LIMITS = {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CompiledManifest } from './compiled.ts';
-import { ManifestError } from './errors.ts';
-import { LIMITS } from './limits.ts';
-import { parseManifest } from './parse.ts';
+import type { CompiledManifest } from '../detect/compiled.ts';
+import { ManifestError } from '../detect/errors.ts';
+import { LIMITS } from '../detect/limits.ts';
+import { parseManifest } from '../detect/parse.ts';
 
 /** The manifests shipped with Corral. */
 export const BUNDLED_MANIFEST_DIR = fileURLToPath(new URL('../../manifests/', import.meta.url));
