@@ -79,7 +79,7 @@ export function installFromCatalog(catalog: string, targetDir: string, options: 
   return result;
 }
 
-/** Only local catalogs: a path or a file:// URL. Fetching over http(s) is the CLI's (src/cli/offline/catalog-fetch.ts). */
+/** Only local catalogs: a path or a file:// URL. Fetching over http(s) is catalog-download.ts. */
 function catalogPath(catalog: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(catalog)) {
     if (!catalog.startsWith('file://')) {
