@@ -1,5 +1,6 @@
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import { CorralError } from '../protocol/errors.ts';
+import { ALL_METHODS } from '../protocol/methods/index.ts';
 import { isPlainObject } from '../protocol/validate.ts';
 import type { Connection } from './connection.ts';
 import type { HandlerBinding, RequestContext } from './handler.ts';
@@ -43,6 +44,8 @@ export class RpcServer {
   register(bindings: readonly HandlerBinding[]): void {
     for (const { method, handle } of bindings) {
       if (this.server.hasMethod(method.name)) throw new Error(`method ${method.name} registered twice`);
+      // rpc.discover lists ALL_METHODS: serving anything else would break the published contract.
+      if (!ALL_METHODS.some((declared) => declared.name === method.name)) throw new Error(`method ${method.name} is not declared in ALL_METHODS`);
       this.server.addMethod(method.name, async (params: unknown, context: RequestContext) => {
         if (!this.accepting) throw new CorralError('shutting_down', 'the daemon is stopping; start it again and retry');
         const checked = method.params(params, '');

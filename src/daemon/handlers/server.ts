@@ -1,5 +1,7 @@
+import { RPC_DISCOVER } from '../../protocol/methods/discover.ts';
 import { SERVER_STATUS } from '../../protocol/methods/server.ts';
-import { PROTOCOL_VERSION } from '../../protocol/version.ts';
+import { openRpcDocument } from '../../protocol/openrpc/document.ts';
+import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../../protocol/version.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 
@@ -13,10 +15,13 @@ export interface ServerInfo {
 export type ServerCounts = () => { connections: number; waits: number };
 
 export function serverHandlers(server: ServerInfo, registry: PaneRegistry, counts: ServerCounts): HandlerBinding[] {
+  const document = openRpcDocument(server.version);
   return [
+    implement(RPC_DISCOVER, () => document),
     implement(SERVER_STATUS, () => ({
       version: server.version,
       protocolVersion: PROTOCOL_VERSION,
+      protocolMinor: PROTOCOL_MINOR,
       pid: process.pid,
       uptimeMs: Date.now() - server.startedAt,
       paneCount: registry.size,

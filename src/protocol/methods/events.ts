@@ -1,7 +1,7 @@
 import type { EventEnvelope } from '../events.ts';
 import { defineMethod, defineNotification, returns } from '../method.ts';
 import type { AgentState } from '../states.ts';
-import { int, optional, params, str, type Validator } from '../validate.ts';
+import { described, int, optional, params, str, type Validator } from '../validate.ts';
 import { CorralError } from '../errors.ts';
 import type { AgentInfo } from './agent.ts';
 import type { PaneInfo } from './pane.ts';
@@ -105,11 +105,14 @@ export function matchesEventFilter(filter: EventFilter, event: EventEnvelope, ag
   return true;
 }
 
-const filterText: Validator<string> = (value, field) => {
-  const text = str({ max: 4096 })(value, field);
-  parseEventFilter(text, field);
-  return text;
-};
+const filterText: Validator<string> = described(
+  (value, field) => {
+    const text = str({ max: 4096 })(value, field);
+    parseEventFilter(text, field);
+    return text;
+  },
+  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane, agent (docs/events.md)' },
+);
 
 const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });
 

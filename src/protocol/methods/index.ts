@@ -7,8 +7,10 @@ import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS } from './manifests.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './report.ts';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
 import { PANE_REPORT_METADATA } from './metadata.ts';
-import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
-import { PANE_ATTACH, PANE_DETACH } from './attach.ts';
+import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
+import { EVENT, SERVER_PROBE } from '../events.ts';
+import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
+import { RPC_DISCOVER } from './discover.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -21,9 +23,11 @@ export * from './agent-act.ts';
 export * from './metadata.ts';
 export * from './events.ts';
 export * from './attach.ts';
+export * from './discover.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
+  RPC_DISCOVER,
   SERVER_STATUS,
   PANE_SPAWN,
   PANE_LIST,
@@ -55,3 +59,10 @@ export const ALL_METHODS = [
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,
 ] as const;
+
+/** Every declared server-to-client notification. */
+export const ALL_NOTIFICATIONS = [EVENT, EVENTS_DROPPED, PANE_OUTPUT, PANE_DETACHED, SERVER_PROBE] as const;
+
+/** Method declarations by their name, for clients typed by method name. */
+export type MethodMap = { [M in (typeof ALL_METHODS)[number] as M['name']]: M };
+export type MethodName = keyof MethodMap;

@@ -3,7 +3,8 @@ import { params } from '../validate.ts';
 
 export interface ServerStatus {
   version: string; // the daemon's package version
-  protocolVersion: number;
+  protocolVersion: number; // MAJOR: clients refuse or warn when it differs from theirs
+  protocolMinor: number; // MINOR: additions only (docs/protocol.md, "Versions")
   pid: number;
   uptimeMs: number;
   paneCount: number;
