@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const sources = `${root}src`;
 export const BUNDLE = `${root}dist/cli/corral.mjs`;
+/** `corral/client` (package.json `exports`): plain JavaScript plus type declarations, built at install. */
+export const CLIENT_BUNDLE = `${root}dist/client/index.mjs`;
+export const CLIENT_TYPES = `${root}dist/client/types/client/index.d.ts`;
 
 function newest(dir) {
   let latest = statSync(dir).mtimeMs;
@@ -19,12 +22,17 @@ function newest(dir) {
 }
 
 /** Whether the bundle exists and no source is newer. */
-export function bundleIsFresh() {
+export function bundleIsFresh(bundle = BUNDLE) {
   try {
-    return statSync(BUNDLE).mtimeMs >= newest(sources);
+    return statSync(bundle).mtimeMs >= newest(sources);
   } catch {
     return false;
   }
+}
+
+/** Whether `corral/client` (code and types) exists and no source is newer. */
+export function clientIsFresh() {
+  return bundleIsFresh(CLIENT_BUNDLE) && bundleIsFresh(CLIENT_TYPES);
 }
 
 /** Builds the bundle; concurrent builders each write their own file and rename it into place. */
@@ -45,4 +53,44 @@ export async function buildBundle() {
   renameSync(temporary, BUNDLE);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildBundle();
+/** Builds `corral/client`: src/client bundled by esbuild, and its .d.ts files emitted by the TypeScript compiler. */
+export async function buildClient() {
+  const { build } = await import('esbuild');
+  mkdirSync(`${root}dist/client`, { recursive: true });
+  const temporary = `${CLIENT_BUNDLE}.${process.pid}.tmp`;
+  await build({
+    entryPoints: [`${sources}/client/index.ts`],
+    outfile: temporary,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  const ts = (await import('typescript')).default;
+  const program = ts.createProgram([`${sources}/client/index.ts`], {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    allowImportingTsExtensions: true,
+    declaration: true,
+    emitDeclarationOnly: true,
+    skipLibCheck: true,
+    types: ['node'],
+    rootDir: sources,
+    outDir: `${root}dist/client/types`,
+  });
+  const emitted = program.emit();
+  const problems = ts.getPreEmitDiagnostics(program).concat(emitted.diagnostics);
+  if (emitted.emitSkipped || problems.length > 0) {
+    throw new Error(ts.formatDiagnostics(problems, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  }
+  renameSync(temporary, CLIENT_BUNDLE);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildBundle();
+  await buildClient();
+}

@@ -45,6 +45,9 @@ export interface EventData {
 
 export type CorralEvent<K extends EventKind = EventKind> = EventEnvelope<K, EventData[K]>;
 
+/** Any event, as a union discriminated by `kind`: checking `kind` narrows `data`. */
+export type AnyCorralEvent = { [K in EventKind]: CorralEvent<K> }[EventKind];
+
 /**
  * A parsed subscription filter. Terms of one field are alternatives (OR); fields combine with AND.
  * An empty list means "any". Kind patterns may end in `*` (`agent.*`).

@@ -1,0 +1,141 @@
+import { connect, type Socket } from 'node:net';
+import type { Disposable } from '../base/disposable.ts';
+import { Emitter } from '../base/emitter.ts';
+import { CorralError, isErrorCode } from '../protocol/errors.ts';
+import { FrameDecoder } from '../protocol/framing.ts';
+import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
+
+export type ClientErrorCode = 'daemon_unreachable' | 'protocol_mismatch' | 'connection_closed' | 'bad_reply' | 'timeout';
+
+/** A failure on the client's side of the socket (never sent by the daemon). */
+export class ClientError extends Error {
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ClientError';
+  }
+}
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Reply {
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown; data?: { code?: unknown } & Record<string, unknown> };
+}
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`. Requests may
+ * be concurrent; notifications go to listeners. It never reconnects: `corral/client` does that above it.
+ */
+export class DaemonClient {
+  private readonly pending = new Map<number, Pending>();
+  private readonly notifications = new Map<string, Emitter<unknown>>();
+  private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
+  private nextId = 1;
+  private closedError: Error | null = null;
+  private readonly closeEmitter = new Emitter<Error>();
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly socketPath: string,
+  ) {
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of this.decoder.push(chunk).frames) this.receive(frame);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => this.fail(new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection`)));
+  }
+
+  static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(socketPath);
+      const timer = setTimeout(() => socket.destroy(new Error('connect timed out')), Math.min(timeoutMs, CONNECT_TIMEOUT_MS));
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve(new DaemonClient(socket, socketPath));
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const why = error.code ?? error.message;
+        reject(new ClientError('daemon_unreachable', `no daemon answers at ${socketPath} (${why}); start one with \`corral daemon\` or pass --socket`));
+      });
+    });
+  }
+
+  call<P, R>(method: MethodDecl<P, R>, params: P): Promise<R> {
+    return this.request(method.name, params) as Promise<R>;
+  }
+
+  /** A request by method name: the typed client's `call` checks the name and types at compile time. */
+  request(method: string, params: unknown): Promise<unknown> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  /** Whether the connection has ended (closed by either side or disposed). */
+  get closed(): boolean {
+    return this.closedError !== null;
+  }
+
+  onNotification<P>(notification: NotificationDecl<P>, listener: (params: P) => void): Disposable {
+    const emitter = this.notifications.get(notification.name) ?? new Emitter<unknown>();
+    this.notifications.set(notification.name, emitter);
+    return emitter.event(listener as (params: unknown) => void);
+  }
+
+  /** Runs once when the connection ends, for whatever reason (long-lived streams stop on it). */
+  onClose(listener: (error: Error) => void): Disposable {
+    return this.closeEmitter.event(listener);
+  }
+
+  dispose(): void {
+    this.fail(new ClientError('connection_closed', 'the client was disposed'));
+    this.socket.destroy();
+  }
+
+  private receive(frame: string): void {
+    let reply: Reply;
+    try {
+      reply = JSON.parse(frame) as Reply;
+    } catch {
+      return this.fail(new ClientError('bad_reply', `the daemon at ${this.socketPath} sent a line that is not JSON`));
+    }
+    if (typeof reply.method === 'string' && reply.id === undefined) {
+      this.notifications.get(reply.method)?.fire(reply.params);
+      return;
+    }
+    const pending = typeof reply.id === 'number' ? this.pending.get(reply.id) : undefined;
+    if (!pending) return;
+    this.pending.delete(reply.id as number);
+    if (reply.error) pending.reject(toCorralError(reply.error));
+    else pending.resolve(reply.result);
+  }
+
+  private fail(error: Error): void {
+    this.closedError ??= error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.closeEmitter.fire(error);
+    this.closeEmitter.dispose();
+  }
+}
+
+function toCorralError(error: NonNullable<Reply['error']>): CorralError {
+  const { code: stable, ...details } = error.data ?? {};
+  const message = typeof error.message === 'string' ? error.message : 'the daemon reported an error';
+  return new CorralError(isErrorCode(stable) ? stable : 'internal_error', message, details);
+}

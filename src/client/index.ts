@@ -1,0 +1,151 @@
+/**
+ * `corral/client`: a typed client for the Corral daemon. `await connect()` resolves to a client whose
+ * `call` is typed by method name, whose `subscribe` streams typed events and resumes from its cursor,
+ * and which reconnects with back-off when the daemon restarts (docs/client.md).
+ */
+import { resolveSocketPath } from '../protocol/socket-path.ts';
+import type { ParamsOf, ResultOf } from '../protocol/method.ts';
+import type { MethodMap, MethodName } from '../protocol/methods/index.ts';
+import type { AnyCorralEvent } from '../protocol/methods/events.ts';
+import type { ServerStatus } from '../protocol/methods/server.ts';
+import { backoffDelays, sleep, type BackoffOptions } from './backoff.ts';
+import { ClientError, DaemonClient } from './connection.ts';
+import { checkProtocol } from './protocol-check.ts';
+import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
+
+export { ClientError, type ClientErrorCode } from './connection.ts';
+export { CorralError, ERRORS, type ErrorCode } from '../protocol/errors.ts';
+export type { AgentState } from '../protocol/states.ts';
+export type * from '../protocol/methods/index.ts';
+export type { AnyCorralEvent, CorralEvent, EventKind, EventData, EventsSnapshot } from '../protocol/methods/events.ts';
+export type { BackoffOptions } from './backoff.ts';
+export type { SubscribeOptions, Subscription } from './subscription.ts';
+export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
+
+export interface ConnectOptions {
+  /** The daemon socket; default $CORRAL_SOCKET, then $XDG_RUNTIME_DIR/corral/corral.sock, then /tmp/corral-$UID/corral.sock. */
+  socket?: string;
+  /** Back-off for reconnecting after a lost connection, or `false` to never reconnect (default: 100 ms doubling to 5 s). */
+  reconnect?: BackoffOptions | false;
+  /** Told about a protocol major mismatch (default: `process.emitWarning`). */
+  onWarning?: (message: string) => void;
+  /** Refuse a daemon of another protocol major instead of warning (the CLI's choice). */
+  strictProtocol?: boolean;
+  /** The longest the first connect may take, in ms (default and ceiling 5000). */
+  connectTimeoutMs?: number;
+  /** Aborting it while `connect` is still checking the protocol closes the connection, and `connect` rejects. */
+  signal?: AbortSignal;
+}
+
+/** Params of a method; optional as a whole when every field is optional. */
+type CallArgs<N extends MethodName> = {} extends ParamsOf<MethodMap[N]> ? [params?: ParamsOf<MethodMap[N]>] : [params: ParamsOf<MethodMap[N]>];
+
+export class CorralClient {
+  private current: DaemonClient;
+  private reconnecting: Promise<void> | null = null;
+  private readonly stopped = new AbortController();
+  private readonly streams = new Set<EventStream>();
+  private readonly warn: (message: string) => void;
+
+  /** The daemon's status as of the last (re)connect. */
+  status: ServerStatus;
+
+  constructor(
+    connection: DaemonClient,
+    status: ServerStatus,
+    private readonly options: ConnectOptions & { socket: string },
+  ) {
+    this.current = connection;
+    this.status = status;
+    this.warn = options.onWarning ?? ((message) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
+    this.watch(connection);
+  }
+
+  get socket(): string {
+    return this.options.socket;
+  }
+
+  /** The underlying connection (the CLI's commands use it directly); replaced after a reconnect. */
+  get connection(): DaemonClient {
+    return this.current;
+  }
+
+  /**
+   * Calls a method by name: `await client.call('agent.wait', { targets: ['api'] })`. Rejects with a
+   * `CorralError` (its `code` is the stable `error.data.code`) or a `ClientError`. A call made while
+   * the client reconnects waits for the new connection; a call in flight when the connection drops
+   * rejects with `connection_closed`, since it may or may not have run.
+   */
+  async call<N extends MethodName>(method: N, ...args: CallArgs<N>): Promise<ResultOf<MethodMap[N]>> {
+    if (this.reconnecting) await this.reconnecting;
+    if (this.stopped.signal.aborted) throw new ClientError('connection_closed', 'the client was closed');
+    return (await this.current.request(method, args[0] ?? {})) as ResultOf<MethodMap[N]>;
+  }
+
+  /**
+   * Streams events on a connection of its own, typed by kind (`event.kind === 'agent.state_changed'`
+   * narrows `event.data`). Pass `since` to resume after a cursor; after a lost connection it resumes
+   * by itself from the last event it delivered.
+   */
+  async subscribe(options: SubscribeOptions, onEvent: (event: AnyCorralEvent) => void): Promise<Subscription> {
+    const stream = new EventStream(this.options.socket, options, onEvent, this.options.reconnect ?? {});
+    await stream.start();
+    this.streams.add(stream);
+    void stream.ended.finally(() => this.streams.delete(stream)).catch(() => {});
+    return stream;
+  }
+
+  /** Ends every connection and stream of this client. Safe to call twice. */
+  close(): void {
+    if (this.stopped.signal.aborted) return;
+    this.stopped.abort();
+    this.current.dispose();
+    for (const stream of this.streams) stream.close();
+  }
+
+  private watch(connection: DaemonClient): void {
+    connection.onClose(() => {
+      if (this.stopped.signal.aborted || this.options.reconnect === false) return;
+      this.reconnecting ??= this.reconnectLoop().finally(() => (this.reconnecting = null));
+    });
+  }
+
+  private async reconnectLoop(): Promise<void> {
+    const delay = backoffDelays(this.options.reconnect || {});
+    while (await sleep(delay(), this.stopped.signal)) {
+      try {
+        const connection = await DaemonClient.connect(this.options.socket);
+        try {
+          this.status = await checkProtocol(connection, { strict: this.options.strictProtocol ?? false, warn: this.warn });
+        } catch (error) {
+          connection.dispose();
+          throw error;
+        }
+        this.current = connection;
+        this.watch(connection);
+        return;
+      } catch {
+        // the daemon is not back yet: try again after the next delay
+      }
+    }
+  }
+}
+
+/** Connects to the daemon, checks the protocol version, and resolves to a typed client. */
+export async function connect(options: ConnectOptions = {}): Promise<CorralClient> {
+  const socket = resolveSocketPath(options.socket);
+  const connection = await DaemonClient.connect(socket, options.connectTimeoutMs);
+  const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
+  const abandon = () => connection.dispose();
+  options.signal?.addEventListener('abort', abandon, { once: true });
+  try {
+    if (options.signal?.aborted) throw new ClientError('connection_closed', 'the connect was abandoned');
+    const status = await checkProtocol(connection, { strict: options.strictProtocol ?? false, warn });
+    return new CorralClient(connection, status, { ...options, socket });
+  } catch (error) {
+    connection.dispose();
+    throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', abandon);
+  }
+}

@@ -1,0 +1,107 @@
+import { CorralError } from '../protocol/errors.ts';
+import { EVENT } from '../protocol/events.ts';
+import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
+import { backoffDelays, sleep, type BackoffOptions } from './backoff.ts';
+import { DaemonClient } from './connection.ts';
+
+export interface SubscribeOptions {
+  /** The filter language of docs/events.md, e.g. `kind:agent.attention pane:api`. */
+  filter?: string;
+  /** Resume after this cursor (exclusive); without it the stream starts now. */
+  since?: number;
+}
+
+/** A live event stream on its own connection; it resumes from its cursor after a lost connection. */
+export interface Subscription {
+  /** The cursor of the last event delivered (or where the stream started). Pass it as `since` to resume later. */
+  readonly cursor: number;
+  /** The consistent view the stream started from (taken at the first subscribe). */
+  readonly snapshot: EventsSnapshot;
+  /** Settles when the stream ends: resolves after `close()`, rejects when it cannot resume (e.g. `cursor_too_old`). */
+  readonly ended: Promise<void>;
+  close(): void;
+}
+
+/**
+ * One subscription. Each runs on its own connection, so several filters can stream at once; when the
+ * connection is lost it reconnects with back-off and subscribes again from its cursor, so no retained
+ * event is missed or delivered twice.
+ */
+export class EventStream implements Subscription {
+  cursor: number;
+  snapshot!: EventsSnapshot;
+  readonly ended: Promise<void>;
+  private connection: DaemonClient | null = null;
+  private readonly stopped = new AbortController();
+  private finish!: (error?: Error) => void;
+
+  constructor(
+    private readonly socket: string,
+    private readonly options: SubscribeOptions,
+    private readonly onEvent: (event: AnyCorralEvent) => void,
+    private readonly reconnect: BackoffOptions | false,
+  ) {
+    this.cursor = options.since ?? 0;
+    this.ended = new Promise<void>((resolve, reject) => {
+      this.finish = (error) => (error ? reject(error) : resolve());
+    });
+    this.ended.catch(() => {}); // a caller that never awaits `ended` must not crash the process
+  }
+
+  /** Subscribes for the first time; rejects as `events.subscribe` would. */
+  async start(): Promise<void> {
+    const { snapshot } = await this.open(this.options.since);
+    this.snapshot = snapshot;
+  }
+
+  close(): void {
+    if (this.stopped.signal.aborted) return;
+    this.stopped.abort();
+    this.connection?.dispose();
+    this.finish();
+  }
+
+  private async open(since: number | undefined): Promise<{ snapshot: EventsSnapshot }> {
+    const connection = await DaemonClient.connect(this.socket);
+    this.connection = connection;
+    let dropped = false;
+    connection.onNotification(EVENT, (event) => {
+      if (event.cursor <= this.cursor && since !== undefined) return;
+      this.cursor = event.cursor;
+      this.onEvent(event as AnyCorralEvent);
+    });
+    connection.onNotification(EVENTS_DROPPED, () => (dropped = true));
+    try {
+      const params = { ...(this.options.filter !== undefined ? { filter: this.options.filter } : {}), ...(since !== undefined ? { since } : {}) };
+      const result = await connection.call(EVENTS_SUBSCRIBE, params);
+      if (since === undefined) this.cursor = Math.max(this.cursor, result.cursor);
+      connection.onClose(() => void this.resume(dropped));
+      return result;
+    } catch (error) {
+      connection.dispose();
+      throw error;
+    }
+  }
+
+  /** After a lost connection: subscribe again from the cursor, with back-off, until closed. */
+  private async resume(_dropped: boolean): Promise<void> {
+    if (this.stopped.signal.aborted) return;
+    if (this.reconnect === false) {
+      this.stopped.abort();
+      return this.finish(new CorralError('internal_error', 'the event stream lost its connection and reconnecting is off'));
+    }
+    const delay = backoffDelays(this.reconnect);
+    while (await sleep(delay(), this.stopped.signal)) {
+      try {
+        await this.open(this.cursor);
+        return;
+      } catch (error) {
+        if (error instanceof CorralError) {
+          // The daemon answered but refused (cursor_too_old): resuming cannot work.
+          this.stopped.abort();
+          return this.finish(error);
+        }
+      }
+    }
+  }
+}
