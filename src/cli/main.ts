@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerAgentCommands } from './commands/agent.ts';
 import { registerApiCommands } from './commands/api.ts';
+import { registerMcpCommand } from './commands/mcp.ts';
 import { registerAgentQueryCommands } from './commands/agent-query.ts';
 import { registerAgentWaitCommand } from './commands/agent-wait.ts';
 import { registerAgentActCommands } from './commands/agent-act.ts';
@@ -64,6 +65,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerTopCommand(program);
   registerEventsCommand(program);
   registerApiCommands(program, clientVersion());
+  registerMcpCommand(program, clientVersion());
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');
     registerOfflineCommands(program);

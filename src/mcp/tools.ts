@@ -1,0 +1,174 @@
+import type { CorralClient } from '../client/index.ts';
+import { AGENT_STATES } from '../protocol/states.ts';
+import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
+
+type Args = Record<string, any>;
+
+/** One MCP tool: its description is written for the model that calls it. */
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
+  run(client: CorralClient, args: Args, signal: AbortSignal): Promise<unknown>;
+}
+
+const target = { type: 'string', description: 'The agent: its pane name (as given to spawn_agent) or pane id such as "w1:p2".' };
+const states = { type: 'array', items: { type: 'string', enum: [...AGENT_STATES] } };
+
+export const TOOLS: Tool[] = [
+  {
+    name: 'list_agents',
+    description:
+      'List the coding agents Corral runs, with each one\'s state: "working" (busy), "blocked" (waiting for a decision: ' +
+      'use answer_agent), "done" (finished and not looked at yet), "idle" (ready for a prompt) or "unknown". Returns ' +
+      '{seq, agents: [{id, name, workspace, agent, state, title}], workspaces}. Use it first to learn the names, and ' +
+      'pass `seq` as since_seq to wait_for_agents when you prompt right after listing.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        workspace: { type: 'string', description: 'Only agents in this workspace.' },
+        name: { type: 'string', description: 'Only agents whose name matches this glob (* and ?).' },
+      },
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      const filter = { ...(args.workspace ? { workspace: args.workspace } : {}), ...(args.name ? { name: args.name } : {}) };
+      const list = await client.call('agent.list', Object.keys(filter).length > 0 ? { filter } : {});
+      return {
+        seq: list.seq,
+        agents: list.agents.map((a) => ({ id: a.id, name: a.name, workspace: a.workspace, agent: a.agent, state: a.state, title: a.title })),
+        workspaces: list.workspaces,
+      };
+    },
+  },
+  {
+    name: 'read_agent',
+    description:
+      "Read what an agent shows: its current screen (default), or the last `lines` lines of its output with " +
+      'source "scrollback". Returns {text}. Use it to see what a blocked agent asks before answering, or what a ' +
+      'done agent reported. Reading never changes the agent\'s state.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        target,
+        source: { type: 'string', enum: ['screen', 'scrollback'], description: 'screen (default): what is visible now; scrollback: the output history.' },
+        lines: { type: 'integer', minimum: 1, maximum: 100000, description: 'Keep only the last N lines.' },
+      },
+      required: ['target'],
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      const read = await client.call('agent.read', {
+        target: args.target,
+        ...(args.source ? { source: args.source } : {}),
+        ...(args.lines ? { lines: args.lines } : {}),
+      });
+      return { source: read.source, title: read.title, text: read.text };
+    },
+  },
+  {
+    name: 'prompt_agent',
+    description:
+      'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as since_seq ' +
+      'to wait_for_agents so the wait ignores the idle before your prompt. Refused with agent_blocked when the agent ' +
+      'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        target,
+        text: { type: 'string', description: 'The prompt, as you would type it.' },
+        queue: { type: 'boolean', description: 'Queue it if the agent is busy, instead of typing now.' },
+      },
+      required: ['target', 'text'],
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      return client.call('agent.prompt', { target: args.target, text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) });
+    },
+  },
+  {
+    name: 'answer_agent',
+    description:
+      'Answer a blocked agent (one waiting on a permission or a question): choice is the number of the option on its ' +
+      'screen (read_agent shows them; 1 is usually "Yes"), or keys are named keys such as ["Escape"] or ["1", "Enter"]. ' +
+      'Returns {state} once the agent has left blocked. Refused with agent_not_blocked when it is not blocked.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        target,
+        choice: { type: 'integer', minimum: 0, maximum: 99, description: 'The option number to pick.' },
+        keys: { type: 'array', items: { type: 'string' }, description: 'Named keys instead of a choice: Enter, Escape, Up, Down, Tab, C-c, or text.' },
+      },
+      required: ['target'],
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      return client.call('agent.answer', {
+        target: args.target,
+        ...(args.choice !== undefined ? { choice: args.choice } : {}),
+        ...(args.keys !== undefined ? { keys: args.keys } : {}),
+      });
+    },
+  },
+  {
+    name: 'spawn_agent',
+    description:
+      'Start a coding agent (for example command "claude", "codex" or "gemini") in a folder, in a pane named `name`. ' +
+      'Returns the pane {id, name, workspace}. It takes a few seconds to start: call wait_for_agents with until ["idle"] ' +
+      'before prompting it.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The program to run, found on PATH.' },
+        args: { type: 'array', items: { type: 'string' }, description: 'Its arguments.' },
+        folder: { type: 'string', description: 'The absolute path of the folder it works in.' },
+        name: { type: 'string', description: 'A short unique name to refer to it later (letters, digits, . _ -).' },
+      },
+      required: ['command', 'folder'],
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      const pane = await client.call('pane.spawn', {
+        command: args.command,
+        ...(args.args ? { args: args.args } : {}),
+        cwd: args.folder,
+        ...(args.name ? { name: args.name } : {}),
+      });
+      return { id: pane.id, name: pane.name, workspace: pane.workspace, command: pane.command, cwd: pane.cwd };
+    },
+  },
+  {
+    name: 'explain_agent',
+    description:
+      "Explain why an agent has its state: which detection rule matched on its screen, or which hook report decided. " +
+      'Use it when a state looks wrong to you. Returns the agent and the evidence.',
+    inputSchema: { type: 'object', properties: { target }, required: ['target'], additionalProperties: false },
+    async run(client, args) {
+      return client.call('agent.explain', { target: args.target });
+    },
+  },
+  {
+    name: 'wait_for_agents',
+    description:
+      'Wait, without polling, until one (mode "any", default) or all (mode "all") of the agents is in one of the states ' +
+      '`until` (default idle, done or blocked), then return {outcome: "matched", matched, states, seq}. If it takes longer ' +
+      `than timeout_seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) it returns {outcome: "timed_out", states}: ` +
+      'call it again to keep waiting. outcome "gone" means an agent exited. After prompt_agent, pass its seq as ' +
+      'since_seq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        targets: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 64, description: 'Agent names or pane ids.' },
+        until: { ...states, description: 'States that end the wait (default ["idle", "done", "blocked"]; "idle" also matches "done").' },
+        mode: { type: 'string', enum: ['any', 'all'], description: 'any: the first agent that matches; all: every agent at once.' },
+        since_seq: { type: 'integer', minimum: 0, description: 'Only count state changes after this seq (from prompt_agent, list_agents or a previous wait).' },
+        timeout_seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait (default ${DEFAULT_WAIT_SECONDS}).` },
+      },
+      required: ['targets'],
+      additionalProperties: false,
+    },
+    async run(client, args, signal) {
+      return waitForAgents(client.socket, args as WaitArgs, signal);
+    },
+  },
+];

@@ -1,0 +1,53 @@
+import { DaemonClient } from '../client/connection.ts';
+import { CorralError } from '../protocol/errors.ts';
+import { AGENT_WAIT, type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
+import type { AgentState } from '../protocol/states.ts';
+
+/** A model that names no timeout waits this long; a client tool timeout (often 60 s) must not cut it first. */
+export const DEFAULT_WAIT_SECONDS = 50;
+/** The longest one tool call may wait; the model calls again to wait longer. */
+export const MAX_WAIT_SECONDS = 600;
+
+export interface WaitArgs {
+  targets: string[];
+  until?: AgentState[];
+  mode?: 'any' | 'all';
+  since_seq?: number;
+  timeout_seconds?: number;
+}
+
+export type WaitOutcome =
+  | ({ outcome: 'matched' } & AgentWaitResult)
+  | ({ outcome: 'timed_out' | 'gone' } & AgentWaitResult & { gone?: string[] });
+
+/**
+ * One long-poll wait, on a connection of its own: the daemon's `agent.wait` judges the current state
+ * and registers for changes in one step (so no transition between reading and waiting is missed), and
+ * closing the connection cancels it there, which is how an MCP cancellation reaches the daemon.
+ */
+export async function waitForAgents(socket: string, args: WaitArgs, signal: AbortSignal): Promise<WaitOutcome> {
+  const seconds = Math.min(args.timeout_seconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
+  const connection = await DaemonClient.connect(socket);
+  const cancel = () => connection.dispose();
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    if (signal.aborted) throw new CorralError('timeout', 'the wait was cancelled');
+    const result = await connection.call(AGENT_WAIT, {
+      targets: args.targets,
+      ...(args.until ? { until: args.until } : {}),
+      ...(args.mode ? { mode: args.mode } : {}),
+      ...(args.since_seq !== undefined ? { since_seq: args.since_seq } : {}),
+      timeout_ms: Math.round(seconds * 1000),
+    });
+    return { outcome: 'matched', ...result };
+  } catch (error) {
+    if (error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone') && !signal.aborted) {
+      const details = error.details as unknown as AgentWaitResult & { gone?: string[] };
+      return { outcome: error.code === 'timeout' ? 'timed_out' : 'gone', ...details };
+    }
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    connection.dispose();
+  }
+}

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connect, type CorralClient } from '../../src/client/index.ts';
+import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+
+/** Resolves once `check` holds, re-reading the daemon's status after each short pause. */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describe('corral mcp, driven by the MCP SDK client over stdio', () => {
+  let daemon: DaemonProcess;
+  let mcp: Client;
+  let corral: CorralClient;
+
+  before(async () => {
+    daemon = await startDaemon();
+    corral = await connect({ socket: daemon.socket });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CORRAL_BIN, '--socket', daemon.socket, 'mcp'],
+      env: process.env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    mcp = new Client({ name: 'corral-test', version: '1.0.0' });
+    await mcp.connect(transport);
+  });
+
+  after(async () => {
+    await mcp?.close();
+    corral?.close();
+    await daemon?.dispose();
+  });
+
+  async function tool(name: string, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<any> {
+    const result = (await mcp.callTool({ name, arguments: args }, undefined, { ...options, timeout: 120_000 })) as {
+      isError?: boolean;
+      content: { type: string; text: string }[];
+    };
+    assert.ok(!result.isError, `${name}: ${result.content[0]?.text}`);
+    return JSON.parse(result.content[0]!.text);
+  }
+
+  it('lists the tools, each described for a model', async () => {
+    const { tools } = await mcp.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'answer_agent',
+      'explain_agent',
+      'list_agents',
+      'prompt_agent',
+      'read_agent',
+      'spawn_agent',
+      'wait_for_agents',
+    ]);
+    for (const t of tools) assert.ok((t.description ?? '').length > 80, t.name);
+  });
+
+  it('drives three fake agents from prompt to done, reading and answering the one that blocks', async () => {
+    const names = ['alpha', 'beta', 'gamma'];
+    for (const name of names) {
+      await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name });
+    }
+    const ready = await tool('wait_for_agents', { targets: names, until: ['idle'], mode: 'all', timeout_seconds: 60 });
+    assert.equal(ready.outcome, 'matched');
+    let { seq } = await tool('list_agents', {});
+    await tool('prompt_agent', { target: 'alpha', text: 'write the parser' });
+    await tool('prompt_agent', { target: 'beta', text: 'perm' });
+    await tool('prompt_agent', { target: 'gamma', text: 'write the tests' });
+
+    const remaining = new Set(names);
+    let answered = 0;
+    while (remaining.size > 0) {
+      const woke = await tool('wait_for_agents', { targets: [...remaining], until: ['done', 'blocked'], since_seq: seq, timeout_seconds: 60 });
+      assert.equal(woke.outcome, 'matched', JSON.stringify(woke));
+      seq = woke.seq;
+      for (const name of woke.matched as string[]) {
+        if (woke.states[name] === 'blocked') {
+          const screen = await tool('read_agent', { target: name });
+          assert.match(screen.text, /Do you want to proceed\?/);
+          const answer = await tool('answer_agent', { target: name, choice: 1 });
+          assert.notEqual(answer.state, 'blocked');
+          answered += 1;
+        } else {
+          remaining.delete(name);
+        }
+      }
+    }
+    assert.equal(answered, 1);
+    const { agents } = await tool('list_agents', {});
+    assert.deepEqual(agents.map((a: { name: string; state: string }) => [a.name, a.state]), names.map((n) => [n, 'done']));
+    const why = await tool('explain_agent', { target: 'alpha' });
+    assert.equal(why.agent.name, 'alpha');
+  });
+
+  it('a wait that times out returns timed_out for the model to call again', async () => {
+    const woke = await tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeout_seconds: 0 });
+    assert.equal(woke.outcome, 'timed_out');
+    assert.deepEqual(woke.states, { alpha: 'done' });
+  });
+
+  it('a cancelled wait is cancelled in the daemon too', async () => {
+    const cancel = new AbortController();
+    const pending = tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeout_seconds: 600 }, { signal: cancel.signal });
+    await until(async () => (await corral.call('server.status')).waits === 1, 'the daemon holds the wait');
+    cancel.abort();
+    await assert.rejects(pending);
+    await until(async () => (await corral.call('server.status')).waits === 0, 'the daemon dropped the wait');
+    // The server goes on serving after a cancellation.
+    assert.equal((await tool('list_agents', {})).agents.length, 3);
+  });
+
+  it('reports a daemon error as a tool error with its stable code', async () => {
+    const result = (await mcp.callTool({ name: 'prompt_agent', arguments: { target: 'nobody', text: 'hi' } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, /^pane_not_found: /);
+  });
+});
