@@ -15,6 +15,7 @@ import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './report.ts';
+import { remoteRun, runRemote } from './remote.ts';
 
 /**
  * The offline commands load the detection engine (~0.3-0.8 s measured on this machine), so they are
@@ -49,6 +50,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
     .version(clientVersion(), '-V, --version', 'print the version of this client')
     .option('--socket <path>', 'daemon socket (default: $CORRAL_SOCKET, $XDG_RUNTIME_DIR/corral/corral.sock, /tmp/corral-$UID/corral.sock)')
     .option('--json', 'print JSON for scripts instead of text for people')
+    .option('--host <user@box>', 'run the command against the daemon on another machine, through ssh (default: $CORRAL_HOST; docs/remote.md)')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -74,6 +76,8 @@ async function buildProgram(argv: string[]): Promise<Command> {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const remote = remoteRun(argv);
+  if (remote) return runRemote(remote);
   try {
     await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
     return 0;

@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { EXIT } from './exit-codes.ts';
+
+/** Where a command runs: here, or on `host` through ssh (`--host user@box` or $CORRAL_HOST). */
+export interface RemoteRun {
+  host: string;
+  /** The command line without `--host`, run there as it was given here. */
+  args: string[];
+}
+
+/** Finds `--host H` / `--host=H` before any `--`, else $CORRAL_HOST; null to run here. */
+export function remoteRun(argv: string[], env: NodeJS.ProcessEnv = process.env): RemoteRun | null {
+  const args: string[] = [];
+  let host: string | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i]!;
+    if (word === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    if (word === '--host') host = argv[++i];
+    else if (word.startsWith('--host=')) host = word.slice('--host='.length);
+    else args.push(word);
+  }
+  host ??= env.CORRAL_HOST;
+  return host ? { host, args } : null;
+}
+
+/** One word for a POSIX shell, single-quoted. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The ssh command line: $CORRAL_SSH (default `ssh`, split on spaces, e.g. `ssh -F ~/.ssh/work`),
+ * a terminal only when this one has one (attach and top need it; pipes must stay byte-exact), and on
+ * the host `$CORRAL_REMOTE_COMMAND` (default `corral`) with every argument quoted for its shell.
+ */
+export function sshArgv(run: RemoteRun, env: NodeJS.ProcessEnv, interactive: boolean): string[] {
+  const [ssh = 'ssh', ...options] = (env.CORRAL_SSH ?? 'ssh').split(/\s+/).filter(Boolean);
+  const remote = [env.CORRAL_REMOTE_COMMAND ?? 'corral', ...run.args.map(shellQuote)].join(' ');
+  return [ssh, ...options, interactive ? '-t' : '-T', ...(interactive ? [] : ['-o', 'BatchMode=yes']), '--', run.host, remote];
+}
+
+/**
+ * Runs the command on the host and resolves to its exit code, so waits (0, 3, 124) and event streams
+ * behave as they do here. ssh's own failure (255: no route, refused key) becomes 4, "daemon unreachable".
+ */
+export function runRemote(run: RemoteRun, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const [command, ...args] = sshArgv(run, env, interactive);
+  return new Promise((resolve) => {
+    const child = spawn(command!, args, { stdio: 'inherit' });
+    child.once('error', (error) => {
+      process.stderr.write(`corral: cannot run ${command} to reach ${run.host} (${error.message})\n`);
+      resolve(EXIT.unreachable);
+    });
+    child.once('exit', (code, signal) => {
+      if (code === 255) {
+        process.stderr.write(`corral: ssh could not reach ${run.host} or run corral there (exit 255; see ssh's message above)\n`);
+        resolve(EXIT.unreachable);
+      } else resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+    });
+  });
+}
