@@ -1,9 +1,7 @@
-import { connect } from '../client/index.ts';
-import { ClientError, type DaemonClient } from '../client/connection.ts';
-import { checkProtocol as check } from '../client/protocol-check.ts';
+import { checkProtocol as check, ClientError, connect, type DaemonClient } from '../client/index.ts';
 import type { ServerStatus } from '../protocol/methods/server.ts';
 
-export { ClientError, DaemonClient, type ClientErrorCode } from '../client/connection.ts';
+export { ClientError, DaemonClient, type ClientErrorCode } from '../client/index.ts';
 
 /** The CLI ships with its daemon, so it refuses another protocol major (the typed client only warns). */
 export function checkProtocol(client: DaemonClient): Promise<ServerStatus> {

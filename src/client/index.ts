@@ -13,7 +13,8 @@ import { ClientError, DaemonClient } from './connection.ts';
 import { checkProtocol } from './protocol-check.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
 
-export { ClientError, type ClientErrorCode } from './connection.ts';
+export { ClientError, DaemonClient, type ClientErrorCode } from './connection.ts';
+export { checkProtocol } from './protocol-check.ts';
 export { CorralError, ERRORS, type ErrorCode } from '../protocol/errors.ts';
 export type { AgentState } from '../protocol/states.ts';
 export type * from '../protocol/methods/index.ts';

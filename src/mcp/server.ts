@@ -1,5 +1,4 @@
-import { connect } from '../client/index.ts';
-import { ClientError } from '../client/connection.ts';
+import { ClientError, connect } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { TOOLS } from './tools.ts';
 

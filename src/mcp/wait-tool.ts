@@ -1,4 +1,4 @@
-import { DaemonClient } from '../client/connection.ts';
+import { DaemonClient } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { AGENT_WAIT, type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../protocol/states.ts';
