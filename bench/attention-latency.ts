@@ -1,6 +1,8 @@
 // Latency from a blocked screen reaching the PTY to the `agent.attention` event at a subscriber,
-// against the raw PTY round trip of the same bytes to a plain node-pty reader in the same run.
-// Run: node --import tsx bench/attention-latency.ts   (CORRAL_BENCH_TRIALS sets the trials, default 120)
+// with 100 other panes redrawing a working screen at 10 Hz (bench/busy-agent.sh), against the raw
+// PTY round trip of the same bytes to a plain node-pty reader under the same load in the same run.
+// Run: node --import tsx bench/attention-latency.ts   (CORRAL_BENCH_TRIALS, default 200;
+// CORRAL_BENCH_BUSY, the busy panes, default 100)
 //
 // A tiny program draws a Claude-like idle prompt; on "b" it records the time, then draws a permission
 // form; on "i" it draws the prompt again. Both ends read process.hrtime (CLOCK_MONOTONIC), one clock
@@ -15,8 +17,10 @@ import { DaemonClient } from '../src/cli/client.ts';
 import { EVENT } from '../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
+import { BUSY_AGENT, cpuShare, daemonPids, sleep } from './_lib.ts';
 
-const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 120);
+const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 200);
+const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const CORRAL_BIN = fileURLToPath(new URL('../bin/corral', import.meta.url));
 const FORM_END = 'Esc to cancel';
 const IDLE_END = '? for shortcuts';
@@ -99,7 +103,7 @@ async function plainPty(dir: string, program: string): Promise<number[]> {
   return samples;
 }
 
-async function startDaemon(dir: string): Promise<{ socket: string; stop(): Promise<void> }> {
+async function startDaemon(dir: string): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
   const socket = join(dir, 'corral.sock');
   const config = join(dir, 'config.toml');
   // Only the reset to idle (leaving blocked) is debounced; a short window keeps the run quick.
@@ -122,6 +126,7 @@ async function startDaemon(dir: string): Promise<{ socket: string; stop(): Promi
   }
   return {
     socket,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -130,8 +135,7 @@ async function startDaemon(dir: string): Promise<{ socket: string; stop(): Promi
   };
 }
 
-async function throughDaemon(dir: string, program: string): Promise<number[]> {
-  const daemon = await startDaemon(dir);
+async function throughDaemon(daemon: { socket: string }, dir: string, program: string): Promise<number[]> {
   const client = await DaemonClient.connect(daemon.socket);
   const stampFile = join(dir, 'daemon-stamps');
   let waiter: { accept: (e: CorralEvent) => boolean; resolve: (at: bigint) => void } | null = null;
@@ -167,19 +171,41 @@ async function throughDaemon(dir: string, program: string): Promise<number[]> {
     return samples;
   } finally {
     client.dispose();
-    await daemon.stop();
   }
+}
+
+/** The load: BUSY panes running the busy agent, identified as Claude Code so detection runs on each. */
+async function startLoad(daemon: { socket: string }, dir: string): Promise<void> {
+  const client = await DaemonClient.connect(daemon.socket);
+  try {
+    for (let i = 0; i < BUSY; i += 1) {
+      await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
+    }
+  } finally {
+    client.dispose();
+  }
+  await sleep(3000); // every pane drawing and identified
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-attention-'));
 try {
   const program = join(dir, 'bench-agent.cjs');
   writeFileSync(program, PROGRAM);
-  const plain = summary(await plainPty(dir, program));
-  const attention = summary(await throughDaemon(dir, program));
+  const daemon = await startDaemon(dir);
+  let plain, attention, daemonCpu;
+  try {
+    await startLoad(daemon, dir);
+    daemonCpu = Number((await cpuShare(() => daemonPids(daemon.pid), 5000)).toFixed(3));
+    plain = summary(await plainPty(dir, program));
+    attention = summary(await throughDaemon(daemon, dir, program));
+  } finally {
+    await daemon.stop();
+  }
   const result = {
     bench: 'attention-latency',
     trials: TRIALS,
+    busyPanes: BUSY,
+    daemonCpuUnderLoad: daemonCpu,
     plainPty: plain,
     attentionEvent: attention,
     medianRatio: Number((attention.medianMs / plain.medianMs).toFixed(2)),
@@ -187,7 +213,7 @@ try {
   };
   console.log(JSON.stringify(result));
   console.log(
-    `blocked screen to agent.attention at a subscriber over ${TRIALS} trials: median ${attention.medianMs} ms, p99 ${attention.p99Ms} ms; ` +
+    `with ${BUSY} panes redrawing at 10 Hz (daemon CPU ${(daemonCpu * 100).toFixed(1)}% of a core), blocked screen to agent.attention at a subscriber over ${TRIALS} trials: median ${attention.medianMs} ms, p99 ${attention.p99Ms} ms; ` +
       `raw PTY round trip median ${plain.medianMs} ms, p99 ${plain.p99Ms} ms (ratio ${result.medianRatio}x median, ${result.p99Ratio}x p99)`,
   );
 } finally {

@@ -8,6 +8,12 @@ import { readArgv, readForeground, readStat, readTpgid } from './proc-identity.t
  * echoed its command line, and then prints nothing for a while.
  */
 export const FOREGROUND_SETTLE_MS = 150;
+/**
+ * Under continuous output from an unchanged group, checks back off to at most one per this interval:
+ * re-reading /proc after every frame was a fifth of the daemon's CPU with 100 panes redrawing at
+ * 10 Hz (bench/_profile-load.ts). Output after a quiet spell starts again at FOREGROUND_SETTLE_MS.
+ */
+export const FOREGROUND_BUSY_INTERVAL_MS = 1000;
 
 function sameGroup(a: ForegroundProcess | null, b: ForegroundProcess | null): boolean {
   if (a === null || b === null) return a === b;
@@ -28,6 +34,8 @@ export class ForegroundTracker implements Disposable {
   private readonly changed = new Emitter<ForegroundProcess | null>();
   private settleTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private lastCheckAt = -Infinity;
+  private interval = FOREGROUND_SETTLE_MS;
 
   constructor(private readonly shellPid: number) {}
 
@@ -42,16 +50,20 @@ export class ForegroundTracker implements Disposable {
   }
 
   /**
-   * Output arrived: check now if no check is pending, and once more FOREGROUND_SETTLE_MS later;
-   * under a flood of output this reads /proc at most a few times a second.
+   * Output arrived: check now if no check is pending, and once more FOREGROUND_SETTLE_MS later.
+   * While output goes on and nothing changes, the checks back off to one per FOREGROUND_BUSY_INTERVAL_MS.
    */
   noteOutput(): void {
     if (this.stopped || this.settleTimer !== null) return;
-    this.refresh();
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      this.refresh();
-    }, FOREGROUND_SETTLE_MS);
+    const since = performance.now() - this.lastCheckAt;
+    if (since >= this.interval) {
+      // No output since the last check's interval ran out: a new burst, which may be a new program.
+      this.interval = FOREGROUND_SETTLE_MS;
+      this.check();
+      this.arm(this.interval);
+    } else {
+      this.arm(this.interval - since);
+    }
   }
 
   /** The pane exited: there is no foreground any more. */
@@ -76,13 +88,27 @@ export class ForegroundTracker implements Disposable {
     return cached.members.some((member) => readStat(member.pid)?.comm !== member.comm || !sameArgv(readArgv(member.pid), member.argv));
   }
 
-  private refresh(): void {
-    if (this.mayHaveChanged()) this.update(readForeground(this.shellPid));
+  private arm(delay: number): void {
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = null;
+      this.interval = this.check() ? FOREGROUND_SETTLE_MS : Math.min(2 * this.interval, FOREGROUND_BUSY_INTERVAL_MS);
+    }, delay);
   }
 
-  private update(next: ForegroundProcess | null): void {
+  /** Refreshes and says whether the group changed. */
+  private check(): boolean {
+    this.lastCheckAt = performance.now();
+    return this.refresh();
+  }
+
+  private refresh(): boolean {
+    return this.mayHaveChanged() && this.update(readForeground(this.shellPid));
+  }
+
+  private update(next: ForegroundProcess | null): boolean {
     const changed = !sameGroup(this.current, next);
     this.current = next;
     if (changed) this.changed.fire(next);
+    return changed;
   }
 }

@@ -71,6 +71,56 @@ export function descendants(rootPid: number, table: Map<number, ProcStat> = read
   return found;
 }
 
+/**
+ * The pids below `rootPid` from the kernel's per-thread children lists, without a scan of every process
+ * on the machine (which was most of the cost of a foreground read on a busy host); null where the
+ * kernel has no such lists.
+ */
+export function descendantsByChildren(rootPid: number): number[] | null {
+  const found: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const task of tasks) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && pid === rootPid && task === String(pid) && !childrenListsExist()) return null;
+        continue;
+      }
+      for (const word of text.split(/\s+/)) {
+        if (word === '') continue;
+        const child = Number(word);
+        if (Number.isInteger(child) && child > 0) {
+          found.push(child);
+          queue.push(child);
+        }
+      }
+    }
+  }
+  return found;
+}
+
+let childrenLists: boolean | null = null;
+function childrenListsExist(): boolean {
+  if (childrenLists === null) {
+    try {
+      readFileSync(`/proc/${process.pid}/task/${process.pid}/children`);
+      childrenLists = true;
+    } catch {
+      childrenLists = false;
+    }
+  }
+  return childrenLists;
+}
+
 /** The chain of parents of `pid`, nearest first, ending at pid 1 (or where the chain breaks). */
 export function ancestry(pid: number): number[] {
   const chain: number[] = [];
@@ -139,11 +189,12 @@ export function readMember(stat: ProcStat): ProcessMember {
 export function readForeground(shellPid: number): ForegroundProcess | null {
   const tpgid = readTpgid(shellPid);
   if (tpgid === null) return null;
-  const table = readProcessTable();
-  const candidates = [shellPid, ...descendants(shellPid, table)];
+  const below = descendantsByChildren(shellPid);
+  const table = below === null ? readProcessTable() : null;
+  const candidates = [shellPid, ...(below ?? descendants(shellPid, table!))];
   const members: ProcessMember[] = [];
   for (const pid of candidates) {
-    const stat = table.get(pid);
+    const stat = table ? table.get(pid) : readStat(pid);
     if (stat && stat.pgid === tpgid) members.push(readMember(stat));
   }
   if (members.length === 0) return null;
