@@ -1,0 +1,168 @@
+// Shared pieces of the reliability suite: a line client that tells answers from notifications, process
+// and memory readings from /proc, and a report line per figure (figures are reported, never asserted
+// as timings; tests assert counts and bounds).
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+
+export function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+
+export function summary(samples: number[]): { n: number; medianMs: number; p99Ms: number; maxMs: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (v: number) => Number(v.toFixed(2));
+  return { n: sorted.length, medianMs: round(quantile(sorted, 0.5)), p99Ms: round(quantile(sorted, 0.99)), maxMs: round(sorted.at(-1) ?? NaN) };
+}
+
+/** One line of figures in the test output, for the closing note and bench/RESULTS.md. */
+export function report(what: string, figures: Record<string, unknown>): void {
+  console.log(`# ${what}: ${JSON.stringify(figures)}`);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function rssKiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) : NaN;
+}
+
+export function fdCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+export function fdTargets(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).map((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      return '?';
+    }
+  });
+}
+
+/** Every process below `pid`, with its state letter (Z for a zombie). */
+export function descendantsOf(pid: number): { pid: number; state: string; comm: string }[] {
+  const found: { pid: number; state: string; comm: string }[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${parent}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      let text = '';
+      try {
+        text = readFileSync(`/proc/${parent}/task/${task}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const word of text.split(/\s+/)) {
+        if (!word) continue;
+        const child = Number(word);
+        try {
+          const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+          const close = stat.lastIndexOf(')');
+          found.push({ pid: child, state: stat.slice(close + 2, close + 3), comm: stat.slice(stat.indexOf('(') + 1, close) });
+        } catch {
+          continue;
+        }
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A socket client reading NDJSON lines, telling answers (lines with an id member) from notifications. */
+export class LineClient {
+  private buffer = '';
+  private readonly answers: unknown[] = [];
+  private wake: (() => void) | null = null;
+  private closed = false;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => {
+      this.buffer += text;
+      let nl: number;
+      while ((nl = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        try {
+          const message = JSON.parse(line) as Record<string, unknown> | unknown[];
+          // A batch is answered with an array of replies; a notification has no id.
+          if (Array.isArray(message) || 'id' in message) this.answers.push(message);
+        } catch {
+          this.answers.push({ unparsable: line });
+        }
+      }
+      this.wake?.();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake?.();
+    });
+  }
+
+  static connect(path: string): Promise<LineClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(path);
+      socket.once('connect', () => resolve(new LineClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  write(data: string | Buffer): void {
+    if (!this.socket.destroyed) this.socket.write(data);
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  /** The next answer, or null if none came in time or the socket closed first. */
+  async nextAnswer(timeoutMs: number): Promise<Record<string, unknown> | null> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.answers.length === 0) {
+      if (this.closed || Date.now() >= deadline) return null;
+      await this.until(deadline);
+    }
+    return this.answers.shift() as Record<string, unknown>;
+  }
+
+  async closedWithin(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.closed && Date.now() < deadline) await this.until(deadline);
+    return this.closed;
+  }
+
+  private until(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
