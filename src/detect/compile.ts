@@ -2,6 +2,7 @@ import { ManifestError, type SourcePosition } from './errors.ts';
 import type { CompiledGate, CompiledManifest, CompiledMatcher, CompiledRule } from './compiled.ts';
 import type { GateSpec, ManifestSpec, MatcherSpec } from './manifest-spec.ts';
 import type { KeyPath } from './positions.ts';
+import { expandGlyphClasses } from './glyphs.ts';
 
 const CASE_INSENSITIVE = '(?i)';
 
@@ -13,6 +14,7 @@ export function compileManifest(spec: ManifestSpec, source: string, locate: Loca
   const rules: CompiledRule[] = spec.rules.map((rule) => ({
     ...compileMatcher(rule, ['rules', rule.index], rule.id, locate),
     spec: rule,
+    logical: rule.lines === 'logical',
   }));
   rules.sort((a, b) => b.spec.priority - a.spec.priority || a.spec.index - b.spec.index);
   return {
@@ -27,12 +29,25 @@ export function compileManifest(spec: ManifestSpec, source: string, locate: Loca
   };
 }
 
-/** Compiles one pattern: JavaScript syntax with flag `u`; a leading `(?i)` makes it case-insensitive. */
+/** The pattern as the manifest wrote it (before glyph classes were expanded), for explain. */
+const WRITTEN = new WeakMap<RegExp, string>();
+
+export function writtenPattern(regex: RegExp): string {
+  return WRITTEN.get(regex) ?? String(regex);
+}
+
+/**
+ * Compiles one pattern: JavaScript syntax with flag `u`; a leading `(?i)` makes it case-insensitive;
+ * `{name}` is a glyph class (glyphs.ts).
+ */
 export function compilePattern(pattern: string, path: KeyPath, owner: string, locate: Locate): RegExp {
   const insensitive = pattern.startsWith(CASE_INSENSITIVE);
-  const body = insensitive ? pattern.slice(CASE_INSENSITIVE.length) : pattern;
+  const expanded = expandGlyphClasses(insensitive ? pattern.slice(CASE_INSENSITIVE.length) : pattern);
+  if ('error' in expanded) throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)}: ${expanded.error}`, locate(path));
   try {
-    return new RegExp(body, insensitive ? 'iu' : 'u');
+    const regex = new RegExp(expanded.source, insensitive ? 'iu' : 'u');
+    WRITTEN.set(regex, `/${pattern}/`);
+    return regex;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)} does not compile: ${reason}`, locate(path));

@@ -18,6 +18,7 @@ export interface CompiledGate extends CompiledMatcher {
 
 export interface CompiledRule extends CompiledMatcher {
   spec: RuleSpec;
+  logical: boolean;
 }
 
 export interface CompiledIdentity {

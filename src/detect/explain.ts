@@ -1,8 +1,9 @@
 import type { RawState } from '../protocol/states.ts';
 import type { CompiledManifest } from './compiled.ts';
-import { fallbackVerdict, ruleVerdict } from './evaluate.ts';
-import { clip, matches } from './match.ts';
+import { checkTime, clockOf, fallbackVerdict, ruleVerdict } from './evaluate.ts';
+import { clip, matchContext, matches } from './match.ts';
 import { RegionReader } from './regions.ts';
+import type { ScreenMemory } from './screen-memory.ts';
 import type { DetectInput, ManifestRef, Verdict, VisibleFlags } from './types.ts';
 
 const PREVIEW_LINES = 3;
@@ -11,6 +12,7 @@ export interface RuleEvidence {
   matcher: string | null; // the matchers that passed, in order; null when the rule did not match
   region_size: number; // lines in the rule's region
   preview: string; // the last lines of the region, clipped
+  time: string | null; // the rule's time conditions as judged (motion, quiet); null when it has none
 }
 
 export interface EvaluatedRule {
@@ -34,15 +36,22 @@ export interface Explain {
   manifest: ManifestRef;
 }
 
-/** Evaluates every rule (no early exit) and reports what each one saw. */
-export function explain(compiled: CompiledManifest, input: DetectInput): Explain {
+/**
+ * Evaluates every rule (no early exit) and reports what each one saw. With a memory it judges time
+ * conditions as `evaluate` would at `input.at`, and leaves the memory unchanged.
+ */
+export function explain(compiled: CompiledManifest, input: DetectInput, memory?: ScreenMemory): Explain {
   const reader = new RegionReader(input);
+  const clocked = clockOf(input, memory);
   let verdict: Verdict | null = null;
   const evaluated: EvaluatedRule[] = compiled.rules.map((rule) => {
     const trace: string[] = [];
-    const matched = matches(rule, rule.spec.region, reader, trace);
+    const ctx = matchContext(reader, trace, rule.logical, rule.spec.truncationMinPrefix);
+    let matched = matches(rule, rule.spec.region, ctx);
+    const time = matched ? checkTime(rule, ctx, clocked, true) : null;
+    if (time && !time.ok) matched = false;
     if (matched && !verdict) verdict = ruleVerdict(compiled, rule);
-    const view = reader.get(rule.spec.region);
+    const view = reader.get(rule.spec.region, rule.logical);
     return {
       id: rule.spec.id,
       state: rule.spec.state,
@@ -53,6 +62,7 @@ export function explain(compiled: CompiledManifest, input: DetectInput): Explain
         matcher: matched ? trace.join('; ') : null,
         region_size: view.lines.length,
         preview: view.lines.slice(-PREVIEW_LINES).map((line) => clip(line.trim(), 60)).join(' ⏎ '),
+        time: time?.note ?? null,
       },
     };
   });

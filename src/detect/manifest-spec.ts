@@ -25,6 +25,11 @@ export interface RuleSpec extends MatcherSpec {
   visibleWorking: boolean;
   skipStateUpdate: boolean;
   evidence: string | null;
+  /** `lines`: 'logical' joins soft-wrapped rows for every matcher of the rule. */
+  lines: 'rows' | 'logical';
+  truncationMinPrefix: number | null;
+  motionWithinMs: number | null;
+  quietForMs: number | null;
   index: number; // position in the file; ties in priority go to the lower index
 }
 

@@ -9,10 +9,15 @@ export const REGION_KINDS = [
   'prompt_box_body',
   'above_prompt_box',
   'after_last_prompt_marker',
+  'below_match',
+  'above_match',
   'osc_title',
   'osc_progress',
 ] as const;
 export type RegionKind = (typeof REGION_KINDS)[number];
+
+/** Regions cut relative to the rule's anchor (the last line its first line_regex matched): gates only. */
+export const RELATIVE: ReadonlySet<RegionKind> = new Set(['below_match', 'above_match']);
 
 const COUNTED: ReadonlySet<RegionKind> = new Set(['bottom_lines', 'bottom_non_empty_lines', 'top_non_empty_lines']);
 

@@ -3,7 +3,7 @@ import { ManifestError, type ManifestErrorCode } from './errors.ts';
 import { ENGINE_VERSION, LIMITS } from './limits.ts';
 import type { GateSpec, IdentitySpec, ManifestSpec, MatcherSpec, RuleSpec } from './manifest-spec.ts';
 import { findKeyPosition, type KeyPath } from './positions.ts';
-import { parseRegion, type RegionSpec } from './region-spec.ts';
+import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 import { isDottedVersion } from './version.ts';
 
 const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'rules'];
@@ -11,7 +11,10 @@ const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
 const REPORTS_KEYS = ['full_lifecycle_sources'];
 const MATCHER_KEYS = ['contains', 'regex', 'line_regex', 'all', 'any', 'not'];
 const GATE_KEYS = ['region', ...MATCHER_KEYS];
-const RULE_KEYS = ['id', 'state', 'priority', 'region', ...MATCHER_KEYS, 'visible_idle', 'visible_blocker', 'visible_working', 'skip_state_update', 'evidence'];
+const RULE_KEYS = [
+  'id', 'state', 'priority', 'region', ...MATCHER_KEYS, 'visible_idle', 'visible_blocker', 'visible_working', 'skip_state_update', 'evidence',
+  'lines', 'truncation_min_prefix', 'motion_within_ms', 'quiet_for_ms',
+];
 const ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 const DEFAULT_REGION = parseRegion('whole_recent') as RegionSpec;
 
@@ -155,18 +158,52 @@ class Validator {
     if (!isRawState(state)) this.#fail('manifest_invalid_value', [...path, 'state'], `rule ${id}: state must be idle, working, blocked or unknown, not "${state}"`);
     const counter = { matchers: 0 };
     const matchers = this.matchers(table, path, 0, counter, id);
+    const lines = this.string(table, [...path, 'lines']) ?? 'rows';
+    if (lines !== 'rows' && lines !== 'logical') this.#fail('manifest_invalid_value', [...path, 'lines'], `rule ${id}: lines must be "rows" or "logical", not "${lines}"`);
+    const region = this.region(table, [...path, 'region']) ?? DEFAULT_REGION;
+    if (RELATIVE.has(region.kind)) this.#fail('manifest_invalid_value', [...path, 'region'], `rule ${id}: region ${region.name} is relative to the rule's own line_regex match and can only be a gate's region`);
+    if (matchers.lineRegex.length === 0 && usesRelative(matchers)) {
+      this.#fail('manifest_invalid_value', path, `rule ${id}: a gate reads below_match or above_match, so the rule needs a line_regex of its own to anchor on`);
+    }
+    const window = (key: string): number | null => {
+      const value = table[key];
+      if (value === undefined) return null;
+      const number = typeof value === 'bigint' ? Number(value) : value;
+      if (typeof number !== 'number' || !Number.isInteger(number)) this.#fail('manifest_invalid_value', [...path, key], `rule ${id}: ${key} must be an integer number of milliseconds`);
+      if ((number as number) < LIMITS.minTimeWindowMs || (number as number) > LIMITS.maxTimeWindowMs) {
+        this.#fail('manifest_limit_exceeded', [...path, key], `rule ${id}: ${key} = ${number} is outside the limits ${LIMITS.minTimeWindowMs}..${LIMITS.maxTimeWindowMs} ms`);
+      }
+      return number as number;
+    };
+    const motionWithinMs = window('motion_within_ms');
+    const quietForMs = window('quiet_for_ms');
+    const prefix = table.truncation_min_prefix;
+    let truncationMinPrefix: number | null = null;
+    if (prefix !== undefined) {
+      const number = typeof prefix === 'bigint' ? Number(prefix) : prefix;
+      if (typeof number !== 'number' || !Number.isInteger(number)) this.#fail('manifest_invalid_value', [...path, 'truncation_min_prefix'], `rule ${id}: truncation_min_prefix must be an integer`);
+      if ((number as number) < LIMITS.minTruncationPrefix || (number as number) > LIMITS.maxTruncationPrefix) {
+        this.#fail('manifest_limit_exceeded', [...path, 'truncation_min_prefix'], `rule ${id}: truncation_min_prefix = ${number} is outside the limits ${LIMITS.minTruncationPrefix}..${LIMITS.maxTruncationPrefix}`);
+      }
+      if (!usesContains(matchers)) this.#fail('manifest_invalid_value', [...path, 'truncation_min_prefix'], `rule ${id}: truncation_min_prefix applies to contains entries, and the rule has none`);
+      truncationMinPrefix = number as number;
+    }
     if (counter.matchers === 0) this.#fail('manifest_invalid_value', path, `rule ${id} has no matcher; give it contains, regex, line_regex, all, any or not`);
     const rule: RuleSpec = {
       ...matchers,
       id,
       state: state as RuleSpec['state'],
       priority: this.integer(table, [...path, 'priority'], 0, 10_000) ?? 0,
-      region: this.region(table, [...path, 'region']) ?? DEFAULT_REGION,
+      region,
       visibleIdle: this.boolean(table, [...path, 'visible_idle']),
       visibleBlocker: this.boolean(table, [...path, 'visible_blocker']),
       visibleWorking: this.boolean(table, [...path, 'visible_working']),
       skipStateUpdate: this.boolean(table, [...path, 'skip_state_update']),
       evidence: this.string(table, [...path, 'evidence']) ?? null,
+      lines: lines as RuleSpec['lines'],
+      truncationMinPrefix,
+      motionWithinMs,
+      quietForMs,
       index,
     };
     if (rule.skipStateUpdate && (rule.state !== 'unknown' || rule.visibleIdle || rule.visibleBlocker || rule.visibleWorking)) {
@@ -211,6 +248,14 @@ class Validator {
     }
     return spec;
   }
+}
+
+function usesRelative(matcher: MatcherSpec): boolean {
+  return [...matcher.all, ...matcher.any, ...matcher.not].some((gate) => (gate.region !== null && RELATIVE.has(gate.region.kind)) || usesRelative(gate));
+}
+
+function usesContains(matcher: MatcherSpec): boolean {
+  return matcher.contains.length > 0 || [...matcher.all, ...matcher.any, ...matcher.not].some(usesContains);
 }
 
 function isTable(value: unknown): value is Table {

@@ -6,6 +6,10 @@ export interface DetectInput {
   lines: string[];
   title: string | null;
   progress: ProgressReport | null;
+  /** Per row: true where the row continues the row above (a soft wrap); absent on saved screens. */
+  wrapped?: readonly boolean[];
+  /** The caller's clock (ms) at this snapshot; time conditions are judged only with it and a memory. */
+  at?: number | null;
 }
 
 export interface VisibleFlags {
@@ -29,4 +33,6 @@ export interface Verdict {
   visible: VisibleFlags;
   skipStateUpdate: boolean;
   manifest: ManifestRef;
+  /** When this verdict could change with no new output (a motion window running out, a quiet window closing); evaluate again then. */
+  recheckAt: number | null;
 }

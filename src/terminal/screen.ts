@@ -121,11 +121,16 @@ export class Screen implements Disposable {
   /** The bottom `rows` rows of the active buffer (from baseY, never the viewport), right-trimmed. */
   snapshot(): ScreenSnapshot {
     const buffer = this.terminal.buffer.active;
+    const rows = this.terminal.rows;
+    const wrapped: boolean[] = [];
+    for (let y = 0; y < rows; y++) wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
     return {
       cols: this.terminal.cols,
-      rows: this.terminal.rows,
-      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them.
-      lines: this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, false).map((line) => line.trimEnd()),
+      rows,
+      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them,
+      // except on a row that wraps onto the next, where they are part of the wrapped line.
+      lines: this.rangeText(buffer.baseY, buffer.baseY + rows, false).map((line, y) => (wrapped[y + 1] ? line : line.trimEnd())),
+      wrapped,
       cursor: { x: buffer.cursorX, y: buffer.cursorY },
       title: this.osc.title?.value ?? null,
       progress: this.osc.progress?.value ?? null,

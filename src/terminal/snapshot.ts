@@ -20,6 +20,11 @@ export interface ScreenSnapshot {
   cols: number;
   rows: number;
   lines: string[];
+  /**
+   * Per row: true where the row continues the one above (the emulator wrapped it, xterm's
+   * isWrapped). A row that wraps onto the next keeps its trailing spaces, so joining loses none.
+   */
+  wrapped: boolean[];
   cursor: { x: number; y: number };
   title: string | null;
   progress: ProgressReport | null;

@@ -63,6 +63,7 @@ export function verdict(agent: string, state: RawState, ruleId: string | null, e
     fallbackReason: ruleId === null ? 'default_known_agent_idle_fallback' : null,
     visible: { idle: false, blocker: false, working: false },
     skipStateUpdate: false,
+    recheckAt: null,
     manifest: { id: agent, version: '1.0.0', source: 'bundled' },
     ...extra,
   };

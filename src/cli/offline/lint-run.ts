@@ -1,6 +1,6 @@
 import type { CompiledManifest, CompiledRule } from '../../detect/compiled.ts';
 import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
-import { matches } from '../../detect/match.ts';
+import { matchContext, matches } from '../../detect/match.ts';
 import { RegionReader } from '../../detect/regions.ts';
 import type { DetectInput } from '../../detect/types.ts';
 
@@ -75,7 +75,7 @@ function lintAgainstFixtures(manifest: CompiledManifest, file: string, screens: 
   const reported = new Set<string>();
   for (const screen of screens) {
     const reader = new RegionReader(screen.input);
-    const matched = manifest.rules.filter((rule) => matches(rule, rule.spec.region, reader, null));
+    const matched = manifest.rules.filter((rule) => matches(rule, rule.spec.region, matchContext(reader, null, rule.logical, rule.spec.truncationMinPrefix)));
     for (const rule of matched) hits.set(rule.spec.id, (hits.get(rule.spec.id) ?? 0) + 1);
     for (let i = 0; i < matched.length; i++) {
       for (let j = i + 1; j < matched.length; j++) {

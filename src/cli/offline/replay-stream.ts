@@ -18,7 +18,7 @@ export async function replayAtOffsets(data: Uint8Array | Capture, offsets: reado
   const screen = new Screen({ cols: options.cols, rows: options.rows });
   const read = (): DetectInput => {
     const snapshot = screen.snapshot();
-    return { lines: snapshot.lines, title: snapshot.title, progress: snapshot.progress };
+    return { lines: snapshot.lines, wrapped: snapshot.wrapped, title: snapshot.title, progress: snapshot.progress };
   };
   try {
     let fed = 0;
