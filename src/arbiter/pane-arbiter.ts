@@ -64,6 +64,8 @@ export class PaneArbiter {
   #currentSession: string | null = null;
   #screen: ScreenEvidence | null = null;
   #skipSince: number | null = null;
+  /** When the last verdict said it could change with no new output (detection's time conditions). */
+  #screenRecheckAt: number | null = null;
   #skipArrival: number | null = null;
   #arrivals = 0; // orders all evidence, so that ties in time still have a freshest
   #pending: PendingTransition | null = null;
@@ -107,6 +109,7 @@ export class PaneArbiter {
     if (this.#lifecycle === 'exited') return [];
     const now = this.#clock.now();
     this.#arrivals += 1;
+    this.#screenRecheckAt = verdict.recheckAt ?? null;
     if (verdict.skipStateUpdate) {
       this.#skipSince ??= now;
       this.#skipArrival ??= this.#arrivals;
@@ -194,7 +197,17 @@ export class PaneArbiter {
 
   /** Advance time: applies due debounces and freshness expiries. */
   tick(): ChangeRecord[] {
+    // The caller detected before ticking if it could; a recheck that has run its course is spent.
+    if (this.#screenRecheckAt !== null && this.#screenRecheckAt <= this.#clock.now()) this.#screenRecheckAt = null;
     return this.#lifecycle === 'exited' ? [] : this.#recompute();
+  }
+
+  /**
+   * Whether the screen must be evaluated again now: the last verdict rested on a time condition
+   * (a motion or quiet window) that has run its course on this clock. The caller detects, then ticks.
+   */
+  screenRecheckDue(): boolean {
+    return this.#lifecycle === 'live' && this.#screenRecheckAt !== null && this.#screenRecheckAt <= this.#clock.now();
   }
 
   /** When `tick()` next has something to do (ms since epoch), or null; the daemon keeps one timer on it. */
@@ -203,6 +216,7 @@ export class PaneArbiter {
     const now = this.#clock.now();
     const deadlines: number[] = [];
     if (this.#pending) deadlines.push(this.#pending.deadline);
+    if (this.#screenRecheckAt !== null) deadlines.push(Math.max(this.#screenRecheckAt, now));
     for (const report of this.#reports.values()) {
       const authority = reportAuthority(report, now, this.#windows);
       if (authority.changesAt !== null && authority.changesAt > now) deadlines.push(authority.changesAt);

@@ -5,7 +5,8 @@ import type { CompiledManifest } from '../../detect/compiled.ts';
 import { evaluate } from '../../detect/evaluate.ts';
 import type { Verdict } from '../../detect/types.ts';
 import { UsageError } from '../report.ts';
-import { replayAtOffsets } from './replay-stream.ts';
+import { replayCapture } from './replay-stream.ts';
+import { ScreenMemory } from '../../detect/screen-memory.ts';
 import { parseProgress, readScreenLines } from './screen-file.ts';
 import { score, type Expectation, type Outcome } from './score.ts';
 
@@ -87,12 +88,27 @@ export async function runConformance(dir: string, lookup: (agent: string) => Com
     const first = group[0]!;
     const data = readCapture(first.path);
     const verdicts = new Map<StreamCase & { path: string }, Verdict | null>();
-    await replayAtOffsets(data, group.map((item) => item.bytes), { cols: first.cols, rows: first.rows }, (offset, input) => {
-      for (const item of group) {
-        if (item.bytes !== offset) continue;
+    // A timed capture is judged as the daemon would: every chunk at its time, each label at the time it was taken.
+    const timed = data.timing !== 'none';
+    const agents = [...new Set(group.map((item) => item.agent))];
+    const memories = new Map(agents.map((agent) => [agent, new ScreenMemory()]));
+    const points = group.map((item) => ({ bytes: item.bytes, at: timed && item.time !== undefined ? item.time * 1000 : null }));
+    await replayCapture(data, points, { cols: first.cols, rows: first.rows }, {
+      ...(timed
+        ? {
+            output: (input) => {
+              for (const agent of agents) {
+                const manifest = lookup(agent);
+                if (manifest) evaluate(manifest, input, memories.get(agent));
+              }
+            },
+          }
+        : {}),
+      point: (index, input) => {
+        const item = group[index]!;
         const manifest = lookup(item.agent);
-        verdicts.set(item, manifest ? evaluate(manifest, input) : null);
-      }
+        verdicts.set(item, manifest ? evaluate(manifest, input, timed ? memories.get(item.agent) : undefined) : null);
+      },
     });
     for (const item of group) cases.push(result('stream', `${item.file}@${item.bytes} (${item.label})`, item.agent, item.drift ?? false, verdicts.get(item) ?? null, item.expect));
   }

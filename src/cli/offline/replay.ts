@@ -8,12 +8,14 @@ import { formatExplain } from './explain-format.ts';
 import { offlineManifests, requireManifest } from './manifest-source.ts';
 import { readCapture, truncateCapture, type Capture } from './capture.ts';
 import { replayAtOffsets, timelineOffsets } from './replay-stream.ts';
+import { timedVerdicts, type TimedVerdict } from './replay-timed.ts';
 
 interface ReplayFlags {
   agent: string;
   cols?: string;
   rows?: string;
   bytes?: string;
+  at?: string;
   step: string;
   timeline?: boolean;
   json?: boolean;
@@ -21,6 +23,8 @@ interface ReplayFlags {
 
 export interface TimelineEntry {
   offset: number;
+  /** Seconds since the capture began (timed captures only). */
+  time?: number;
   state: string;
   rule: string | null;
   skip_state_update: boolean;
@@ -34,8 +38,9 @@ export function registerReplayCommand(detect: Command): void {
     .option('--cols <n>', 'terminal columns (default: the asciicast header, else 120)')
     .option('--rows <n>', 'terminal rows (default: the asciicast header, else 32)')
     .option('--bytes <n>', 'replay only the first N bytes of output')
-    .option('--timeline', 'print every change of verdict with its byte offset')
-    .option('--step <n>', 'with --timeline, evaluate every N bytes', '64')
+    .option('--at <seconds>', 'judge the end at this time since the capture began (asciicast; default: the time of the last output)')
+    .option('--timeline', 'print every change of verdict with its byte offset (and time, for an asciicast)')
+    .option('--step <n>', 'with --timeline on raw bytes, evaluate every N bytes', '64')
     .option('--json', 'print JSON')
     .action(async function (this: Command, capture: string) {
       const flags = this.optsWithGlobals() as ReplayFlags;
@@ -45,10 +50,23 @@ export function registerReplayCommand(detect: Command): void {
       const end = flags.bytes === undefined ? whole.length : Math.min(positive(flags.bytes, '--bytes'), whole.length);
       const data = truncateCapture(whole, end);
       const manifest = requireManifest(offlineManifests(), flags.agent);
+      const timed = data.timing !== 'none';
+      if (flags.at !== undefined && !timed) throw new UsageError('--at needs a capture with timing (asciicast); raw bytes have none');
+      const until = flags.at === undefined ? undefined : seconds(flags.at, '--at') * 1000;
       if (flags.timeline) {
-        const entries = await replayTimeline(data, { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
+        const entries = timed
+          ? changesOf((await timedVerdicts(data, manifest, { cols, rows }, until)).verdicts)
+          : await replayTimeline(data, { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
         if (flags.json) printJson(entries);
-        else printText(entries.map((e) => `${String(e.offset).padStart(8)}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skip_state_update ? ' skip' : ''}`).join('\n'));
+        else printText(entries.map((e) => `${String(e.offset).padStart(8)}${e.time === undefined ? '' : `  ${e.time.toFixed(3).padStart(9)}s`}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skip_state_update ? ' skip' : ''}`).join('\n'));
+        return;
+      }
+      if (timed) {
+        // Honour the timing: every chunk at its time through one memory, the end judged at --at.
+        const replay = await timedVerdicts(data, manifest, { cols, rows }, until);
+        const result = explain(manifest, replay.last, replay.memory);
+        if (flags.json) printJson({ ...result, bytes: end, time: (replay.last.at ?? 0) / 1000 });
+        else printText(`bytes:     ${end}\ntime:      ${((replay.last.at ?? 0) / 1000).toFixed(3)} s\n${formatExplain(result)}`);
         return;
       }
       let last: DetectInput | null = null;
@@ -69,6 +87,23 @@ export async function replayTimeline(data: Capture, size: { cols: number; rows: 
     if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skip_state_update !== entry.skip_state_update) entries.push(entry);
   });
   return entries;
+}
+
+/** Only the moments the verdict changed, from every verdict of a timed replay. */
+export function changesOf(verdicts: readonly TimedVerdict[]): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  for (const { offset, at, verdict } of verdicts) {
+    const previous = entries[entries.length - 1];
+    const entry = { offset, time: at / 1000, state: verdict.state, rule: verdict.rule?.id ?? null, skip_state_update: verdict.skipStateUpdate };
+    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skip_state_update !== entry.skip_state_update) entries.push(entry);
+  }
+  return entries;
+}
+
+function seconds(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${flag} must be a number of seconds >= 0, not "${text}"`);
+  return value;
 }
 
 function positive(text: string, flag: string): number {

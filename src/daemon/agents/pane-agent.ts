@@ -2,6 +2,8 @@ import type { AgentView, ArbiterExplain, ChangeRecord, Clock, ReportOutcome } fr
 import { PaneArbiter } from '../../arbiter/index.ts';
 import type { ArbiterWindows, InbandPolicy } from '../../arbiter/index.ts';
 import { evaluate } from '../../detect/evaluate.ts';
+import { ScreenMemory } from '../../detect/screen-memory.ts';
+import type { DetectInput } from '../../detect/types.ts';
 import { explain as explainScreen, type Explain } from '../../detect/explain.ts';
 import { inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
 import { childGroupsEnabled } from './process-detection.ts';
@@ -42,6 +44,8 @@ export class PaneAgent implements Disposable {
   private foregroundPgid: number | null = null;
   private inferredAt = 0;
   private disposed = false;
+  /** What time-conditioned rules remember of this pane's screen; judged on the arbiter's clock. */
+  private readonly memory = new ScreenMemory();
 
   constructor(
     readonly pane: PaneRecord,
@@ -87,7 +91,7 @@ export class PaneAgent implements Disposable {
   explain(): { detection: Explain | null; arbiter: ArbiterExplain } {
     const agent = this.arbiter.view().agent;
     const manifest = agent ? this.deps.manifests().get(agent) : null;
-    const detection = manifest ? explainScreen(manifest, this.pane.terminal.snapshot()) : null;
+    const detection = manifest ? explainScreen(manifest, this.input(), this.memory) : null;
     return { detection, arbiter: this.arbiter.explain() };
   }
 
@@ -164,10 +168,15 @@ export class PaneAgent implements Disposable {
     const manifest = this.deps.manifests().get(agent);
     if (!manifest) return;
     try {
-      this.apply(this.arbiter.observeScreen(evaluate(manifest, this.pane.terminal.snapshot())));
+      this.apply(this.arbiter.observeScreen(evaluate(manifest, this.input(), this.memory)));
     } catch (error) {
       this.deps.log.error({ err: error, pane: this.pane.id, agent }, 'detection failed');
     }
+  }
+
+  /** The screen as detection reads it, stamped with the arbiter's clock. */
+  private input(): DetectInput {
+    return { ...this.pane.terminal.snapshot(), at: this.deps.clock.now() };
   }
 
   private observeForeground(foreground: ForegroundProcess | null): void {
@@ -244,6 +253,7 @@ export class PaneAgent implements Disposable {
     this.deadlineTimer = setTimeout(() => {
       this.deadlineTimer = null;
       this.deadlineAt = null;
+      if (this.arbiter.screenRecheckDue() && this.pane.state === 'running') this.detect();
       this.apply(this.arbiter.tick());
     }, delay);
     this.deadlineTimer.unref();
