@@ -61,7 +61,7 @@ async function replayedStates(file: string, agent: string): Promise<string[]> {
   const manifest = new ManifestSet({ userDir: null, catalogDir: null }).get(agent)!;
   const { verdicts } = await timedVerdicts(capture, manifest, { cols: capture.cols!, rows: capture.rows! });
   const clock = new SetClock();
-  const arbiter = new PaneArbiter({ clock, tree: { isInPaneTree: () => true, nearestAgentAbove: () => null } });
+  const arbiter = new PaneArbiter({ clock, tree: { lineage: () => null } });
   const changes: ChangeRecord[] = [...arbiter.observeProcess({ observable: true, leaderPid: 1, agent, agentPid: 1 })];
   const runDeadlines = (until: number) => {
     for (let next = arbiter.nextDeadline(); next !== null && next <= until; next = arbiter.nextDeadline()) {
