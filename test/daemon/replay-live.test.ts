@@ -10,7 +10,7 @@ import { formatAsciicast, outputBytes, parseAsciicast, type CastEvent } from '..
 import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
 import { timedVerdicts } from '../../src/cli/offline/replay-timed.ts';
-import { ManifestSet } from '../../src/detect/manifest-set.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 import { EVENTS_READ } from '../../src/protocol/methods/events.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
