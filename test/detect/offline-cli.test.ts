@@ -34,6 +34,23 @@ describe('offline commands', () => {
     assert.equal(JSON.parse(result.stdout).rule.id, 'action_required_title');
   });
 
+  it('replays an asciicast at its recorded times: the timeline has times, --at judges a later moment, raw bytes have no time', () => {
+    const cast = join(ROOT, 'test/fixtures/streams/claude-code/session.cast');
+    const timeline = corral('detect', 'replay', cast, '--agent', 'claude', '--timeline', '--json');
+    assert.equal(timeline.status, 0, timeline.stderr);
+    const entries = JSON.parse(timeline.stdout) as { offset: number; time: number; state: string }[];
+    assert.deepEqual(entries.map((e) => typeof e.time), entries.map(() => 'number'));
+    assert.equal(entries.at(-1)!.state, 'idle');
+    const late = corral('detect', 'replay', cast, '--agent', 'claude', '--bytes', '13117', '--at', '8.25', '--json');
+    assert.equal(late.status, 0, late.stderr);
+    assert.deepEqual([JSON.parse(late.stdout).state, JSON.parse(late.stdout).time], ['blocked', 8.25]);
+    const raw = join(dir, 'plain.raw');
+    writeFileSync(raw, 'plain bytes\r\n');
+    const refused = corral('detect', 'replay', raw, '--agent', 'claude', '--at', '1');
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /--at needs a capture with timing/);
+  });
+
   it('exits 1 when lint finds an error and 2 on a usage error', () => {
     const broken = join(dir, 'broken.toml');
     writeFileSync(broken, 'id = "broken"\nversion = "1"\n[[rules]]\nid = "r"\nstate = "idle"\nregex = ["("]\n');
