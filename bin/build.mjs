@@ -3,6 +3,7 @@
 // import.meta.url (the package.json, the bundled manifests) stay right. Rebuilt whenever a source
 // file or folder is newer than the bundle, so an edited checkout never runs stale code.
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -11,6 +12,8 @@ export const BUNDLE = `${root}dist/cli/corral.mjs`;
 /** `corral/client` (package.json `exports`): plain JavaScript plus type declarations, built at install. */
 export const CLIENT_BUNDLE = `${root}dist/client/index.mjs`;
 export const CLIENT_TYPES = `${root}dist/client/types/client/index.d.ts`;
+/** The pty host's own small bundle, started by the daemon beside it (src/terminal/host/main.ts). */
+export const HOST_BUNDLE = `${root}dist/terminal/pty-host.mjs`;
 
 function newest(dir) {
   let latest = statSync(dir).mtimeMs;
@@ -24,7 +27,9 @@ function newest(dir) {
 /** Whether the bundle exists and no source is newer. */
 export function bundleIsFresh(bundle = BUNDLE) {
   try {
-    return statSync(bundle).mtimeMs >= newest(sources);
+    const sourcesAt = newest(sources);
+    // The CLI bundle counts as fresh only with the pty host's bundle beside it.
+    return statSync(bundle).mtimeMs >= sourcesAt && (bundle !== BUNDLE || statSync(HOST_BUNDLE).mtimeMs >= sourcesAt);
   } catch {
     return false;
   }
@@ -38,19 +43,25 @@ export function clientIsFresh() {
 /** Builds the bundle; concurrent builders each write their own file and rename it into place. */
 export async function buildBundle() {
   const { build } = await import('esbuild');
-  mkdirSync(`${root}dist/cli`, { recursive: true });
-  const temporary = `${BUNDLE}.${process.pid}.tmp`;
-  await build({
-    entryPoints: [`${sources}/cli/main.ts`],
-    outfile: temporary,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  renameSync(temporary, BUNDLE);
+  // The host first: a CLI bundle newer than the sources must always find its host beside it.
+  for (const [entry, bundle] of [
+    [`${sources}/terminal/host/main.ts`, HOST_BUNDLE],
+    [`${sources}/cli/main.ts`, BUNDLE],
+  ]) {
+    mkdirSync(dirname(bundle), { recursive: true });
+    const temporary = `${bundle}.${process.pid}.tmp`;
+    await build({
+      entryPoints: [entry],
+      outfile: temporary,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      logLevel: 'error',
+    });
+    renameSync(temporary, bundle);
+  }
 }
 
 /** Builds `corral/client`: src/client bundled by esbuild, and its .d.ts files emitted by the TypeScript compiler. */

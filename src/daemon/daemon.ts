@@ -27,16 +27,25 @@ import { paneHandlers } from './handlers/pane.ts';
 import { serverHandlers } from './handlers/server.ts';
 import { acquireLock } from './lock-file.ts';
 import type { Logger } from './logger.ts';
-import { PaneRegistry, type SpawnTerminal } from './pane-registry.ts';
+import { PaneRegistry, type PaneMeta, type SpawnTerminal } from './pane-registry.ts';
+import { TerminalHost } from '../terminal/host/terminal-host.ts';
+import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
 
 export type DaemonState = 'running' | 'stopping' | 'stopped';
 
+/** How a stop treats the panes: `detach` leaves them running in the pty host, `end` ends them all. */
+export type PanesOnStop = 'detach' | 'end';
+
 export interface DaemonOptions {
   socketPath: string;
   log: Logger;
-  spawnTerminal: SpawnTerminal;
+  /**
+   * Starts panes in this process, so they end with it (benches, in-process tests). Without it the
+   * daemon keeps its PTYs in the pty host beside its socket, and panes outlive the daemon.
+   */
+  spawnTerminal?: SpawnTerminal;
   /** Where manifests come from; defaults to bundled, the catalog folder and the user override folder. */
   manifests?: ManifestSetOptions;
   /** Settings from config.toml; the embedded defaults when absent. */
@@ -57,6 +66,7 @@ export class Daemon {
   private readonly connections = new Set<Connection>();
   private nextConnection = 1;
   private stopped: Promise<void> | null = null;
+  private readonly stopWaiters: Array<() => void> = [];
   private readonly owned: DisposableStore;
 
   private constructor(
@@ -67,6 +77,8 @@ export class Daemon {
     private readonly server: Server,
     private readonly lock: Disposable,
     private readonly log: Logger,
+    /** Null when panes run in this process. */
+    readonly host: TerminalHost | null,
   ) {
     this.owned = new DisposableStore((error) => log.error({ err: error }, 'daemon part failed to dispose'));
   }
@@ -74,18 +86,27 @@ export class Daemon {
   static async start(options: DaemonOptions): Promise<Daemon> {
     const { socketPath, log } = options;
     checkSocketPathLength(socketPath);
+    checkSocketPathLength(hostSocketPath(socketPath));
     prepareSocketDir(dirname(socketPath));
     const lock = acquireLock(`${socketPath}.lock`, socketPath);
+    let host: TerminalHost | null = null;
     try {
       if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');
-      const registry = new PaneRegistry(options.spawnTerminal, socketPath, log);
+      if (options.spawnTerminal === undefined) {
+        host = await TerminalHost.attach(socketPath);
+        log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
+        host.onLost(() => log.error({ hostPid: host!.pid }, 'the pty host went away: its panes are lost'));
+      }
+      const attached = host;
+      const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? ((spawnOptions, meta) => attached!.spawn(spawnOptions, meta));
+      const registry = new PaneRegistry(spawnTerminal, socketPath, log);
       const rpc = new RpcServer(log);
       const server = createServer({ allowHalfOpen: true });
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
       const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs }, inband: config.reports.inband });
-      const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log);
+      const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.own(agents);
       const queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
       const metadata = daemon.own(new MetadataStore({ registry, agents, log }));
@@ -96,7 +117,7 @@ export class Daemon {
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       const waits = daemon.own(new WaitHub(registry, agents));
       daemon.register([
-        ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size })),
+        ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues),
         ...agentHandlers(registry, agents),
         ...agentQueryHandlers(registry, agents),
@@ -107,6 +128,7 @@ export class Daemon {
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
       ]);
+      if (host !== null) daemon.recover(host);
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -120,8 +142,23 @@ export class Daemon {
       log.info({ socket: socketPath, version: info.version }, 'listening');
       return daemon;
     } catch (error) {
+      host?.dispose();
       lock.dispose();
       throw error;
+    }
+  }
+
+  /** Takes back the panes the pty host kept: each replays its ring into a fresh screen. */
+  private recover(host: TerminalHost): void {
+    const started = Date.now();
+    for (const { meta, pane } of host.recovered) {
+      const record = this.registry.adopt(meta as PaneMeta, pane);
+      if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host.ringBytes }, 'output dropped while no daemon was attached');
+    }
+    if (host.recovered.length > 0) {
+      void Promise.all(host.recovered.map(({ pane }) => pane.replayed)).then(() =>
+        this.log.info({ panes: host.recovered.length, ms: Date.now() - started }, 'panes recovered'),
+      );
     }
   }
 
@@ -144,21 +181,34 @@ export class Daemon {
   }
 
   /**
-   * Stop accepting, end every pane's process group by the terminal's one policy, close the clients,
-   * remove the socket and the lock. Safe to call twice.
+   * Stop accepting, close the clients, remove the socket and the lock. `detach` (the default, as
+   * on SIGTERM) leaves every pane running in the pty host for the next daemon; `end` ends every
+   * pane's process group by the terminal's one policy and lets the host exit. Safe to call twice.
    */
-  stop(): Promise<void> {
-    this.stopped ??= this.shutdown();
+  stop(panes: PanesOnStop = 'detach'): Promise<void> {
+    this.stopped ??= this.shutdown(panes);
+    for (const resolve of this.stopWaiters.splice(0)) void this.stopped.then(resolve, resolve);
     return this.stopped;
   }
 
-  private async shutdown(): Promise<void> {
+  /** Resolves once a stop (by signal or by `server.stop`) has finished. */
+  whenStopped(): Promise<void> {
+    if (this.stopped) return this.stopped.catch(() => undefined);
+    return new Promise((resolve) => this.stopWaiters.push(resolve));
+  }
+
+  private async shutdown(panes: PanesOnStop): Promise<void> {
     this.lifecycle = 'stopping';
-    this.log.info({ panes: this.registry.size }, 'stopping');
+    this.log.info({ panes: this.registry.size, ending: panes === 'end' }, 'stopping');
     this.rpc.stopAccepting();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    await this.registry.removeAll();
-    this.registry.dispose();
+    if (panes === 'end' || this.host === null) {
+      await Promise.all([this.registry.removeAll(), this.host?.shutdown()]);
+      this.registry.dispose();
+    } else {
+      this.registry.detachAll();
+      this.host.dispose();
+    }
     this.owned.dispose();
     for (const connection of this.connections) connection.close();
     try {

@@ -9,14 +9,16 @@ export interface RunDaemonOptions {
   logLevel: LogLevel;
   /** config.toml to read; a missing file is an error here, unlike the default path. */
   config?: string;
-  spawnTerminal: SpawnTerminal;
+  /** Panes in this process instead of the pty host (they end with the daemon). */
+  spawnTerminal?: SpawnTerminal;
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Runs the daemon in the foreground until a stop signal, then stops it (ending every pane) and
- * resolves with the exit code. Startup failures reject with a StartupError for the CLI to print.
+ * Runs the daemon in the foreground until a stop signal or `server.stop`, then stops it and
+ * resolves with the exit code. A signal leaves the agents running in the pty host (the service
+ * case: a restart takes them back); `server.stop` with `panes` ends them. Startup failures reject with a StartupError for the CLI to print.
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // A broken config refuses the start (a ConfigError naming file, line and key), before any socket exists.
@@ -25,7 +27,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   const daemon = await Daemon.start({
     socketPath: resolveSocketPath(options.socket),
     log,
-    spawnTerminal: options.spawnTerminal,
+    ...(options.spawnTerminal ? { spawnTerminal: options.spawnTerminal } : {}),
     config,
   });
   // Input and listeners must never take the daemon down with the panes it owns: log and go on.
@@ -36,18 +38,17 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
     log.info('SIGHUP: reloading manifests');
     daemon.agents.reloadManifests();
   });
-  return new Promise((resolve) => {
-    for (const signal of STOP_SIGNALS) {
-      process.on(signal, () => {
-        log.info({ signal }, 'stop signal');
-        daemon.stop().then(
-          () => resolve(0),
-          (error: unknown) => {
-            log.error({ err: error }, 'stop failed');
-            resolve(1);
-          },
-        );
-      });
-    }
-  });
+  for (const signal of STOP_SIGNALS) {
+    process.on(signal, () => {
+      log.info({ signal }, 'stop signal');
+      void daemon.stop('detach');
+    });
+  }
+  return daemon.whenStopped().then(
+    () => 0,
+    (error: unknown) => {
+      log.error({ err: error }, 'stop failed');
+      return 1;
+    },
+  );
 }

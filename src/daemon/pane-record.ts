@@ -25,7 +25,9 @@ export interface PaneIdentity {
  * Subscriptions and attachments made through the record are disposed with it, in reverse order.
  */
 export class PaneRecord implements Disposable {
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
+  /** Whether this pane outlived a previous daemon and was taken back from the pty host. */
+  readonly recovered: boolean;
   private lifecycle: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
@@ -37,7 +39,10 @@ export class PaneRecord implements Disposable {
     readonly identity: PaneIdentity,
     readonly terminal: TerminalPane,
     private readonly log: Logger,
+    origin: { createdAt?: number; recovered?: boolean } = {},
   ) {
+    this.createdAt = origin.createdAt ?? Date.now();
+    this.recovered = origin.recovered ?? false;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.own(terminal.onExit((info) => this.markExited(info)));
@@ -92,6 +97,9 @@ export class PaneRecord implements Disposable {
   }
 
   assertRunning(): void {
+    if (this.lifecycle === 'lost') {
+      throw new CorralError('pane_exited', `pane ${this.label()} is lost (its pty host went away); respawn it with \`corral pane respawn ${this.id}\``, { id: this.id });
+    }
     if (this.lifecycle === 'exited') {
       throw new CorralError(
         'pane_exited',
@@ -122,6 +130,7 @@ export class PaneRecord implements Disposable {
       exitedAt: this.exitedAt,
       exitCode: this.exitInfo?.exitCode ?? null,
       signal: this.exitInfo?.signal ?? null,
+      ...(this.recovered ? { recovered: true } : {}),
     };
   }
 
@@ -130,17 +139,28 @@ export class PaneRecord implements Disposable {
     return { ...this.info(), process, title: this.terminal.osc.title?.value ?? null };
   }
 
+  /** Like dispose, but the pane's processes keep running where the pty host holds them. */
+  detach(): void {
+    this.release();
+    if (this.terminal.detach) this.terminal.detach();
+    else this.terminal.dispose();
+  }
+
   dispose(): void {
-    if (this.owned.isDisposed) return;
+    if (this.release()) this.terminal.dispose();
+  }
+
+  private release(): boolean {
+    if (this.owned.isDisposed) return false;
     this.owned.dispose();
     this.slots.clear();
     this.exited.dispose();
-    this.terminal.dispose();
+    return true;
   }
 
   private markExited(info: ExitInfo): void {
-    if (this.lifecycle === 'exited') return;
-    this.lifecycle = 'exited';
+    if (this.lifecycle !== 'running') return;
+    this.lifecycle = info.lost ? 'lost' : 'exited';
     this.exitInfo = info;
     this.exitedAt = Date.now();
     this.log.info({ pane: this.id, exitCode: info.exitCode, signal: info.signal }, 'pane exited');

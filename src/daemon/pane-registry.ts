@@ -4,10 +4,16 @@ import type { Disposable } from '../base/disposable.ts';
 import type { PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
-import { PaneRecord } from './pane-record.ts';
+import { PaneRecord, type PaneIdentity } from './pane-record.ts';
 import { checkSpawnable } from './spawn-check.ts';
 
-export type SpawnTerminal = (options: PaneSpawnOptions) => TerminalPane;
+/** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
+export interface PaneMeta extends PaneIdentity {
+  createdAt: number;
+}
+
+/** Starts a pane's terminal: in the pty host (the daemon's own), or in this process (tests, benches). */
+export type SpawnTerminal = (options: PaneSpawnOptions, meta: PaneMeta) => TerminalPane | Promise<TerminalPane>;
 
 export interface SpawnRequest {
   command: string;
@@ -31,6 +37,8 @@ export class PaneRegistry implements Disposable {
   private readonly panes = new Map<string, PaneRecord>();
   private readonly byName = new Map<string, PaneRecord>();
   private readonly removals = new Map<string, Promise<PaneInfo>>();
+  /** Names of panes being spawned, so that two spawns cannot both take a name. */
+  private readonly reserved = new Set<string>();
   private nextPane = 1;
   private readonly created: Emitter<PaneRecord>;
   private readonly exited: Emitter<PaneRecord>;
@@ -76,40 +84,64 @@ export class PaneRegistry implements Disposable {
     return pane;
   }
 
-  spawn(request: SpawnRequest): PaneRecord {
-    if (request.name !== undefined && this.byName.has(request.name)) {
-      const holder = this.byName.get(request.name)!;
-      throw new CorralError('name_taken', `name "${request.name}" is used by pane ${holder.id}; pick another or kill that pane`, {
+  async spawn(request: SpawnRequest): Promise<PaneRecord> {
+    if (request.name !== undefined && (this.byName.has(request.name) || this.reserved.has(request.name))) {
+      const holder = this.byName.get(request.name);
+      throw new CorralError('name_taken', `name "${request.name}" is used by pane ${holder?.id ?? '(starting)'}; pick another or kill that pane`, {
         name: request.name,
-        id: holder.id,
+        id: holder?.id ?? null,
       });
     }
     const id = `${WORKSPACE}:p${this.nextPane}`;
     const cwd = request.cwd ?? process.env.HOME ?? '/';
     const env = this.paneEnv(id, request.env ?? {});
     checkSpawnable(request.command, cwd, env);
+    this.nextPane += 1;
+    const identity: PaneIdentity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
+    const meta: PaneMeta = { ...identity, createdAt: Date.now() };
+    if (identity.name !== null) this.reserved.add(identity.name);
     let terminal: TerminalPane;
     try {
-      terminal = this.spawnTerminal({
-        command: request.command,
-        args: request.args ?? [],
-        cwd,
-        env,
-        cols: request.cols ?? DEFAULT_COLS,
-        rows: request.rows ?? DEFAULT_ROWS,
-      });
+      terminal = await this.spawnTerminal(
+        { command: request.command, args: request.args ?? [], cwd, env, cols: request.cols ?? DEFAULT_COLS, rows: request.rows ?? DEFAULT_ROWS },
+        meta,
+      );
     } catch (error) {
       throw new CorralError('spawn_failed', `cannot start "${request.command}": ${(error as Error).message}`, {
         command: request.command,
       });
+    } finally {
+      if (identity.name !== null) this.reserved.delete(identity.name);
     }
-    this.nextPane += 1;
-    const identity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
-    const pane = new PaneRecord(identity, terminal, this.log);
-    this.panes.set(id, pane);
+    return this.add(meta, terminal, false);
+  }
+
+  /**
+   * Takes back a pane that outlived the previous daemon (its PTY in the pty host): same id, name,
+   * command and cwd. Ids go on after the highest one seen, so none is reused.
+   */
+  adopt(meta: PaneMeta, terminal: TerminalPane): PaneRecord {
+    const number = Number(/:p(\d+)$/.exec(meta.id)?.[1] ?? 0);
+    this.nextPane = Math.max(this.nextPane, number + 1);
+    return this.add(meta, terminal, true);
+  }
+
+  /** Ids of new panes start after `next` at least (the numbers the state file remembers). */
+  reserveIds(next: number): void {
+    this.nextPane = Math.max(this.nextPane, next);
+  }
+
+  get nextId(): number {
+    return this.nextPane;
+  }
+
+  private add(meta: PaneMeta, terminal: TerminalPane, recovered: boolean): PaneRecord {
+    const { createdAt, ...identity } = meta;
+    const pane = new PaneRecord(identity, terminal, this.log, { createdAt, recovered });
+    this.panes.set(identity.id, pane);
     if (identity.name !== null) this.byName.set(identity.name, pane);
     pane.onExit(() => this.exited.fire(pane));
-    this.log.info({ pane: id, name: identity.name, command: request.command, pid: terminal.pid }, 'pane spawned');
+    this.log.info({ pane: identity.id, name: identity.name, command: identity.command, pid: terminal.pid, ...(recovered ? { recovered } : {}) }, recovered ? 'pane recovered' : 'pane spawned');
     this.created.fire(pane);
     return pane;
   }
@@ -135,6 +167,13 @@ export class PaneRegistry implements Disposable {
   /** Removes every pane, ending all process groups at once. */
   async removeAll(): Promise<void> {
     await Promise.allSettled(this.list().map((pane) => this.remove(pane)));
+  }
+
+  /** Lets go of every pane and leaves its processes running where the pty host keeps them. */
+  detachAll(): void {
+    for (const pane of this.list()) pane.detach();
+    this.panes.clear();
+    this.byName.clear();
   }
 
   dispose(): void {

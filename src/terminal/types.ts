@@ -62,6 +62,8 @@ export interface ForegroundProcess {
 export interface ExitInfo {
   exitCode: number | null;
   signal: number | null;
+  /** The process holding the PTY (the pty host) went away: the pane's fate is unknown. */
+  lost?: true;
 }
 
 export type ReadSource = 'screen' | 'scrollback';
@@ -103,6 +105,8 @@ export interface TerminalPane extends Disposable {
   onForegroundChange(listener: (foreground: ForegroundProcess | null) => void): Disposable;
   /** Forgets the title and progress the previous program emitted (call when the program changes). */
   resetProgramState(): void;
+  /** Lets go of the pane and leaves its processes running (only where a pty host holds the PTY). */
+  detach?(): void;
   /** Why the pane's processes were signalled by terminate() or dispose(); null when they were not. */
   readonly terminationReason: string | null;
 }

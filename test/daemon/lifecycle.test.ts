@@ -38,26 +38,48 @@ describe('the daemon lifecycle', () => {
     }
   });
 
-  it('on SIGTERM ends every pane process group, removes the socket and exits 0', async () => {
+  it('on SIGTERM leaves every pane running in the pty host, removes the socket and exits 0', async () => {
     const daemon = await startDaemon();
-    const client = await RawClient.connect(daemon.socket);
-    const spawned = await client.call(1, 'pane.spawn', { command: 'bash', args: ['--norc'], cwd: daemon.dir });
-    const shell = spawned.result.pid;
-    await client.call(2, 'pane.send', { target: spawned.result.id, text: 'sleep 300 & echo bg=$!', keys: ['Enter'] });
-    const background = await waitFor(async () => {
-      const text: string = (await client.call(3, 'pane.read', { target: spawned.result.id })).result.text;
-      return Number(/bg=(\d+)/.exec(text)?.[1] ?? 0);
-    }, { what: 'the background job' });
-    const exit = await daemon.stop();
-    assert.deepEqual(exit, { code: 0, signal: null });
-    assert.ok(!isAlive(shell), 'the shell is gone');
-    // The job got SIGHUP with the shell; its death is not awaited by the daemon's exit.
-    await waitFor(() => !isAlive(background), { timeoutMs: 1000, what: 'the background job to be gone' });
-    assert.ok(!existsSync(daemon.socket), 'the socket is removed');
-    assert.ok(!existsSync(`${daemon.socket}.lock`), 'the lock is removed');
-    client.close();
-    await daemon.dispose();
+    try {
+      const client = await RawClient.connect(daemon.socket);
+      const spawned = await client.call(1, 'pane.spawn', { command: 'sleep', args: ['300'], cwd: daemon.dir });
+      client.close();
+      assert.deepEqual(await daemon.stop(), { code: 0, signal: null });
+      assert.ok(isAlive(spawned.result.pid), 'the agent outlives the daemon');
+      assert.ok(!existsSync(daemon.socket), 'the socket is removed');
+      assert.ok(!existsSync(`${daemon.socket}.lock`), 'the lock is removed');
+      assert.ok(existsSync(`${daemon.socket}.host`), 'the pty host still listens beside it');
+    } finally {
+      await daemon.dispose();
+    }
   });
+
+  for (const words of [['daemon', 'stop', '--panes'], ['shutdown']]) {
+    it(`\`corral ${words.join(' ')}\` ends every pane process group and the pty host`, async () => {
+      const daemon = await startDaemon();
+      const client = await RawClient.connect(daemon.socket);
+      const spawned = await client.call(1, 'pane.spawn', { command: 'bash', args: ['--norc'], cwd: daemon.dir });
+      const shell = spawned.result.pid;
+      await client.call(2, 'pane.send', { target: spawned.result.id, text: 'sleep 300 & echo bg=$!', keys: ['Enter'] });
+      const background = await waitFor(async () => {
+        const text: string = (await client.call(3, 'pane.read', { target: spawned.result.id })).result.text;
+        return Number(/bg=(\d+)/.exec(text)?.[1] ?? 0);
+      }, { what: 'the background job' });
+      const [host] = daemon.hostPids();
+      const result = await runCli(['--socket', daemon.socket, ...words]);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /ending 1 pane/);
+      assert.deepEqual(await daemon.stop(), { code: 0, signal: null });
+      assert.ok(!isAlive(shell), 'the shell is gone');
+      // The job got SIGHUP with the shell; its death is not awaited by the daemon's exit.
+      await waitFor(() => !isAlive(background), { timeoutMs: 1000, what: 'the background job to be gone' });
+      await waitFor(() => !isAlive(host!), { timeoutMs: 2000, what: 'the pty host to exit' });
+      assert.ok(!existsSync(daemon.socket), 'the socket is removed');
+      assert.ok(!existsSync(`${daemon.socket}.host`), 'the host socket is removed');
+      client.close();
+      await daemon.dispose();
+    });
+  }
 
   it('refuses a socket folder open to other users', async () => {
     const dir = makeTempDir();

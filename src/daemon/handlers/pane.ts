@@ -20,7 +20,7 @@ export interface PaneInputObserver {
 
 export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver): HandlerBinding[] {
   return [
-    implement(PANE_SPAWN, (params) => registry.spawn(params).info()),
+    implement(PANE_SPAWN, async (params) => (await registry.spawn(params)).info()),
 
     implement(PANE_LIST, () => ({ panes: registry.list().map((pane) => pane.info()) })),
 

@@ -1,5 +1,5 @@
 import { RPC_DISCOVER } from '../../protocol/methods/discover.ts';
-import { SERVER_STATUS } from '../../protocol/methods/server.ts';
+import { SERVER_STATUS, SERVER_STOP } from '../../protocol/methods/server.ts';
 import { openRpcDocument } from '../../protocol/openrpc/document.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../../protocol/version.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
@@ -14,7 +14,10 @@ export interface ServerInfo {
 /** Live counts the status reports: client connections and pending `agent.wait`s. */
 export type ServerCounts = () => { connections: number; waits: number };
 
-export function serverHandlers(server: ServerInfo, registry: PaneRegistry, counts: ServerCounts): HandlerBinding[] {
+/** Stops the daemon once the answer is on its way: `end` ends every pane, `detach` leaves them running. */
+export type StopDaemon = (panes: 'detach' | 'end') => void;
+
+export function serverHandlers(server: ServerInfo, registry: PaneRegistry, counts: ServerCounts, stop: StopDaemon): HandlerBinding[] {
   const document = openRpcDocument(server.version);
   return [
     implement(RPC_DISCOVER, () => document),
@@ -28,5 +31,12 @@ export function serverHandlers(server: ServerInfo, registry: PaneRegistry, count
       socket: server.socket,
       ...counts(),
     })),
+
+    implement(SERVER_STOP, ({ panes }) => {
+      const ending = panes === true;
+      // After this turn of the event loop, so the answer is written before the socket closes.
+      setImmediate(() => stop(ending ? 'end' : 'detach'));
+      return { panes: registry.size, ending };
+    }),
   ];
 }

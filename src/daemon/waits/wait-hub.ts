@@ -82,7 +82,7 @@ export class WaitHub implements Disposable {
     }
     return {
       present: true,
-      paneExited: pane.state === 'exited',
+      paneExited: pane.state !== 'running',
       agent: view.agent,
       state: view.displayed,
       stateSince: view.stateSince,

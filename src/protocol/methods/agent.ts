@@ -1,6 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import { params, str } from '../validate.ts';
 import type { AgentState, RawState } from '../states.ts';
+import type { PaneLifecycle } from './pane.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
 export interface AgentProgress {
@@ -28,7 +29,7 @@ export interface AgentInfo {
   progress: AgentProgress | null;
   queued: number; // prompts waiting in the pane's steering queue
   metadata: Record<string, unknown> | null; // display-only metadata reported for the pane
-  paneState: 'running' | 'exited';
+  paneState: PaneLifecycle;
 }
 
 const target = str({ min: 1, max: 128 });

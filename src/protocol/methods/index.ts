@@ -1,5 +1,5 @@
 import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_SEND, PANE_SPAWN } from './pane.ts';
-import { SERVER_STATUS } from './server.ts';
+import { SERVER_STATUS, SERVER_STOP } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.ts';
 import { AGENT_WAIT } from './agent-wait.ts';
@@ -29,6 +29,7 @@ export * from './discover.ts';
 export const ALL_METHODS = [
   RPC_DISCOVER,
   SERVER_STATUS,
+  SERVER_STOP,
   PANE_SPAWN,
   PANE_LIST,
   PANE_GET,

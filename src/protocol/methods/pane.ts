@@ -1,7 +1,8 @@
 import { defineMethod, returns } from '../method.ts';
 import { arrayOf, bool, int, oneOf, optional, params, recordOf, str } from '../validate.ts';
 
-export const PANE_LIFECYCLES = ['running', 'exited'] as const;
+/** `lost`: the process holding the PTY went away (host killed, reboot); `corral pane respawn` starts it again. */
+export const PANE_LIFECYCLES = ['running', 'exited', 'lost'] as const;
 export type PaneLifecycle = (typeof PANE_LIFECYCLES)[number];
 
 export const DEFAULT_COLS = 120;
@@ -23,6 +24,8 @@ export interface PaneInfo {
   exitedAt: number | null;
   exitCode: number | null;
   signal: number | null;
+  /** Present when the pane outlived a previous daemon and was taken back from the pty host. */
+  recovered?: true;
 }
 
 /** The PTY's foreground process group, as read from /proc. */

@@ -1,5 +1,5 @@
 import { defineMethod, returns } from '../method.ts';
-import { params } from '../validate.ts';
+import { bool, optional, params } from '../validate.ts';
 
 export interface ServerStatus {
   version: string; // the daemon's package version
@@ -19,5 +19,13 @@ export const SERVER_STATUS = defineMethod({
   summary: 'Daemon version, protocol version, pid, uptime, pane count, open connections and pending waits.',
   params: params({}),
   result: returns<ServerStatus>(),
+  errors: [],
+});
+
+export const SERVER_STOP = defineMethod({
+  name: 'server.stop',
+  summary: 'Stop the daemon after answering. Agents keep running in the pty host unless `panes` is true, which ends every pane (SIGHUP, then SIGKILL) and the host.',
+  params: params({ panes: optional(bool()) }),
+  result: returns<{ panes: number; ending: boolean }>(),
   errors: [],
 });

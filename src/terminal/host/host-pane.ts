@@ -1,0 +1,126 @@
+import { PtyProcess } from '../pty-process.ts';
+import { KILL_GRACE_MS, signalSession } from '../terminate-policy.ts';
+import type { PaneSpawnOptions } from '../types.ts';
+import { OutputRing } from './ring.ts';
+import type { HostExit, HostPaneInfo } from './wire.ts';
+
+/** While paused, how often to look whether the child exited, so its last output is read at once. */
+const PAUSED_EXIT_CHECK_MS = 50;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface HostPaneEvents {
+  output(pane: HostPane, data: string): void;
+  exit(pane: HostPane, exit: HostExit): void;
+}
+
+/**
+ * One PTY as the host owns it: the child, its ring of recent output and its exit. Reading is
+ * paused only when the attached daemon asks (its emulator is behind) or its socket is full;
+ * with no daemon attached the ring takes everything and the oldest output is dropped.
+ */
+export class HostPane {
+  readonly startedAt = Date.now();
+  readonly ring: OutputRing;
+  readonly pid: number;
+  exit: HostExit | null = null;
+  private readonly pty: PtyProcess;
+  private cols: number;
+  private rows: number;
+  private readonly pausedBy = new Set<'daemon' | 'socket'>();
+  private exitCheck: NodeJS.Timeout | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
+  private reason: string | null = null;
+
+  constructor(
+    readonly handle: number,
+    public meta: unknown,
+    options: PaneSpawnOptions,
+    ringBytes: number,
+    private readonly events: HostPaneEvents,
+  ) {
+    this.ring = new OutputRing(ringBytes);
+    this.cols = options.cols;
+    this.rows = options.rows;
+    this.pty = new PtyProcess(options);
+    this.pid = this.pty.pid;
+    this.pty.onData((data) => {
+      this.ring.push(data);
+      this.events.output(this, data);
+    });
+    this.pty.onExit((info) => {
+      this.stopExitCheck();
+      if (this.killTimer !== null) clearTimeout(this.killTimer);
+      this.exit = { ...info, reason: this.reason };
+      this.events.exit(this, this.exit);
+    });
+  }
+
+  info(): HostPaneInfo {
+    return { handle: this.handle, pid: this.pid, meta: this.meta, cols: this.cols, rows: this.rows, startedAt: this.startedAt, dropped: this.ring.dropped, exit: this.exit };
+  }
+
+  write(data: Buffer): void {
+    if (this.exit === null) this.pty.write(data.toString('utf8'));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exit !== null) return;
+    this.cols = cols;
+    this.rows = rows;
+    this.pty.resize(cols, rows);
+  }
+
+  pause(by: 'daemon' | 'socket'): void {
+    if (this.exit !== null) return;
+    this.pausedBy.add(by);
+    this.pty.pause();
+    this.exitCheck ??= setInterval(() => {
+      if (!isAlive(this.pid)) this.resume('daemon', 'socket'); // read the child's last output to the end
+    }, PAUSED_EXIT_CHECK_MS);
+  }
+
+  resume(...by: Array<'daemon' | 'socket'>): void {
+    for (const who of by) this.pausedBy.delete(who);
+    if (this.pausedBy.size > 0 && isAlive(this.pid)) return;
+    this.pausedBy.clear();
+    this.stopExitCheck();
+    this.pty.resume();
+  }
+
+  /** The one policy: SIGHUP to every process group of the session, SIGKILL after KILL_GRACE_MS. */
+  terminate(): void {
+    if (this.exit !== null || this.reason !== null) return;
+    this.reason = 'terminate requested: SIGHUP sent to the session';
+    signalSession(this.pid, 'SIGHUP');
+    this.killTimer = setTimeout(() => {
+      this.reason = `still running ${KILL_GRACE_MS} ms after SIGHUP: SIGKILL sent to the session`;
+      signalSession(this.pid, 'SIGKILL');
+    }, KILL_GRACE_MS);
+  }
+
+  kill(): void {
+    if (this.exit !== null) return;
+    this.reason ??= 'disposed while running: SIGKILL sent to the session';
+    signalSession(this.pid, 'SIGKILL');
+  }
+
+  dispose(): void {
+    this.stopExitCheck();
+    if (this.killTimer !== null) clearTimeout(this.killTimer);
+    if (this.exit === null) signalSession(this.pid, 'SIGKILL');
+    this.pty.dispose();
+  }
+
+  private stopExitCheck(): void {
+    if (this.exitCheck !== null) clearInterval(this.exitCheck);
+    this.exitCheck = null;
+  }
+}
