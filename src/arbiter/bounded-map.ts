@@ -35,4 +35,9 @@ export class BoundedMap<K, V> {
   values(): IterableIterator<V> {
     return this.#entries.values();
   }
+
+  /** Oldest first, so that setting them again in order keeps the same order. */
+  entries(): Array<[K, V]> {
+    return [...this.#entries.entries()];
+  }
 }

@@ -22,7 +22,7 @@
  *
  * Precedence and windows: docs/arbitration.md. Report protocol for agent authors: docs/reporting.md.
  */
-export { PaneArbiter, type InbandPolicy, type PaneArbiterOptions } from './pane-arbiter.ts';
+export { PaneArbiter, type InbandPolicy, type PaneArbiterOptions, type ArbiterMemory } from './pane-arbiter.ts';
 export {
   systemClock,
   PRECEDENCE,

@@ -19,6 +19,7 @@ import { RejectionLog } from './rejections.ts';
 import { PROGRAM_STATUS_SOURCE, SELF_REPORT_SOURCE, type Report, type StoredReport } from './report.ts';
 import { parseSelfReport, programStatusReport, SELF_REPORT_VARIABLES } from './self-report.ts';
 import { SequenceLedger } from './sequence.ts';
+import type { SessionEntry } from './sessions.ts';
 import { SessionBook } from './sessions.ts';
 import type { AgentView, ChangeRecord, Clock, ProcessObservation, ProcessTree, RejectReason, ReportOutcome } from './types.ts';
 import { DEFAULT_WINDOWS, type ArbiterWindows } from './windows.ts';
@@ -45,6 +46,16 @@ type Lifecycle = 'live' | 'exited';
 const UNOBSERVED: ProcessObservation = Object.freeze({ observable: false, leaderPid: null, agent: null, agentPid: null });
 
 /** The per-pane state machine merging all evidence into one effective agent state (see index.ts). */
+/** The part of an arbiter that outlives a daemon restart (see `memory()`). */
+export interface ArbiterMemory {
+  processKey: string;
+  generation: number;
+  currentSession: string | null;
+  sequence: Array<[string, number]>;
+  sessions: Array<[string, SessionEntry]>;
+  retired: Array<[number, number]>;
+}
+
 export class PaneArbiter {
   readonly #clock: Clock;
   readonly #tree: ProcessTree;
@@ -62,6 +73,8 @@ export class PaneArbiter {
   readonly #sequence: SequenceLedger;
   readonly #sessions: SessionBook;
   #currentSession: string | null = null;
+  /** The last session reported, kept across generations: what a respawn resumes. */
+  #lastSession: { agent: string | null; session: string } | null = null;
   #screen: ScreenEvidence | null = null;
   #skipSince: number | null = null;
   /** When the last verdict said it could change with no new output (detection's time conditions). */
@@ -86,6 +99,46 @@ export class PaneArbiter {
     this.#rejections = new RejectionLog(this.#windows.rejectionLogSize);
     const now = this.#clock.now();
     this.#view = { agent: null, identity: 'none', state: 'unknown', displayed: 'unknown', seen: true, rule: 'no_agent', source: 'none', revision: 0, stateSince: now, generation: 0 };
+  }
+
+  /** The session the agent last reported (hooks or in-band), or null. */
+  get session(): string | null {
+    return this.#currentSession;
+  }
+
+  /** The last session any agent of this pane reported, with that agent; kept after it exits. */
+  get lastSession(): { agent: string | null; session: string } | null {
+    return this.#lastSession === null ? null : { ...this.#lastSession };
+  }
+
+  /**
+   * What must survive a daemon restart for late reports to be judged as before: the generation and
+   * the process it belongs to, the sessions, the seq watermarks and the retired agent pids.
+   */
+  memory(): ArbiterMemory {
+    return {
+      processKey: this.#processKey,
+      generation: this.#generation,
+      currentSession: this.#currentSession,
+      sequence: this.#sequence.save(),
+      sessions: this.#sessions.save(),
+      retired: this.#retiredAgentPids.entries(),
+    };
+  }
+
+  /**
+   * Takes back a previous daemon's memory before anything is observed. The same agent process seen
+   * again continues its generation; another process starts the next one, as it would have.
+   */
+  restore(memory: ArbiterMemory): void {
+    if (this.#generation !== 0 || !Number.isSafeInteger(memory.generation) || memory.generation < 0) return;
+    this.#generation = memory.generation;
+    this.#processKey = typeof memory.processKey === 'string' ? memory.processKey : this.#processKey;
+    this.#currentSession = typeof memory.currentSession === 'string' ? memory.currentSession : null;
+    if (Array.isArray(memory.sequence)) this.#sequence.load(memory.sequence);
+    if (Array.isArray(memory.sessions)) this.#sessions.load(memory.sessions);
+    if (Array.isArray(memory.retired)) for (const [pid, generation] of memory.retired) this.#retiredAgentPids.set(pid, generation);
+    this.#view = { ...this.#view, generation: this.#generation };
   }
 
   /** The effective view. Reading never marks the pane seen. */
@@ -178,6 +231,7 @@ export class PaneArbiter {
     }
     this.#sessions.bind(params.session, this.#generation);
     this.#currentSession = params.session;
+    this.#lastSession = { agent: this.#process.agent ?? (params.agent !== undefined ? this.#canonicalAgent(params.agent) : null) ?? this.#view.agent, session: params.session };
     return { accepted: true, changes: this.#recompute() };
   }
 
@@ -264,6 +318,7 @@ export class PaneArbiter {
     if (report.session !== undefined) {
       this.#sessions.bind(report.session, this.#generation);
       this.#currentSession = report.session;
+      this.#lastSession = { agent: this.#process.agent ?? this.#canonicalAgent(report.agent), session: report.session };
     }
     this.#arrivals += 1;
     this.#reports.set(report.source, { ...report, at: now, arrival: this.#arrivals, generation: this.#generation });

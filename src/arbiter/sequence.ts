@@ -30,6 +30,15 @@ export class SequenceLedger {
   clear(): void {
     this.#last.clear();
   }
+
+  /** Every watermark, to carry over a daemon restart. */
+  save(): Array<[string, number]> {
+    return this.#last.entries();
+  }
+
+  load(saved: ReadonlyArray<[string, number]>): void {
+    for (const [k, seq] of saved) if (typeof k === 'string' && Number.isSafeInteger(seq)) this.#last.set(k, seq);
+  }
 }
 
 function key(source: string, _session: string | undefined): string {

@@ -1,7 +1,7 @@
 import { BoundedMap } from './bounded-map.ts';
 import type { RejectReason } from './types.ts';
 
-interface SessionEntry {
+export interface SessionEntry {
   generation: number;
   ended: boolean;
 }
@@ -35,5 +35,16 @@ export class SessionBook {
 
   end(session: string, generation: number): void {
     this.#entries.set(session, { generation, ended: true });
+  }
+
+  /** Every session's generation, to carry over a daemon restart. */
+  save(): Array<[string, SessionEntry]> {
+    return this.#entries.entries();
+  }
+
+  load(saved: ReadonlyArray<[string, SessionEntry]>): void {
+    for (const [session, entry] of saved) {
+      if (typeof session === 'string' && Number.isSafeInteger(entry?.generation)) this.#entries.set(session, { generation: entry.generation, ended: entry.ended === true });
+    }
   }
 }

@@ -14,7 +14,7 @@ Exit codes:
   1    error from the daemon (message on stderr)
   2    usage error
   3    target not found, exited or gone
-  4    daemon unreachable (the socket path tried is printed)
+  4    daemon unreachable, or lost while waiting (the socket path is printed)
   124  timeout`;
 
 /** The exit code for a stable error code, from the daemon or from the client itself. */
@@ -30,6 +30,7 @@ export function exitCodeFor(code: string): number {
     case 'usage':
       return EXIT.usage;
     case 'daemon_unreachable':
+    case 'connection_closed':
       return EXIT.unreachable;
     case 'timeout':
       return EXIT.timeout;

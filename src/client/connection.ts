@@ -53,7 +53,9 @@ export class DaemonClient {
       for (const frame of this.decoder.push(chunk).frames) this.receive(frame);
     });
     socket.on('error', () => {});
-    socket.on('close', () => this.fail(new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection`)));
+    socket.on('close', () =>
+      this.fail(new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection (it stopped or crashed; agents keep running): run the command again once it is back`)),
+    );
   }
 
   static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonClient> {

@@ -28,7 +28,13 @@ import { serverHandlers } from './handlers/server.ts';
 import { acquireLock } from './lock-file.ts';
 import type { Logger } from './logger.ts';
 import { PaneRegistry, type PaneMeta, type SpawnTerminal } from './pane-registry.ts';
+import type { PreviousLife } from './pane-record.ts';
 import { TerminalHost } from '../terminal/host/terminal-host.ts';
+import { lostTerminalPane } from '../terminal/lost-pane.ts';
+import type { RespawnPolicy } from './config/config-schema.ts';
+import { respawnPane } from './respawn.ts';
+import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
+import { stateFilePath } from './state/state-file.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
@@ -68,6 +74,7 @@ export class Daemon {
   private stopped: Promise<void> | null = null;
   private readonly stopWaiters: Array<() => void> = [];
   private readonly owned: DisposableStore;
+  private stateStore: PaneStateStore | null = null;
 
   private constructor(
     readonly socketPath: string,
@@ -92,13 +99,10 @@ export class Daemon {
     let host: TerminalHost | null = null;
     try {
       if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');
-      if (options.spawnTerminal === undefined) {
-        host = await TerminalHost.attach(socketPath);
-        log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
-        host.onLost(() => log.error({ hostPid: host!.pid }, 'the pty host went away: its panes are lost'));
-      }
-      const attached = host;
-      const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? ((spawnOptions, meta) => attached!.spawn(spawnOptions, meta));
+      // The host starts (a process of its own) while this one compiles manifests; it is awaited before listening.
+      const hostAttached = options.spawnTerminal === undefined ? TerminalHost.attach(socketPath) : null;
+      hostAttached?.catch(() => undefined);
+      const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
       const registry = new PaneRegistry(spawnTerminal, socketPath, log);
       const rpc = new RpcServer(log);
       const server = createServer({ allowHalfOpen: true });
@@ -106,6 +110,12 @@ export class Daemon {
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
       const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs }, inband: config.reports.inband });
+      if (hostAttached !== null) {
+        host = await hostAttached;
+        const attached = host;
+        log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
+        host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
+      }
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.own(agents);
       const queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
@@ -118,7 +128,7 @@ export class Daemon {
       const waits = daemon.own(new WaitHub(registry, agents));
       daemon.register([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
-        ...paneHandlers(registry, queues),
+        ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
         ...agentHandlers(registry, agents),
         ...agentQueryHandlers(registry, agents),
         ...agentWaitHandlers(registry, agents, waits),
@@ -128,7 +138,11 @@ export class Daemon {
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
       ]);
-      if (host !== null) daemon.recover(host);
+      const statePath = stateFilePath(socketPath);
+      const stored = loadPaneState(statePath, log);
+      daemon.recover(host, stored);
+      daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
+      daemon.respawnLost(config.panes.respawn);
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -148,16 +162,50 @@ export class Daemon {
     }
   }
 
-  /** Takes back the panes the pty host kept: each replays its ring into a fresh screen. */
-  private recover(host: TerminalHost): void {
+  /**
+   * Takes back the panes the pty host kept (each replays its ring into a fresh screen), and lists
+   * as lost the panes the state file knew that the host no longer holds.
+   */
+  private recover(host: TerminalHost | null, stored: StoredState | null): void {
     const started = Date.now();
-    for (const { meta, pane } of host.recovered) {
-      const record = this.registry.adopt(meta as PaneMeta, pane);
-      if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host.ringBytes }, 'output dropped while no daemon was attached');
+    const previous = new Map<string, StoredPane>((stored?.panes ?? []).map((pane) => [pane.id, pane]));
+    for (const { meta, pane } of host?.recovered ?? []) {
+      const paneMeta = meta as PaneMeta;
+      const known = previous.get(paneMeta.id);
+      previous.delete(paneMeta.id);
+      const record = this.registry.adopt(known ? { ...paneMeta, previous: lifeOf(known) } : paneMeta, pane);
+      if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host!.ringBytes }, 'output dropped while no daemon was attached');
     }
-    if (host.recovered.length > 0) {
-      void Promise.all(host.recovered.map(({ pane }) => pane.replayed)).then(() =>
-        this.log.info({ panes: host.recovered.length, ms: Date.now() - started }, 'panes recovered'),
+    for (const pane of previous.values()) {
+      if (pane.state === 'exited') continue;
+      const note = `[corral] pane ${pane.id} was lost: the process holding its terminal went away.\nRun \`corral pane respawn ${pane.id}\` to start it again.`;
+      this.registry.addLost(
+        { ...pane, previous: lifeOf(pane) },
+        lostTerminalPane({ pid: pane.pid, cols: pane.cols, rows: pane.rows, note }),
+      );
+      this.log.warn({ pane: pane.id, name: pane.name, agent: pane.agent, session: pane.session }, 'pane lost');
+    }
+    if (stored) this.registry.reserveIds(stored.nextPane);
+    const recovered = host?.recovered ?? [];
+    if (recovered.length > 0) {
+      void Promise.all(recovered.map(({ pane }) => pane.replayed)).then(() =>
+        this.log.info({ panes: recovered.length, ms: Date.now() - started }, 'panes recovered'),
+      );
+    }
+  }
+
+  /** Applies the `respawn` config to the lost panes at start. */
+  private respawnLost(policy: RespawnPolicy): void {
+    const lost = this.registry.list().filter((pane) => pane.state === 'lost');
+    if (policy === 'never') return;
+    for (const pane of lost) {
+      if (policy === 'ask') {
+        this.log.warn({ pane: pane.id, name: pane.name }, `pane lost; run \`corral pane respawn ${pane.id}\` to start it again`);
+        continue;
+      }
+      respawnPane(this.registry, this.agents, pane).then(
+        (info) => this.log.info({ pane: info.id, resumed: info.resumed }, 'lost pane respawned'),
+        (error: unknown) => this.log.error({ pane: pane.id, err: error }, 'cannot respawn a lost pane'),
       );
     }
   }
@@ -206,9 +254,11 @@ export class Daemon {
       await Promise.all([this.registry.removeAll(), this.host?.shutdown()]);
       this.registry.dispose();
     } else {
+      this.stateStore?.dispose(); // the panes live on: the file keeps them for the next daemon
       this.registry.detachAll();
       this.host.dispose();
     }
+    this.stateStore?.dispose();
     this.owned.dispose();
     for (const connection of this.connections) connection.close();
     try {
@@ -244,4 +294,8 @@ export class Daemon {
     connection.onClose(() => this.connections.delete(connection));
     this.log.debug({ connection: id }, 'client connected');
   }
+}
+
+function lifeOf(pane: StoredPane): PreviousLife {
+  return { agent: pane.agent, state: pane.agentState, session: pane.session, arbiter: pane.arbiter };
 }

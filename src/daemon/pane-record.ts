@@ -3,6 +3,7 @@ import type { PaneDetail, PaneInfo, PaneLifecycle, PaneProcess } from '../protoc
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
 import type { ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../terminal/types.ts';
 import { Emitter } from '../base/emitter.ts';
+import type { ArbiterMemory } from '../arbiter/index.ts';
 import type { Logger } from './logger.ts';
 
 /** A typed key for something hung on each pane (an arbiter, a detector); created once per kind. */
@@ -20,6 +21,22 @@ export interface PaneIdentity {
   cwd: string;
 }
 
+/** What a previous daemon knew of a pane: its agent, last state and session, and its arbiter's memory. */
+export interface PreviousLife {
+  agent: string | null;
+  state: string;
+  session: string | null;
+  arbiter: ArbiterMemory | null;
+}
+
+export interface PaneOrigin {
+  createdAt?: number;
+  recovered?: boolean;
+  /** The environment the spawn asked for, without secrets (kept for a respawn). */
+  env?: Record<string, string>;
+  previous?: PreviousLife | null;
+}
+
 /**
  * One pane as the daemon owns it: the terminal, its lifecycle and everything hung on it.
  * Subscriptions and attachments made through the record are disposed with it, in reverse order.
@@ -28,6 +45,9 @@ export class PaneRecord implements Disposable {
   readonly createdAt: number;
   /** Whether this pane outlived a previous daemon and was taken back from the pty host. */
   readonly recovered: boolean;
+  readonly env: Record<string, string>;
+  /** Set on a pane a previous daemon owned (recovered or lost). */
+  readonly previous: PreviousLife | null;
   private lifecycle: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
@@ -39,10 +59,12 @@ export class PaneRecord implements Disposable {
     readonly identity: PaneIdentity,
     readonly terminal: TerminalPane,
     private readonly log: Logger,
-    origin: { createdAt?: number; recovered?: boolean } = {},
+    origin: PaneOrigin = {},
   ) {
     this.createdAt = origin.createdAt ?? Date.now();
     this.recovered = origin.recovered ?? false;
+    this.env = origin.env ?? {};
+    this.previous = origin.previous ?? null;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.own(terminal.onExit((info) => this.markExited(info)));
@@ -131,6 +153,7 @@ export class PaneRecord implements Disposable {
       exitCode: this.exitInfo?.exitCode ?? null,
       signal: this.exitInfo?.signal ?? null,
       ...(this.recovered ? { recovered: true } : {}),
+      ...(this.lifecycle === 'lost' && this.previous ? { previous: { agent: this.previous.agent, state: this.previous.state, session: this.previous.session } } : {}),
     };
   }
 
@@ -163,7 +186,8 @@ export class PaneRecord implements Disposable {
     this.lifecycle = info.lost ? 'lost' : 'exited';
     this.exitInfo = info;
     this.exitedAt = Date.now();
-    this.log.info({ pane: this.id, exitCode: info.exitCode, signal: info.signal }, 'pane exited');
+    if (info.lost) this.log.warn({ pane: this.id }, 'pane lost: the process holding its PTY went away');
+    else this.log.info({ pane: this.id, exitCode: info.exitCode, signal: info.signal }, 'pane exited');
     this.exited.fire(this);
   }
 }

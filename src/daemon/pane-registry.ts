@@ -4,12 +4,33 @@ import type { Disposable } from '../base/disposable.ts';
 import type { PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
-import { PaneRecord, type PaneIdentity } from './pane-record.ts';
+import { PaneRecord, type PaneIdentity, type PreviousLife } from './pane-record.ts';
+import { withoutSecrets } from './state/secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
 
 /** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
 export interface PaneMeta extends PaneIdentity {
   createdAt: number;
+  /** The environment the spawn asked for, without secrets. */
+  env: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  previous?: PreviousLife | null;
+}
+
+/** A pane a previous daemon owned whose PTY is gone (from the state file). */
+export interface LostPaneMeta extends PaneMeta {
+  pid: number;
+  cols: number;
+  rows: number;
+}
+
+export interface SpawnOptions {
+  /** Reuse this id (a respawn); it must be free. */
+  id?: string;
+  /** Arguments added to the command for this start only (a resume form); the pane keeps `args`. */
+  extraArgs?: string[];
+  previous?: PreviousLife | null;
 }
 
 /** Starts a pane's terminal: in the pty host (the daemon's own), or in this process (tests, benches). */
@@ -84,7 +105,7 @@ export class PaneRegistry implements Disposable {
     return pane;
   }
 
-  async spawn(request: SpawnRequest): Promise<PaneRecord> {
+  async spawn(request: SpawnRequest, options: SpawnOptions = {}): Promise<PaneRecord> {
     if (request.name !== undefined && (this.byName.has(request.name) || this.reserved.has(request.name))) {
       const holder = this.byName.get(request.name);
       throw new CorralError('name_taken', `name "${request.name}" is used by pane ${holder?.id ?? '(starting)'}; pick another or kill that pane`, {
@@ -92,18 +113,19 @@ export class PaneRegistry implements Disposable {
         id: holder?.id ?? null,
       });
     }
-    const id = `${WORKSPACE}:p${this.nextPane}`;
+    if (options.id !== undefined && this.panes.has(options.id)) throw new Error(`pane id ${options.id} is in use`);
+    const id = options.id ?? `${WORKSPACE}:p${this.nextPane}`;
     const cwd = request.cwd ?? process.env.HOME ?? '/';
     const env = this.paneEnv(id, request.env ?? {});
     checkSpawnable(request.command, cwd, env);
-    this.nextPane += 1;
+    if (options.id === undefined) this.nextPane += 1;
     const identity: PaneIdentity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
-    const meta: PaneMeta = { ...identity, createdAt: Date.now() };
+    const meta: PaneMeta = { ...identity, createdAt: Date.now(), env: withoutSecrets(request.env ?? {}).env, previous: options.previous ?? null };
     if (identity.name !== null) this.reserved.add(identity.name);
     let terminal: TerminalPane;
     try {
       terminal = await this.spawnTerminal(
-        { command: request.command, args: request.args ?? [], cwd, env, cols: request.cols ?? DEFAULT_COLS, rows: request.rows ?? DEFAULT_ROWS },
+        { command: request.command, args: [...(request.args ?? []), ...(options.extraArgs ?? [])], cwd, env, cols: request.cols ?? DEFAULT_COLS, rows: request.rows ?? DEFAULT_ROWS },
         meta,
       );
     } catch (error) {
@@ -126,6 +148,14 @@ export class PaneRegistry implements Disposable {
     return this.add(meta, terminal, true);
   }
 
+  /** Lists a pane whose PTY is gone with its holder: state `lost`, with its last state and session. */
+  addLost(meta: LostPaneMeta, terminal: TerminalPane): PaneRecord {
+    if (this.panes.has(meta.id) || (meta.name !== null && this.byName.has(meta.name))) throw new Error(`pane ${meta.id} is listed already`);
+    const number = Number(/:p(\d+)$/.exec(meta.id)?.[1] ?? 0);
+    this.nextPane = Math.max(this.nextPane, number + 1);
+    return this.add(meta, terminal, false);
+  }
+
   /** Ids of new panes start after `next` at least (the numbers the state file remembers). */
   reserveIds(next: number): void {
     this.nextPane = Math.max(this.nextPane, next);
@@ -136,8 +166,9 @@ export class PaneRegistry implements Disposable {
   }
 
   private add(meta: PaneMeta, terminal: TerminalPane, recovered: boolean): PaneRecord {
-    const { createdAt, ...identity } = meta;
-    const pane = new PaneRecord(identity, terminal, this.log, { createdAt, recovered });
+    const { id, name, workspace, command, args, cwd } = meta;
+    const identity: PaneIdentity = { id, name, workspace, command, args, cwd };
+    const pane = new PaneRecord(identity, terminal, this.log, { createdAt: meta.createdAt, recovered, env: meta.env ?? {}, previous: meta.previous ?? null });
     this.panes.set(identity.id, pane);
     if (identity.name !== null) this.byName.set(identity.name, pane);
     pane.onExit(() => this.exited.fire(pane));

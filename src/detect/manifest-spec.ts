@@ -49,5 +49,7 @@ export interface ManifestSpec {
   fallback: 'unknown' | 'idle';
   identity: IdentitySpec;
   reports: { fullLifecycleSources: string[] };
+  /** How to resume a conversation: arguments appended to the command, `{session}` replaced by the session id. */
+  resume: { args: string[] } | null;
   rules: RuleSpec[];
 }

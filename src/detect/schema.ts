@@ -6,7 +6,10 @@ import { findKeyPosition, type KeyPath } from './positions.ts';
 import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 import { isDottedVersion } from './version.ts';
 
-const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'rules'];
+const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'rules'];
+const RESUME_KEYS = ['args'];
+/** The resume form's limits: a few short arguments, one of them naming the session. */
+const RESUME_LIMITS = { args: 8, chars: 256 };
 const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
 const REPORTS_KEYS = ['full_lifecycle_sources'];
 const MATCHER_KEYS = ['contains', 'regex', 'line_regex', 'all', 'any', 'not'];
@@ -51,6 +54,17 @@ export function validateManifest(doc: Table, file: string, source: string): Mani
   const reportsTable = v.table(doc, ['reports']) ?? {};
   v.keys(reportsTable, ['reports'], REPORTS_KEYS, '[reports]');
 
+  const resumeTable = v.table(doc, ['resume']);
+  let resume: ManifestSpec['resume'] = null;
+  if (resumeTable !== undefined) {
+    v.keys(resumeTable, ['resume'], RESUME_KEYS, '[resume]');
+    const args = v.strings(resumeTable, ['resume', 'args']);
+    if (args.length === 0 || args.length > RESUME_LIMITS.args || args.some((arg) => arg.length > RESUME_LIMITS.chars) || !args.some((arg) => arg.includes('{session}'))) {
+      fail('manifest_invalid_value', ['resume', 'args'], `resume.args must be 1..${RESUME_LIMITS.args} strings of at most ${RESUME_LIMITS.chars} characters, one containing {session}`);
+    }
+    resume = { args };
+  }
+
   const rawRules = doc.rules ?? [];
   if (!Array.isArray(rawRules)) fail('manifest_invalid_value', ['rules'], 'rules must be an array of tables ([[rules]])');
   const ruleList = rawRules as unknown[];
@@ -75,6 +89,7 @@ export function validateManifest(doc: Table, file: string, source: string): Mani
     fallback: fallback as ManifestSpec['fallback'],
     identity,
     reports: { fullLifecycleSources: v.strings(reportsTable, ['reports', 'full_lifecycle_sources']) },
+    resume,
     rules,
   };
 }

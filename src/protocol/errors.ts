@@ -15,6 +15,7 @@ export const ERRORS = {
   pane_exited: { rpc: 1002, summary: 'the pane process has exited; only read, get and kill apply' },
   name_taken: { rpc: 1003, summary: 'another pane already has that name' },
   spawn_failed: { rpc: 1004, summary: 'the command could not be started' },
+  pane_running: { rpc: 1005, summary: 'the pane still runs; only a lost or exited pane can be respawned' },
   timeout: { rpc: 1100, summary: 'the operation did not finish in time' },
   agent_not_found: { rpc: 1201, summary: 'the pane has no identified agent' },
   agent_blocked: { rpc: 1202, summary: 'the agent waits on a decision; answer it instead' },

@@ -86,7 +86,12 @@ export async function startDaemon(
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`daemon did not listen in time:\n${stderr}`)), options.timeoutMs ?? 15000);
+    // A daemon that does not listen in time is killed with its host, so the test process can end.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      for (const pid of hostPidsIn(stderr)) void endHost(pid);
+      reject(new Error(`daemon did not listen in time:\n${stderr}`));
+    }, options.timeoutMs ?? 30000);
     child.stderr!.on('data', (text: string) => {
       stderr += text;
       if (stderr.includes('"msg":"listening"')) {

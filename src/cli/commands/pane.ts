@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import {
   PANE_GET,
   PANE_KILL,
+  PANE_RESPAWN,
   PANE_LIST,
   PANE_READ,
   PANE_RESIZE,
@@ -21,7 +22,11 @@ function envPair(value: string, previous: Record<string, string>): Record<string
 }
 
 function exitText(pane: PaneInfo): string {
-  if (pane.state === 'running') return 'running';
+  if (pane.state === 'running') return pane.recovered ? 'running (recovered)' : 'running';
+  if (pane.state === 'lost') {
+    const last = pane.previous;
+    return last?.agent ? `lost (${last.agent} ${last.state}${last.session ? `, session ${last.session}` : ''})` : 'lost';
+  }
   return pane.signal !== null ? `exited (signal ${pane.signal})` : `exited (${pane.exitCode ?? '?'})`;
 }
 
@@ -104,6 +109,18 @@ export function registerPaneCommands(program: Command): void {
       const info = await withDaemon(socket, (client) => client.call(PANE_KILL, { target }));
       if (json) printJson(info);
       else printText(info.id);
+    });
+
+  pane
+    .command('respawn')
+    .description("start a lost or exited pane again: same id, name, cwd and size; resumes the agent's conversation when its manifest has a resume form and a session id is known")
+    .argument('<target>', 'pane id or name')
+    .option('--fresh', 'start the plain command, without resuming')
+    .action(async (target: string, options: { fresh?: boolean }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const info = await withDaemon(socket, (client) => client.call(PANE_RESPAWN, { target, ...(options.fresh ? { fresh: true } : {}) }));
+      if (json) printJson(info);
+      else printText(info.resumed ? `${info.id} (resumed session ${info.resumed})` : info.id);
     });
 
   pane

@@ -50,12 +50,14 @@ export class AgentService implements Disposable {
   private seq = 0;
   private identifier: AgentIdentifier;
   private readonly changed: Emitter<AgentChange>;
+  private readonly accepted: Emitter<PaneRecord>;
   private readonly subscriptions = new DisposableStore();
   extras: AgentInfoExtras = { queued: () => 0, metadata: () => null };
 
   constructor(private readonly options: AgentServiceOptions) {
     this.identifier = options.identifier(options.manifests);
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
+    this.accepted = new Emitter((error) => options.log.error({ err: error }, 'report listener failed'));
     this.subscriptions.add(options.registry.onCreated((pane) => this.track(pane)));
     for (const pane of options.registry.list()) this.track(pane);
   }
@@ -67,6 +69,11 @@ export class AgentService implements Disposable {
   /** The daemon-wide count of published agent changes; waits use it as `since_seq`. */
   get stateChangeSeq(): number {
     return this.seq;
+  }
+
+  /** Fires after a report was accepted, changed state or not (a session id, a seq watermark). */
+  onReportAccepted(listener: (pane: PaneRecord) => void): Disposable {
+    return this.accepted.event(listener);
   }
 
   onChange(listener: (change: AgentChange) => void): Disposable {
@@ -139,6 +146,7 @@ export class AgentService implements Disposable {
         ...(this.options.windows ? { windows: this.options.windows } : {}),
         ...(this.options.inband ? { inband: this.options.inband } : {}),
         publish: (source, changes) => this.publish(source, changes),
+        accepted: (source) => this.accepted.fire(source),
         log: this.options.log,
       }),
     );

@@ -26,6 +26,8 @@ export interface PaneAgentDeps {
   inband?: InbandPolicy;
   /** Receives every change the arbiter publishes, in order. */
   publish: (pane: PaneRecord, changes: ChangeRecord[]) => void;
+  /** Told of every accepted report (what the state file keeps may have changed). */
+  accepted?: (pane: PaneRecord) => void;
   log: Logger;
 }
 
@@ -58,6 +60,9 @@ export class PaneAgent implements Disposable {
       ...(deps.windows ? { windows: deps.windows } : {}),
       ...(deps.inband ? { inband: deps.inband } : {}),
     });
+    // A pane taken back from the pty host keeps its generation, sessions and seq watermarks, so late
+    // reports after a daemon restart are judged as they would have been.
+    if (pane.recovered && pane.previous?.arbiter) this.arbiter.restore(pane.previous.arbiter);
     pane.own(pane.terminal.onForegroundChange((foreground) => this.observeForeground(foreground)));
     pane.onOutput(() => this.noteOutput());
     pane.onOsc((event) => this.observeOsc(event));
@@ -108,6 +113,7 @@ export class PaneAgent implements Disposable {
     this.lookAtForeground();
     const outcome = admit(this.arbiter);
     this.apply(outcome.changes);
+    if (outcome.accepted) this.deps.accepted?.(this.pane);
     this.detectSoon(); // a newly reported agent gets its manifest's rules at once
     return outcome.accepted ? { accepted: true } : { accepted: false, ...(outcome.reason ? { reason: outcome.reason } : {}) };
   }

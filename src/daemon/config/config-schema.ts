@@ -17,13 +17,21 @@ export interface CorralConfig {
     /** Which in-band reports count: `any`, or `foreground` (docs/reporting.md). */
     inband: 'any' | 'foreground';
   };
+  panes: {
+    /** What a start does with panes lost since the last daemon (docs/operations.md). */
+    respawn: RespawnPolicy;
+  };
 }
+
+export const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
+export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
   events: Object.freeze({ retain: 10_000, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'any' as const }),
+  panes: Object.freeze({ respawn: 'never' as RespawnPolicy }),
 });
 
 export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;

@@ -28,6 +28,8 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
   // The agent tracker hangs on the same hook and may publish its first change before ours runs:
   // whichever comes first announces the pane, so pane.created always precedes its agent events.
   const announced = new Set<string>();
+  // Recovered panes whose first state after the restart was published (marked recovered, never a turn).
+  const settled = new Set<string>();
   const announce = (pane: PaneRecord) => {
     if (announced.has(pane.id)) return;
     announced.add(pane.id);
@@ -46,19 +48,22 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       hub.publish('pane.removed', ref(info), { exitCode: info.exitCode, signal: info.signal }, lastAgent.get(info.id) ?? null);
       lastAgent.delete(info.id);
       announced.delete(info.id);
+      settled.delete(info.id);
     }),
   );
   subscriptions.add(
     agents.onChange((change) => {
       announce(change.pane);
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
-      publishAgentChange(hub, change);
+      const recovered = change.pane.recovered && !settled.has(change.pane.id);
+      if (!change.extrasOnly) settled.add(change.pane.id);
+      publishAgentChange(hub, change, recovered);
     }),
   );
   return subscriptions;
 }
 
-function publishAgentChange(hub: EventHub, change: AgentChange): void {
+function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boolean): void {
   const { seq, pane, record, info } = change;
   const { before, after } = record;
   const paneRef = { id: pane.id, name: pane.name };
@@ -86,11 +91,12 @@ function publishAgentChange(hub: EventHub, change: AgentChange): void {
       seen: after.seen,
       revision: after.revision,
       seq,
+      ...(recovered ? { recovered: true as const } : {}),
     },
     after.agent,
   );
   const entering = attentionState(after.displayed);
-  if (entering && (before.displayed !== after.displayed || before.agent !== after.agent)) {
+  if (entering && !recovered && (before.displayed !== after.displayed || before.agent !== after.agent)) {
     hub.publish(
       'agent.attention',
       paneRef,

@@ -7,6 +7,8 @@ import {
   PANE_RESIZE,
   PANE_SEND,
   PANE_SPAWN,
+  PANE_RESPAWN,
+  type PaneInfo,
 } from '../../protocol/methods/pane.ts';
 import { keyBytes } from '../acts/typing.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
@@ -18,8 +20,13 @@ export interface PaneInputObserver {
   sent(pane: PaneRecord, text: string | undefined, keys: string[] | undefined): void;
 }
 
-export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver): HandlerBinding[] {
+/** Starts a lost or exited pane again (daemon/respawn.ts). */
+export type Respawn = (pane: PaneRecord, fresh: boolean) => Promise<PaneInfo & { resumed: string | null }>;
+
+export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, respawn?: Respawn): HandlerBinding[] {
   return [
+    ...(respawn ? [implement(PANE_RESPAWN, ({ target, fresh }) => respawn(registry.resolve(target), fresh === true))] : []),
+
     implement(PANE_SPAWN, async (params) => (await registry.spawn(params)).info()),
 
     implement(PANE_LIST, () => ({ panes: registry.list().map((pane) => pane.info()) })),

@@ -37,6 +37,8 @@ export interface EventData {
     seen: boolean;
     revision: number;
     seq: number;
+    /** The first state of a pane taken back after a daemon restart: recomputed, not a new turn. */
+    recovered?: true;
   };
   'agent.released': { agent: string | null; state: AgentState; seq: number };
   'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };

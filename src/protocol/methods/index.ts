@@ -1,4 +1,4 @@
-import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_SEND, PANE_SPAWN } from './pane.ts';
+import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_RESPAWN, PANE_SEND, PANE_SPAWN } from './pane.ts';
 import { SERVER_STATUS, SERVER_STOP } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.ts';
@@ -34,6 +34,7 @@ export const ALL_METHODS = [
   PANE_LIST,
   PANE_GET,
   PANE_KILL,
+  PANE_RESPAWN,
   PANE_RESIZE,
   PANE_SEND,
   PANE_READ,

@@ -26,6 +26,8 @@ export interface PaneInfo {
   signal: number | null;
   /** Present when the pane outlived a previous daemon and was taken back from the pty host. */
   recovered?: true;
+  /** On a lost pane: its agent, last state and session as the previous daemon knew them. */
+  previous?: { agent: string | null; state: string; session: string | null };
 }
 
 /** The PTY's foreground process group, as read from /proc. */
@@ -124,4 +126,13 @@ export const PANE_READ = defineMethod({
   }),
   result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number }>(),
   errors: ['pane_not_found'],
+});
+
+export const PANE_RESPAWN = defineMethod({
+  name: 'pane.respawn',
+  summary:
+    "Start a lost or exited pane's command again: same id, name, cwd and size; with the agent's resume form and session id when its manifest declares one.",
+  params: params({ target, fresh: optional(bool()) }),
+  result: returns<PaneInfo & { resumed: string | null }>(),
+  errors: ['pane_not_found', 'pane_running', 'spawn_failed'],
 });

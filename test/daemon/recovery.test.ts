@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { FAKE_CLAUDE } from '../helpers/session.ts';
+import { isAlive, waitFor } from '../helpers/wait.ts';
+
+/** A raw client with a call that throws the reply's error. */
+async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
+  const client = await RawClient.connect(daemon.socket);
+  let id = 1;
+  return {
+    client,
+    async call(method, params) {
+      const reply = await client.call(id++, method, params);
+      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
+      return reply.result;
+    },
+  };
+}
+
+async function killDaemon(daemon: DaemonProcess): Promise<void> {
+  daemon.child.kill('SIGKILL');
+  await daemon.stop();
+}
+
+describe('panes outlive the daemon', () => {
+  it('after kill -9 of the daemon, 5 streaming panes and 1 blocked agent come back with the same ids, screens and input', async () => {
+    const dir = makeTempDir();
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const streams: Array<{ id: string; pid: number }> = [];
+      for (let i = 1; i <= 5; i += 1) {
+        const pane = await a.call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], name: `s${i}`, cwd: dir, cols: 80, rows: 12 });
+        await a.call('pane.send', { target: pane.id, text: `(n=0; while :; do echo "tick-${i} $n"; n=$((n+1)); sleep 0.1; done) &`, keys: ['Enter'] });
+        streams.push({ id: pane.id, pid: pane.pid });
+      }
+      const agent = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'blocked', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      await a.call('agent.prompt', { target: agent.id, text: 'perm' });
+      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 10_000 });
+      for (const { id } of streams) await waitFor(async () => /tick-\d 5/.test((await a.call('pane.read', { target: id })).text), { what: `${id} streaming` });
+      const before = new Map<string, string>();
+      for (const { id } of [...streams, agent]) before.set(id, (await a.call('pane.read', { target: id })).text);
+      a.client.close();
+
+      await killDaemon(first);
+      for (const { pid } of [...streams, agent]) assert.ok(isAlive(pid), `pid ${pid} outlives the daemon`);
+      second = await startDaemon({ dir });
+      assert.deepEqual(second.hostPids(), first.hostPids(), 'the second daemon attached to the same host');
+      const b = await connect(second);
+      const listed = (await b.call('pane.list')).panes;
+      assert.deepEqual(
+        listed.map((p: any) => [p.id, p.name, p.state, p.pid, p.recovered]),
+        [...streams.map((s, i) => [s.id, `s${i + 1}`, 'running', s.pid, true]), [agent.id, 'blocked', 'running', agent.pid, true]],
+      );
+      // Each screen shows what it showed: the streams' last lines are in the replayed scrollback, the
+      // blocked agent's form is on its screen.
+      for (const { id } of streams) {
+        const lastSeen = before.get(id)!.split('\n').filter((line) => /^tick-/.test(line)).at(-1)!;
+        const scrollback = (await b.call('pane.read', { target: id, source: 'scrollback' })).text;
+        assert.ok(scrollback.includes(lastSeen), `${id} still shows "${lastSeen}"`);
+      }
+      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Do you want to proceed?'), { what: 'the form after recovery' });
+      await waitFor(async () => (await b.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the agent still blocked', timeoutMs: 10_000 });
+      // Typing reaches each one.
+      for (const [i, { id }] of streams.entries()) {
+        await b.call('pane.send', { target: id, text: `echo $((${i} + 4000))x`, keys: ['Enter'] });
+        await waitFor(async () => (await b.call('pane.read', { target: id, source: 'scrollback' })).text.includes(`${i + 4000}x`), { what: `${id} answering typed input` });
+      }
+      // One answer unblocks the agent.
+      const answered = await b.call('agent.answer', { target: agent.id, choice: 1 });
+      assert.notEqual(answered.state, 'blocked');
+      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Command ran.'), { what: 'the approved command to run' });
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a client waiting on `agent wait` when the daemon dies exits 4 with a clear message; run again, it waits on the same pane', async () => {
+    const dir = makeTempDir();
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'waited', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      await a.call('agent.prompt', { target: pane.id, text: 'perm' });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 10_000 });
+      const waiting = runCli(['--socket', first.socket, 'agent', 'wait', 'waited', '--until', 'idle']);
+      await waitFor(async () => (await a.call('server.status')).waits === 1, { what: 'the CLI wait to be pending', timeoutMs: 10_000 });
+      a.client.close();
+      await killDaemon(first);
+      const lost = await waiting;
+      assert.equal(lost.code, 4, lost.stderr);
+      assert.match(lost.stderr, /closed the connection \(it stopped or crashed; agents keep running\)/);
+
+      second = await startDaemon({ dir });
+      const again = runCli(['--socket', second.socket, 'agent', 'wait', 'waited', '--until', 'idle', '--timeout', '20000']);
+      const b = await connect(second);
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'blocked after recovery', timeoutMs: 10_000 });
+      await b.call('agent.answer', { target: pane.id, choice: 1 });
+      const found = await again;
+      assert.equal(found.code, 0, found.stderr);
+      assert.match(found.stdout, /^waited: (idle|done)\n$/);
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('100 daemon restarts in a row leave no leaked processes, descriptors or zombies in the host', async () => {
+    const dir = makeTempDir();
+    let daemon = await startDaemon({ dir });
+    try {
+      const a = await connect(daemon);
+      await a.call('pane.spawn', { command: 'sleep', args: ['1000'], cwd: dir });
+      await a.call('pane.spawn', { command: 'bash', args: ['--norc'], cwd: dir });
+      a.client.close();
+      const [host] = daemon.hostPids();
+      const descriptors = () => readFdCount(host!);
+      const children = () => readChildren(host!);
+      await killDaemon(daemon);
+      daemon = await startDaemon({ dir });
+      const fdsAfterOne = descriptors();
+      const childrenAfterOne = children();
+      for (let i = 0; i < 100; i += 1) {
+        // Half by SIGTERM (the service case), half by kill -9 (a crash).
+        if (i % 2 === 0) await daemon.stop();
+        else await killDaemon(daemon);
+        daemon = await startDaemon({ dir });
+      }
+      assert.deepEqual(daemon.hostPids(), [host], 'one host served every daemon');
+      const b = await connect(daemon);
+      assert.equal((await b.call('pane.list')).panes.filter((p: any) => p.state === 'running').length, 2);
+      b.client.close();
+      await waitFor(() => descriptors() === fdsAfterOne, { what: `the host's descriptors to settle at ${fdsAfterOne} (now ${descriptors()})` });
+      assert.deepEqual(children(), childrenAfterOne, 'the host has the same children and no zombie');
+    } finally {
+      await daemon.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+function readFdCount(pid: number): number {
+  return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** The host's children as `pid state`, sorted: a zombie shows as Z. */
+function readChildren(pid: number): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid) out.push(`${entry} ${fields[0]}`);
+    } catch {
+      // gone
+    }
+  }
+  return out.sort();
+}

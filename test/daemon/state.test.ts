@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { FAKE_CLAUDE } from '../helpers/session.ts';
+import { isAlive, waitFor } from '../helpers/wait.ts';
+
+async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
+  const client = await RawClient.connect(daemon.socket);
+  let id = 1;
+  return {
+    client,
+    async call(method, params) {
+      const reply = await client.call(id++, method, params);
+      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
+      return reply.result;
+    },
+  };
+}
+
+async function killDaemon(daemon: DaemonProcess): Promise<void> {
+  daemon.child.kill('SIGKILL');
+  await daemon.stop();
+}
+
+function stateFiles(dir: string): string[] {
+  const folder = join(dir, 'state', 'corral');
+  return readdirSync(folder).filter((name) => name.endsWith('.json')).map((name) => join(folder, name));
+}
+
+describe('state that survives the daemon', () => {
+  it('keeps a pane registry in $XDG_STATE_HOME/corral, 0600, without secret environment keys', async () => {
+    const dir = makeTempDir();
+    const daemon = await startDaemon({ dir });
+    try {
+      const a = await connect(daemon);
+      const pane = await a.call('pane.spawn', { command: 'sleep', args: ['100'], name: 'kept', cwd: dir, cols: 90, rows: 20, env: { PLAIN: 'yes', OPENAI_API_KEY: 'sk-1', GH_TOKEN: 'x', DB_PASSWORD: 'y' } });
+      const [file] = stateFiles(dir);
+      assert.ok(file, 'one state file');
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(statSync(join(dir, 'state', 'corral')).mode & 0o777, 0o700);
+      const stored = await waitFor(() => {
+        const state = JSON.parse(readFileSync(file, 'utf8'));
+        return state.panes.find((p: any) => p.id === pane.id);
+      }, { what: 'the pane in the state file' });
+      assert.deepEqual(
+        [stored.name, stored.command, stored.args, stored.cwd, stored.cols, stored.rows, stored.pid, stored.state],
+        ['kept', 'sleep', ['100'], dir, 90, 20, pane.pid, 'running'],
+      );
+      assert.deepEqual(stored.env, { PLAIN: 'yes' }, 'keys naming a key, token or password are dropped');
+      assert.doesNotMatch(readFileSync(file, 'utf8'), /sk-1/);
+      a.client.close();
+    } finally {
+      await daemon.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('after kill -9 of the host and the daemon, lists panes as lost with their last state and session, and a respawn resumes the session', async () => {
+    const dir = makeTempDir();
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'agent', cwd: dir, cols: 100, rows: 30, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      const reported = await a.call('pane.reportSession', { target: pane.id, source: 'hook:claude', agent: 'claude', session: 'sess-1234' });
+      assert.equal(reported.accepted, true, JSON.stringify(reported));
+      const [file] = stateFiles(dir);
+      await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.session === 'sess-1234', { what: 'the session in the state file' });
+      a.client.close();
+
+      const [host] = first.hostPids();
+      process.kill(host!, 'SIGKILL');
+      await killDaemon(first);
+      await waitFor(() => !isAlive(pane.pid), { what: 'the agent to die with its PTY' });
+
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      const [lost] = (await b.call('pane.list')).panes;
+      assert.deepEqual([lost.id, lost.name, lost.state, lost.cols, lost.rows], [pane.id, 'agent', 'lost', 100, 30]);
+      assert.deepEqual(lost.previous, { agent: 'claude', state: 'idle', session: 'sess-1234' });
+      const listed = await runCli(['--socket', second.socket, 'pane', 'list']);
+      assert.match(listed.stdout, /lost \(claude idle, session sess-1234\)/);
+      const refused = await b.client.call(90, 'pane.send', { target: pane.id, text: 'x' });
+      assert.equal(refused.error.data.code, 'pane_exited');
+      assert.match(refused.error.message, /corral pane respawn/);
+
+      const respawned = await runCli(['--socket', second.socket, 'pane', 'respawn', 'agent', '--json']);
+      assert.equal(respawned.code, 0, respawned.stderr);
+      const info = JSON.parse(respawned.stdout);
+      assert.deepEqual([info.id, info.name, info.state, info.cwd, info.cols, info.rows, info.resumed], [pane.id, 'agent', 'running', dir, 100, 30, 'sess-1234']);
+      const argv = readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      assert.deepEqual(argv.slice(-3), [FAKE_CLAUDE, '--resume', 'sess-1234'], 'the resume form of the claude manifest');
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the respawned agent idle', timeoutMs: 10_000 });
+      const again = await b.client.call(91, 'pane.respawn', { target: pane.id });
+      assert.equal(again.error.data.code, 'pane_running');
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps hook sequence watermarks and generations across a daemon restart', async () => {
+    const dir = makeTempDir();
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: 'bash', args: ['--norc'], cwd: dir });
+      const report = (seq: number, state: string) => ({ target: pane.id, source: 'hook:claude', agent: 'claude', state, session: 's1', seq });
+      assert.equal((await a.call('pane.reportAgent', report(5, 'working'))).accepted, true);
+      const [file] = stateFiles(dir);
+      await waitFor(() => JSON.stringify(JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.arbiter?.sequence ?? []).includes('5'), { what: 'the watermark in the state file' });
+      a.client.close();
+      await killDaemon(first);
+
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      const late = await b.call('pane.reportAgent', report(4, 'idle'));
+      assert.deepEqual([late.accepted, late.reason], [false, 'stale_seq'], 'a late report from before the restart is still refused');
+      assert.equal((await b.call('pane.reportAgent', report(6, 'idle'))).accepted, true);
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
