@@ -18,8 +18,14 @@ export class EventHub implements Disposable {
   private readonly ring: EventRing;
   private readonly published: Emitter<RetainedEvent>;
 
-  constructor(options: { retain?: number; log: Logger; now?: () => number }) {
-    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN);
+  /** Names this daemon's stream; a cursor of another epoch is never resumed. */
+  readonly epoch: string;
+  private readonly firstCursorAfter: number;
+
+  constructor(options: { retain?: number; log: Logger; now?: () => number; epoch?: string; firstCursorAfter?: number }) {
+    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, options.firstCursorAfter ?? 0);
+    this.epoch = options.epoch ?? '';
+    this.firstCursorAfter = options.firstCursorAfter ?? 0;
     this.now = options.now ?? Date.now;
     this.published = new Emitter((error) => options.log.error({ err: error }, 'event listener failed'));
   }
@@ -34,6 +40,16 @@ export class EventHub implements Disposable {
   /** The oldest retained cursor; `cursor + 1` while nothing is retained. */
   get oldest(): number {
     return this.ring.oldest;
+  }
+
+  /** The cursor before this stream's first event; `since: 0` means it (everything since the daemon started). */
+  get start(): number {
+    return this.firstCursorAfter;
+  }
+
+  /** A client's `since`, with 0 read as the start of this stream. */
+  resolveSince(since: number): number {
+    return since === 0 ? this.firstCursorAfter : since;
   }
 
   get retain(): number {
@@ -56,21 +72,31 @@ export class EventHub implements Disposable {
     return this.ring.at(cursor);
   }
 
-  /** Throws `cursor_too_old` unless every event after `since` is still retained. */
-  checkResumable(since: number): void {
+  /**
+   * Throws `cursor_too_old` unless every event after `since` is still retained, or when the client's
+   * cursor is of another epoch (another daemon's stream); the error carries this stream's epoch.
+   */
+  checkResumable(since: number, epoch?: string): void {
     const latest = this.ring.latest;
+    if (epoch !== undefined && epoch !== this.epoch) {
+      throw new CorralError(
+        'cursor_too_old',
+        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon restarted); subscribe again without since`,
+        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
+      );
+    }
     if (since > latest) {
       throw new CorralError(
         'cursor_too_old',
         `cursor ${since} is ahead of the last event ${latest} (the daemon restarted?); subscribe again without since`,
-        { since, oldest: this.ring.oldest, latest },
+        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
     if (since < this.ring.oldest - 1) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}, the last ${this.ring.capacity} events are kept); subscribe again without since`,
-        { since, oldest: this.ring.oldest, latest },
+        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}, the last ${this.ring.capacity} events are kept, or the daemon restarted); subscribe again without since`,
+        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
   }

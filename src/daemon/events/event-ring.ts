@@ -12,21 +12,26 @@ export interface RetainedEvent {
  */
 export class EventRing {
   private readonly slots: (RetainedEvent | undefined)[];
-  private last = 0;
+  private last: number;
 
-  constructor(readonly capacity: number) {
+  /** `after`: the cursor before the first one handed out (0: cursors start at 1). */
+  constructor(
+    readonly capacity: number,
+    private readonly after = 0,
+  ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event ring capacity must be a positive integer, not ${capacity}`);
     this.slots = new Array(capacity);
+    this.last = after;
   }
 
-  /** The last cursor handed out; 0 before the first event. */
+  /** The last cursor handed out; `after` before the first event. */
   get latest(): number {
     return this.last;
   }
 
   /** The oldest cursor still retained; `latest + 1` while empty. */
   get oldest(): number {
-    return Math.max(1, this.last - this.capacity + 1);
+    return Math.max(this.after + 1, this.last - this.capacity + 1);
   }
 
   nextCursor(): number {

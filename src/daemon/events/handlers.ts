@@ -10,8 +10,9 @@ const DEFAULT_READ_LIMIT = 1000;
 export function eventHandlers(hub: EventHub, subscriptions: Subscriptions, registry: PaneRegistry, agents: AgentService): HandlerBinding[] {
   return [
     // Synchronous on purpose: the snapshot and the cursor are taken in one turn, so they agree.
-    implement(EVENTS_SUBSCRIBE, ({ since, filter }, { connection }) => {
-      if (since !== undefined) hub.checkResumable(since);
+    implement(EVENTS_SUBSCRIBE, ({ since: asked, filter, epoch }, { connection }) => {
+      const since = asked === undefined ? undefined : hub.resolveSince(asked);
+      if (since !== undefined) hub.checkResumable(since, epoch);
       const cursor = hub.cursor;
       const panes = registry.list();
       const snapshot = {
@@ -20,14 +21,14 @@ export function eventHandlers(hub: EventHub, subscriptions: Subscriptions, regis
         stateChangeSeq: agents.stateChangeSeq,
       };
       subscriptions.subscribe(connection, parseEventFilter(filter ?? ''), since ?? cursor);
-      return { cursor, snapshot };
+      return { cursor, epoch: hub.epoch, snapshot };
     }),
 
     implement(EVENTS_UNSUBSCRIBE, (_params, { connection }) => ({ unsubscribed: subscriptions.unsubscribe(connection) })),
 
-    implement(EVENTS_READ, ({ since, filter, limit }) => {
-      const from = since ?? hub.oldest - 1;
-      hub.checkResumable(from);
+    implement(EVENTS_READ, ({ since, filter, limit, epoch }) => {
+      const from = since !== undefined ? hub.resolveSince(since) : hub.oldest - 1;
+      hub.checkResumable(from, since !== undefined ? epoch : undefined);
       const parsed = parseEventFilter(filter ?? '');
       const max = limit ?? DEFAULT_READ_LIMIT;
       const events: CorralEvent[] = [];
@@ -36,7 +37,7 @@ export function eventHandlers(hub: EventHub, subscriptions: Subscriptions, regis
         const entry = hub.at(cursor)!;
         if (matchesEventFilter(parsed, entry.event, entry.agent)) events.push(entry.event);
       }
-      return { cursor: cursor - 1, oldest: hub.oldest, events, more: cursor <= hub.cursor };
+      return { cursor: cursor - 1, epoch: hub.epoch, oldest: hub.oldest, events, more: cursor <= hub.cursor };
     }),
   ];
 }

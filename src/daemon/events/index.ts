@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { HandlerBinding } from '../handler.ts';
@@ -20,6 +21,9 @@ export interface DaemonEvents extends Disposable {
   readonly handlers: HandlerBinding[];
 }
 
+/** How far apart the first cursors of daemons started a second apart are. */
+export const CURSORS_PER_SECOND = 100_000;
+
 /** The events part of the daemon: the hub fed by panes and agents, subscriptions and their methods. */
 export function startEvents(options: {
   registry: PaneRegistry;
@@ -28,7 +32,16 @@ export function startEvents(options: {
   retain: number;
   subscriberBufferBytes: number;
 }): DaemonEvents {
-  const hub = new EventHub({ retain: options.retain, log: options.log });
+  // Each daemon's stream is a new epoch, and its cursors start above any an earlier daemon on this
+  // machine could have handed out (one per 10 µs since that daemon started, at the most), so an old
+  // cursor is never taken for a new one, with or without its epoch.
+  const startedAt = Date.now();
+  const hub = new EventHub({
+    retain: options.retain,
+    log: options.log,
+    epoch: `${startedAt.toString(36)}-${randomBytes(3).toString('hex')}`,
+    firstCursorAfter: Math.floor(startedAt / 1000) * CURSORS_PER_SECOND,
+  });
   const subscriptions = new Subscriptions(hub, { maxBufferedBytes: options.subscriberBufferBytes, stallMs: SLOW_CONSUMER_STALL_MS });
   const sources = publishDaemonEvents(hub, options.registry, options.agents);
   return {

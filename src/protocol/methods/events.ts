@@ -120,6 +120,8 @@ const filterText: Validator<string> = described(
 );
 
 const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });
+/** The stream a cursor belongs to: each daemon start is a new epoch (returned with every cursor). */
+const epoch = str({ min: 1, max: 64 });
 
 /** The consistent view a subscriber starts from: taken at the returned cursor. */
 export interface EventsSnapshot {
@@ -131,8 +133,8 @@ export interface EventsSnapshot {
 export const EVENTS_SUBSCRIBE = defineMethod({
   name: 'events.subscribe',
   summary: 'Stream events on this connection as `event` notifications, from `since` (exclusive) or from now.',
-  params: params({ since: optional(cursor), filter: optional(filterText) }),
-  result: returns<{ cursor: number; snapshot: EventsSnapshot }>(),
+  params: params({ since: optional(cursor), epoch: optional(epoch), filter: optional(filterText) }),
+  result: returns<{ cursor: number; epoch: string; snapshot: EventsSnapshot }>(),
   errors: ['cursor_too_old'],
 });
 
@@ -149,8 +151,8 @@ export const MAX_EVENTS_READ = 10_000;
 export const EVENTS_READ = defineMethod({
   name: 'events.read',
   summary: 'Retained events after `since` (exclusive), oldest first, at most `limit`; `more` when some were left.',
-  params: params({ since: optional(cursor), filter: optional(filterText), limit: optional(int({ min: 1, max: MAX_EVENTS_READ })) }),
-  result: returns<{ cursor: number; oldest: number; events: CorralEvent[]; more: boolean }>(),
+  params: params({ since: optional(cursor), epoch: optional(epoch), filter: optional(filterText), limit: optional(int({ min: 1, max: MAX_EVENTS_READ })) }),
+  result: returns<{ cursor: number; epoch: string; oldest: number; events: CorralEvent[]; more: boolean }>(),
   errors: ['cursor_too_old'],
 });
 
