@@ -24,6 +24,8 @@ describe('config.toml', () => {
         'debounce_ms = 300',
         '[reports]',
         'inband = "foreground"',
+        '[panes]',
+        'respawn = "auto"',
       ].join('\n'),
       FILE,
     );
@@ -32,6 +34,7 @@ describe('config.toml', () => {
       events: { retain: 20000, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
+      panes: { respawn: 'auto' },
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });

@@ -94,8 +94,9 @@ describe('panes outlive the daemon', () => {
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
       await a.call('agent.prompt', { target: pane.id, text: 'perm' });
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 10_000 });
-      const waiting = runCli(['--socket', first.socket, 'agent', 'wait', 'waited', '--until', 'idle']);
-      await waitFor(async () => (await a.call('server.status')).waits === 1, { what: 'the CLI wait to be pending', timeoutMs: 10_000 });
+      const waiting = runCli(['--socket', first.socket, 'agent', 'wait', 'waited', '--until', 'idle'], { timeoutMs: 120_000 });
+      // As long as the CLI takes to start: no timing is asserted.
+      await waitFor(async () => (await a.call('server.status')).waits === 1, { what: 'the CLI wait to be pending', timeoutMs: 120_000 });
       a.client.close();
       await killDaemon(first);
       const lost = await waiting;
@@ -103,9 +104,10 @@ describe('panes outlive the daemon', () => {
       assert.match(lost.stderr, /closed the connection \(it stopped or crashed; agents keep running\)/);
 
       second = await startDaemon({ dir });
-      const again = runCli(['--socket', second.socket, 'agent', 'wait', 'waited', '--until', 'idle', '--timeout', '20000']);
+      const again = runCli(['--socket', second.socket, 'agent', 'wait', 'waited', '--until', 'idle'], { timeoutMs: 120_000 });
       const b = await connect(second);
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'blocked after recovery', timeoutMs: 10_000 });
+      await waitFor(async () => (await b.call('server.status')).waits === 1, { what: 'the second CLI wait to be pending', timeoutMs: 120_000 });
       await b.call('agent.answer', { target: pane.id, choice: 1 });
       const found = await again;
       assert.equal(found.code, 0, found.stderr);

@@ -1,5 +1,5 @@
 import { defineMethod, returns } from '../method.ts';
-import { bool, optional, params } from '../validate.ts';
+import { bool, params } from '../validate.ts';
 
 export interface ServerStatus {
   version: string; // the daemon's package version
@@ -24,8 +24,8 @@ export const SERVER_STATUS = defineMethod({
 
 export const SERVER_STOP = defineMethod({
   name: 'server.stop',
-  summary: 'Stop the daemon after answering. Agents keep running in the pty host unless `panes` is true, which ends every pane (SIGHUP, then SIGKILL) and the host.',
-  params: params({ panes: optional(bool()) }),
+  summary: 'Stop the daemon after answering. `panes: false` leaves the agents running in the pty host; `panes: true` ends every pane (SIGHUP, then SIGKILL) and the host.',
+  params: params({ panes: bool() }),
   result: returns<{ panes: number; ending: boolean }>(),
   errors: [],
 });

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OutputRing } from '../../../src/terminal/host/ring.ts';
+
+test('the ring keeps the newest output within its limit and counts what it dropped', () => {
+  const ring = new OutputRing(64 * 1024);
+  for (let i = 0; i < 1000; i += 1) ring.push(`line ${String(i).padStart(4, '0')} ${'x'.repeat(90)}\n`);
+  assert.ok(ring.size <= 64 * 1024, `size ${ring.size}`);
+  assert.equal(ring.size + ring.dropped, 1000 * 101);
+  const text = ring.contents().toString('utf8');
+  assert.ok(text.endsWith(`line 0999 ${'x'.repeat(90)}\n`), 'the newest line is kept whole');
+  assert.ok(!text.includes('line 0000'), 'the oldest is dropped first');
+});
+
+test('one chunk over the limit keeps only its tail', () => {
+  const ring = new OutputRing(1000);
+  ring.push('a'.repeat(5000) + 'END');
+  assert.equal(ring.size, 1000);
+  assert.equal(ring.dropped, 4003);
+  assert.ok(ring.contents().toString('utf8').endsWith('aEND'));
+});
+
+test('many tiny writes are joined rather than kept one object each', () => {
+  const ring = new OutputRing(1024 * 1024);
+  for (let i = 0; i < 100_000; i += 1) ring.push('.');
+  assert.equal(ring.size, 100_000);
+  assert.equal(ring.contents().length, 100_000);
+});
