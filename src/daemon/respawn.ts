@@ -1,4 +1,4 @@
-import type { ManifestSet } from '../detect/manifest-set.ts';
+import type { ManifestSet } from '../manifest-store/manifest-set.ts';
 import { CorralError } from '../protocol/errors.ts';
 import type { PaneInfo } from '../protocol/methods/pane.ts';
 import type { AgentService } from './agents/agent-service.ts';

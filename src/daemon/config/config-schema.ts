@@ -58,4 +58,7 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   reports: {
     inband: { kind: 'choice', values: ['any', 'foreground'], field: 'inband' },
   },
+  panes: {
+    respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
+  },
 };
