@@ -235,7 +235,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         }
       },
@@ -376,7 +377,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         }
       },
@@ -605,6 +607,9 @@ export const WIRE_TYPES: WireTypes = {
       "properties": {
         "cursor": {
           "type": "number"
+        },
+        "epoch": {
+          "type": "string"
         },
         "oldest": {
           "type": "number"
@@ -837,6 +842,11 @@ export const WIRE_TYPES: WireTypes = {
                       },
                       "seq": {
                         "type": "number"
+                      },
+                      "recovered": {
+                        "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+                        "type": "boolean",
+                        "const": true
                       }
                     },
                     "required": [
@@ -977,6 +987,7 @@ export const WIRE_TYPES: WireTypes = {
       },
       "required": [
         "cursor",
+        "epoch",
         "oldest",
         "events",
         "more"
@@ -988,12 +999,16 @@ export const WIRE_TYPES: WireTypes = {
         "cursor": {
           "type": "number"
         },
+        "epoch": {
+          "type": "string"
+        },
         "snapshot": {
           "$ref": "#/components/schemas/EventsSnapshot"
         }
       },
       "required": [
         "cursor",
+        "epoch",
         "snapshot"
       ]
     },
@@ -1167,7 +1182,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         }
       },
@@ -1237,7 +1253,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -1292,6 +1309,45 @@ export const WIRE_TYPES: WireTypes = {
             {
               "type": "number"
             }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
           ]
         }
       },
@@ -1338,7 +1394,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -1393,6 +1450,45 @@ export const WIRE_TYPES: WireTypes = {
             {
               "type": "number"
             }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
           ]
         }
       },
@@ -1541,7 +1637,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -1597,6 +1694,45 @@ export const WIRE_TYPES: WireTypes = {
               "type": "number"
             }
           ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
+          ]
         }
       },
       "required": [
@@ -1614,6 +1750,156 @@ export const WIRE_TYPES: WireTypes = {
         "exitedAt",
         "exitCode",
         "signal"
+      ]
+    },
+    "pane.respawn": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "description": "'w1:p1': workspace and pane, never reused within a daemon's life",
+          "type": "string"
+        },
+        "name": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "workspace": {
+          "type": "string"
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "running",
+            "exited",
+            "lost"
+          ]
+        },
+        "command": {
+          "type": "string"
+        },
+        "args": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "cwd": {
+          "type": "string"
+        },
+        "pid": {
+          "type": "number"
+        },
+        "cols": {
+          "type": "number"
+        },
+        "rows": {
+          "type": "number"
+        },
+        "createdAt": {
+          "type": "number"
+        },
+        "exitedAt": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "exitCode": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "signal": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
+          ]
+        },
+        "resumed": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "workspace",
+        "state",
+        "command",
+        "args",
+        "cwd",
+        "pid",
+        "cols",
+        "rows",
+        "createdAt",
+        "exitedAt",
+        "exitCode",
+        "signal",
+        "resumed"
       ]
     },
     "pane.send": {
@@ -1651,7 +1937,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -1706,6 +1993,45 @@ export const WIRE_TYPES: WireTypes = {
             {
               "type": "number"
             }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
           ]
         }
       },
@@ -1856,6 +2182,21 @@ export const WIRE_TYPES: WireTypes = {
         "socket",
         "connections",
         "waits"
+      ]
+    },
+    "server.stop": {
+      "type": "object",
+      "properties": {
+        "panes": {
+          "type": "number"
+        },
+        "ending": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "panes",
+        "ending"
       ]
     }
   },
@@ -2201,6 +2542,11 @@ export const WIRE_TYPES: WireTypes = {
         },
         "seq": {
           "type": "number"
+        },
+        "recovered": {
+          "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+          "type": "boolean",
+          "const": true
         }
       },
       "required": [
@@ -2258,7 +2604,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -2313,6 +2660,45 @@ export const WIRE_TYPES: WireTypes = {
             {
               "type": "number"
             }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
           ]
         }
       },
@@ -2511,7 +2897,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         }
       },
@@ -2726,7 +3113,8 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string",
           "enum": [
             "running",
-            "exited"
+            "exited",
+            "lost"
           ]
         },
         "command": {
@@ -2781,6 +3169,45 @@ export const WIRE_TYPES: WireTypes = {
             {
               "type": "number"
             }
+          ]
+        },
+        "recovered": {
+          "description": "Present when the pane outlived a previous daemon and was taken back from the pty host.",
+          "type": "boolean",
+          "const": true
+        },
+        "previous": {
+          "description": "On a lost pane: its agent, last state and session as the previous daemon knew them.",
+          "type": "object",
+          "properties": {
+            "agent": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            },
+            "state": {
+              "type": "string"
+            },
+            "session": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "agent",
+            "state",
+            "session"
           ]
         }
       },
