@@ -14,7 +14,7 @@ import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
-import { reportError } from './report.ts';
+import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
 
 /**

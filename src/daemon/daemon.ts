@@ -15,8 +15,8 @@ import { agentHandlers } from './handlers/agent.ts';
 import { agentQueryHandlers } from './handlers/agent-query.ts';
 import { agentWaitHandlers } from './handlers/agent-wait.ts';
 import { WaitHub } from './waits/wait-hub.ts';
-import { SteeringQueues } from './acts/steering-queue.ts';
-import { typePrompt } from './acts/typing.ts';
+import { SteeringQueues } from './agent-input/steering-queue.ts';
+import { typePrompt } from './agent-input/typing.ts';
 import { agentActHandlers } from './handlers/agent-act.ts';
 import { metadataHandlers } from './handlers/metadata.ts';
 import { MetadataStore } from './metadata/metadata-store.ts';
@@ -109,7 +109,20 @@ export class Daemon {
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
-      const agents = new AgentService({ registry, manifests, identifier: manifestIdentifier, log, windows: { debounceMs: config.arbiter.debounceMs }, inband: config.reports.inband });
+      // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
+      // built after the service, which reads them through these sources only once it publishes.
+      let queues: SteeringQueues | undefined;
+      let metadata: MetadataStore | undefined;
+      const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
+      const agents = new AgentService({
+        registry,
+        manifests,
+        identifier: manifestIdentifier,
+        log,
+        windows: { debounceMs: config.arbiter.debounceMs },
+        inband: config.reports.inband,
+        extras,
+      });
       if (hostAttached !== null) {
         host = await hostAttached;
         const attached = host;
@@ -118,9 +131,8 @@ export class Daemon {
       }
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.own(agents);
-      const queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
-      const metadata = daemon.own(new MetadataStore({ registry, agents, log }));
-      agents.extras = { queued: (paneId) => queues.size(paneId), metadata: (paneId) => metadata.get(paneId) };
+      queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
+      metadata = daemon.own(new MetadataStore({ registry, agents, log }));
       const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
       if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));

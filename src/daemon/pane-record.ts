@@ -108,7 +108,7 @@ export class PaneRecord implements Disposable {
   }
 
   /** Hangs one value of a kind on this pane, owned by it. */
-  attach<T extends Disposable>(slot: PaneSlot<T>, value: T): T {
+  hang<T extends Disposable>(slot: PaneSlot<T>, value: T): T {
     if (this.slots.has(slot)) throw new Error(`pane ${this.id} already has ${slot.name}`);
     this.slots.set(slot, value);
     return this.own(value);

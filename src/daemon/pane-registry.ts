@@ -96,7 +96,12 @@ export class PaneRegistry implements Disposable {
     return this.removed.event(listener);
   }
 
-  /** An id (`w1:p3`) or a name. */
+  /** The pane with this id (`w1:p3`), or undefined. */
+  get(id: string): PaneRecord | undefined {
+    return this.panes.get(id);
+  }
+
+  /** An id (`w1:p3`) or a name; throws `pane_not_found` for a client's target that names no pane. */
   resolve(target: string): PaneRecord {
     const pane = this.panes.get(target) ?? this.byName.get(target);
     if (!pane) {

@@ -17,6 +17,7 @@ export const ERRORS = {
   spawn_failed: { rpc: 1004, summary: 'the command could not be started' },
   pane_running: { rpc: 1005, summary: 'the pane still runs; only a lost or exited pane can be respawned' },
   timeout: { rpc: 1100, summary: 'the operation did not finish in time' },
+  cancelled: { rpc: 1101, summary: 'the request was cancelled because its client went away (no client receives it; it names the end in logs)' },
   agent_not_found: { rpc: 1201, summary: 'the pane has no identified agent' },
   agent_blocked: { rpc: 1202, summary: 'the agent waits on a decision; answer it instead' },
   agent_gone: { rpc: 1203, summary: 'the agent exited or was released; the wait can no longer match' },

@@ -9,7 +9,3 @@ export type AgentState = (typeof AGENT_STATES)[number];
 export function isRawState(value: unknown): value is RawState {
   return typeof value === 'string' && (RAW_STATES as readonly string[]).includes(value);
 }
-
-export function isAgentState(value: unknown): value is AgentState {
-  return typeof value === 'string' && (AGENT_STATES as readonly string[]).includes(value);
-}

@@ -73,13 +73,14 @@ export function oneOf<const T extends readonly string[]>(values: T): Validator<T
   }, { type: 'string', enum: [...values] });
 }
 
-export function arrayOf<T>(item: Validator<T>, limits: { max?: number } = {}): Validator<T[]> {
-  const { max = 4096 } = limits;
+export function arrayOf<T>(item: Validator<T>, limits: { min?: number; max?: number; hint?: string } = {}): Validator<T[]> {
+  const { min = 0, max = 4096, hint } = limits;
   return described((value, field) => {
     if (!Array.isArray(value)) fail(field, 'an array');
+    if (value.length < min) refuse(field, hint ?? `must be an array of at least ${min} item${min === 1 ? '' : 's'}`);
     if (value.length > max) fail(field, `an array of at most ${max} items`);
     return value.map((element, i) => item(element, join(field, i)));
-  }, { type: 'array', items: item.schema ?? {}, maxItems: max });
+  }, { type: 'array', items: item.schema ?? {}, ...(min > 0 ? { minItems: min } : {}), maxItems: max });
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
+import { isPaneSize, PANE_SIZE } from '../protocol/pane-size.ts';
 import type { ScreenSnapshot } from './snapshot.ts';
 import type {
   ExitInfo,
@@ -90,8 +91,9 @@ class LivePane implements TerminalPane {
   }
 
   resize(cols: number, rows: number): void {
-    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 1 || cols > 1000 || rows > 500) {
-      throw new TerminalError('invalid_size', `size ${cols}x${rows} is out of range: use 2-1000 columns and 1-500 rows`);
+    if (!isPaneSize(cols, rows)) {
+      const { cols: c, rows: r } = PANE_SIZE;
+      throw new TerminalError('invalid_size', `size ${cols}x${rows} is out of range: use ${c.min}-${c.max} columns and ${r.min}-${r.max} rows`);
     }
     if (this.lifecycle === 'disposed') return;
     if (this.lifecycle === 'running') this.pty.resize(cols, rows);

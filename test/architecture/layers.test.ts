@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { IO_MODULES, SRC, circles, documentedLayers, folderOf, importsOf, processUses, sourceFiles, type ImportEdge } from './import-graph.ts';
@@ -61,5 +61,23 @@ describe('the import-graph checks themselves', () => {
     assert.deepEqual(circles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts')]), []);
     assert.ok(processUses(join(SRC, 'daemon/agents/process-detection.ts')).length > 0);
     assert.ok(importsOf(join(SRC, 'cli/commands/daemon.ts')).some((e) => e.to === 'daemon/main.ts'), 'dynamic import() counts');
+  });
+});
+
+describe('docs/architecture.md', () => {
+  it('has one paragraph per top folder of src/ and names every folder below them', () => {
+    const doc = readFileSync(join(SRC, '../docs/architecture.md'), 'utf8');
+    const missing: string[] = [];
+    const walk = (dir: string, path: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (!entry.isDirectory()) continue;
+        const here = path === '' ? entry.name : `${path}/${entry.name}`;
+        const named = path === '' ? doc.includes(`**\`src/${entry.name}/\`**`) : doc.includes(`\`${entry.name}/\``);
+        if (!named) missing.push(`src/${here}/`);
+        walk(join(dir, entry.name), here);
+      }
+    };
+    walk(SRC, '');
+    assert.deepEqual(missing, [], 'a folder in src/ gets its paragraph (or, below a top folder, its line) in docs/architecture.md');
   });
 });

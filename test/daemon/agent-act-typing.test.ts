@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isCancelInput, pasteBytes } from '../../src/daemon/acts/typing.ts';
+import { isCancelInput, pasteBytes } from '../../src/daemon/agent-input/typing.ts';
 
 describe('typing a prompt', () => {
   it('wraps text in bracketed-paste marks when the program enabled them', () => {

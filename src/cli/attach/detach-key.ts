@@ -1,4 +1,4 @@
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 
 /** Ctrl-\ (0x1c): rarely needed by agents, and in raw mode it never raises SIGQUIT. */
 export const DEFAULT_DETACH_KEY = 'C-\\';

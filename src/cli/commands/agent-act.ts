@@ -4,7 +4,7 @@ import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
 import { nonNegativeInt, positiveInt } from './parse.ts';
 

@@ -5,7 +5,7 @@ import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { nonNegativeInt } from './parse.ts';
 
 function collectStates(value: string, previous: AgentState[]): AgentState[] {

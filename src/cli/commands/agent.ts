@@ -3,7 +3,7 @@ import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../../protocol/methods
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
 
 /** The agent group; other agent commands register on the Command this returns. */

@@ -4,7 +4,7 @@ import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from 
 import { CorralError } from '../../protocol/errors.ts';
 import { checkProtocol, DaemonClient, withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 
 const PAGE = 1000;
 

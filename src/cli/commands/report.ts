@@ -4,7 +4,7 @@ import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION, type Report
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { nonNegativeInt } from './parse.ts';
 
 /** The pane a hook runs in: --target, else $CORRAL_PANE, which every pane's environment carries. */

@@ -4,7 +4,7 @@ import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { renderFrame } from '../top/render.ts';
 import { runTop } from '../top/top-app.ts';
 import { TopRows } from '../top/rows.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { looksLikeAsciicast, parseAsciicast, type CastTiming } from '../../terminal/asciicast.ts';
 import { TerminalError } from '../../terminal/errors.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 
 /** One piece of a capture: output bytes at a time (ms since start; null when the capture has no timing), or a resize. */
 export type CaptureChunk = { kind: 'output'; at: number | null; data: Buffer } | { kind: 'resize'; at: number | null; cols: number; rows: number };

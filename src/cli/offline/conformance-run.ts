@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CompiledManifest } from '../../detect/compiled.ts';
 import { evaluate } from '../../detect/evaluate.ts';
 import type { Verdict } from '../../detect/types.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { replayCapture } from './replay-stream.ts';
 import { ScreenMemory } from '../../detect/screen-memory.ts';
 import { parseProgress, readScreenLines } from './screen-file.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { runConformance, type ConformanceReport, type Tally } from './conformance-run.ts';
 import { offlineManifests } from './manifest-source.ts';
 

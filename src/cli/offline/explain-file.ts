@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { explain, type Explain } from '../../detect/explain.ts';
 import { printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { formatExplain } from './explain-format.ts';
 import { offlineManifests, requireManifest } from './manifest-source.ts';
 import { parseProgress, readScreenLines } from './screen-file.ts';

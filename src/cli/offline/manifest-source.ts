@@ -1,6 +1,6 @@
 import type { CompiledManifest } from '../../detect/compiled.ts';
 import { ManifestSet } from '../../manifest-store/manifest-set.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 
 /** Offline commands read the same sources as the daemon; `bundledOnly` pins the shipped rules (conformance). */
 export function offlineManifests(bundledOnly = false): ManifestSet {

@@ -3,7 +3,7 @@ import { evaluate } from '../../detect/evaluate.ts';
 import { explain } from '../../detect/explain.ts';
 import type { DetectInput, Verdict } from '../../detect/types.ts';
 import { printJson, printText } from '../output.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 import { formatExplain } from './explain-format.ts';
 import { offlineManifests, requireManifest } from './manifest-source.ts';
 import { readCapture, truncateCapture, type Capture } from './capture.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ProgressReport } from '../../terminal/snapshot.ts';
-import { UsageError } from '../report.ts';
+import { UsageError } from '../print-error.ts';
 
 /** A saved screen (`agent read --source detection` or a corpus `.screen.txt`) as detection lines. */
 export function readScreenLines(file: string): string[] {

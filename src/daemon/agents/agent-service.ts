@@ -33,6 +33,8 @@ export interface AgentServiceOptions {
   log: Logger;
   clock?: Clock;
   windows?: Partial<ArbiterWindows>;
+  /** Where AgentInfo's extra fields come from; both zero when absent. */
+  extras?: AgentInfoExtras;
   inband?: InbandPolicy;
 }
 
@@ -52,10 +54,11 @@ export class AgentService implements Disposable {
   private readonly changed: Emitter<AgentChange>;
   private readonly accepted: Emitter<PaneRecord>;
   private readonly subscriptions = new DisposableStore();
-  extras: AgentInfoExtras = { queued: () => 0, metadata: () => null };
+  private readonly extras: AgentInfoExtras;
 
   constructor(private readonly options: AgentServiceOptions) {
     this.identifier = options.identifier(options.manifests);
+    this.extras = options.extras ?? { queued: () => 0, metadata: () => null };
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
     this.accepted = new Emitter((error) => options.log.error({ err: error }, 'report listener failed'));
     this.subscriptions.add(options.registry.onCreated((pane) => this.track(pane)));
@@ -80,8 +83,14 @@ export class AgentService implements Disposable {
     return this.changed.event(listener);
   }
 
+  /** The pane's agent tracker; undefined once the pane was disposed (its tracker went with it). */
+  find(pane: PaneRecord): PaneAgent | undefined {
+    return pane.get(AGENT_SLOT);
+  }
+
+  /** The tracker of a pane that is known to be live (resolved for this request); throws otherwise. */
   of(pane: PaneRecord): PaneAgent {
-    const agent = pane.get(AGENT_SLOT);
+    const agent = this.find(pane);
     if (!agent) throw new Error(`pane ${pane.id} has no agent tracker`);
     return agent;
   }
@@ -137,7 +146,7 @@ export class AgentService implements Disposable {
   }
 
   private track(pane: PaneRecord): void {
-    pane.attach(
+    pane.hang(
       AGENT_SLOT,
       new PaneAgent(pane, {
         manifests: () => this.options.manifests,

@@ -86,10 +86,6 @@ export class AttachService implements Disposable {
 
   private markSeen(pane: PaneRecord): void {
     if (pane.state !== 'running') return;
-    try {
-      this.agents.of(pane).markSeen();
-    } catch (error) {
-      this.log.debug({ err: error, pane: pane.id }, 'could not mark the pane seen'); // removed meanwhile
-    }
+    this.agents.find(pane)?.markSeen(); // none when the pane was removed meanwhile
   }
 }

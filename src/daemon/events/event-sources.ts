@@ -19,11 +19,8 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
   const lastAgent = new Map<string, string | null>(); // by pane id, for filters on pane events
   const ref = (pane: { id: string; name: string | null }) => ({ id: pane.id, name: pane.name });
   const agentOf = (pane: PaneRecord) => {
-    try {
-      return agents.of(pane).view().agent;
-    } catch {
-      return lastAgent.get(pane.id) ?? null;
-    }
+    const agent = agents.find(pane);
+    return agent ? agent.view().agent : (lastAgent.get(pane.id) ?? null);
   };
   // The agent tracker hangs on the same hook and may publish its first change before ours runs:
   // whichever comes first announces the pane, so pane.created always precedes its agent events.

@@ -11,13 +11,9 @@ export interface MetadataSource {
 /** Publishes `metadata.changed` for every change of a pane's display metadata. */
 export function publishMetadataEvents(hub: EventHub, registry: PaneRegistry, store: MetadataSource, agents: AgentService): Disposable {
   return store.onChange((paneId, metadata) => {
-    const pane = registry.list().find((p) => p.id === paneId);
-    let agent: string | null = null;
-    try {
-      agent = pane ? agents.of(pane).view().agent : null;
-    } catch {
-      // the pane is being disposed: no agent to filter on
-    }
+    const pane = registry.get(paneId);
+    // A pane being disposed has no tracker any more: no agent to filter on.
+    const agent = pane ? (agents.find(pane)?.view().agent ?? null) : null;
     hub.publish('metadata.changed', { id: paneId, name: pane?.name ?? null }, { metadata: metadata as Record<string, unknown> | null }, agent);
   });
 }

@@ -1,7 +1,7 @@
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
-import { answerAgent } from '../acts/answer.ts';
-import { promptAgent } from '../acts/prompt.ts';
-import type { SteeringQueues } from '../acts/steering-queue.ts';
+import { answerAgent } from '../agent-input/answer.ts';
+import { promptAgent } from '../agent-input/prompt.ts';
+import type { SteeringQueues } from '../agent-input/steering-queue.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';

@@ -9,8 +9,6 @@ import type { WaitHub } from '../waits/wait-hub.ts';
 export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, hub: WaitHub): HandlerBinding[] {
   return [
     implement(AGENT_WAIT, (params, context) => {
-      if (params.targets.length === 0) throw new CorralError('invalid_params', '"targets" must name at least one pane', { field: 'targets' });
-      if (params.until?.length === 0) throw new CorralError('invalid_params', '"until" must name at least one state, or be left out', { field: 'until' });
       const current = agents.stateChangeSeq;
       if (params.since_seq !== undefined && params.since_seq > current) {
         throw new CorralError(

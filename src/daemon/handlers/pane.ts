@@ -10,7 +10,7 @@ import {
   PANE_RESPAWN,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
-import { keyBytes } from '../acts/typing.ts';
+import { keyBytes } from '../agent-input/typing.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';

@@ -55,7 +55,7 @@ export class WaitHub implements Disposable {
       this.byPane.set(pane.id, waits);
       waits.add(wait);
     }
-    const onAbort = () => wait.cancel(new CorralError('timeout', 'the client disconnected; the wait was cancelled', { cancelled: true }));
+    const onAbort = () => wait.cancel(new CorralError('cancelled', 'the client disconnected; the wait was cancelled'));
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     void wait.result.finally(() => signal.removeEventListener('abort', onAbort)).catch(() => {});
@@ -74,12 +74,8 @@ export class WaitHub implements Disposable {
     const turn = this.ledger.turnOf(pane.id);
     const gone: TargetFacts = { present: false, paneExited: true, agent: null, state: 'unknown', stateSince: 0, turnSeq: turn.turnSeq, released: true };
     if (this.removed.has(pane)) return gone;
-    let view: AgentView;
-    try {
-      view = this.agents.of(pane).view();
-    } catch {
-      return gone; // the pane was disposed: its tracker went with it
-    }
+    const view = this.agents.find(pane)?.view();
+    if (!view) return gone; // the pane was disposed: its tracker went with it
     return {
       present: true,
       paneExited: pane.state !== 'running',

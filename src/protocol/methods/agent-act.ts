@@ -1,8 +1,9 @@
 import { defineMethod, returns } from '../method.ts';
 import { arrayOf, bool, int, optional, params, str } from '../validate.ts';
 import type { AgentState } from '../states.ts';
+import { paneTarget } from '../pane-target.ts';
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 
 /** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait since_seq`), or queued it. */
 export type PromptResult = { delivered: true; seq: number } | { queued: true; position: number };

@@ -2,8 +2,9 @@ import { defineMethod, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
 import { arrayOf, bool, int, object, oneOf, optional, params, str } from '../validate.ts';
 import type { AgentInfo, AgentProgress } from './agent.ts';
+import { paneTarget } from '../pane-target.ts';
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 
 /** Workspace rollup precedence: the first state present among a workspace's agents wins. */
 export const ROLLUP_ORDER = ['blocked', 'working', 'done', 'idle', 'unknown'] as const satisfies readonly AgentState[];

@@ -1,6 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
 import { arrayOf, int, oneOf, optional, params, str } from '../validate.ts';
+import { paneTarget } from '../pane-target.ts';
 
 /** A wait names at most this many targets. */
 export const MAX_WAIT_TARGETS = 64;
@@ -29,8 +30,8 @@ export const AGENT_WAIT = defineMethod({
   name: 'agent.wait',
   summary: 'Wait until any or all targets are in one of the states (level-triggered), or time out.',
   params: params({
-    targets: arrayOf(str({ min: 1, max: 128 }), { max: MAX_WAIT_TARGETS }),
-    until: optional(arrayOf(oneOf(AGENT_STATES), { max: AGENT_STATES.length })),
+    targets: arrayOf(paneTarget, { min: 1, max: MAX_WAIT_TARGETS, hint: 'must name at least one pane' }),
+    until: optional(arrayOf(oneOf(AGENT_STATES), { min: 1, max: AGENT_STATES.length, hint: 'must name at least one state, or be left out' })),
     mode: optional(oneOf(WAIT_MODES)),
     timeout_ms: optional(int({ min: 0, max: MAX_WAIT_MS })),
     since_seq: optional(int({ min: 0 })),

@@ -2,6 +2,7 @@ import { defineMethod, returns } from '../method.ts';
 import { params, str } from '../validate.ts';
 import type { AgentState, RawState } from '../states.ts';
 import type { PaneLifecycle } from './pane.ts';
+import { paneTarget } from '../pane-target.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
 export interface AgentProgress {
@@ -32,7 +33,7 @@ export interface AgentInfo {
   paneState: PaneLifecycle;
 }
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 
 export const AGENT_GET = defineMethod({
   name: 'agent.get',

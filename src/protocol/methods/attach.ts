@@ -1,7 +1,9 @@
 import { defineMethod, defineNotification, returns } from '../method.ts';
 import { int, optional, params, str } from '../validate.ts';
+import { paneTarget } from '../pane-target.ts';
+import { paneCols, paneRows } from '../pane-size.ts';
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 
 export interface PaneAttachResult {
   id: string;
@@ -17,8 +19,8 @@ export const PANE_ATTACH = defineMethod({
   params: params({
     target,
     // The attaching terminal's size; the pane takes it (the latest resize of any client wins).
-    cols: optional(int({ min: 2, max: 1000 })),
-    rows: optional(int({ min: 2, max: 500 })),
+    cols: optional(paneCols),
+    rows: optional(paneRows),
   }),
   result: returns<PaneAttachResult>(),
   errors: ['pane_not_found', 'pane_exited'],

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
 import { int, optional, params, str } from '../validate.ts';
+import { paneTarget } from '../pane-target.ts';
 
 /** What one source reported for display; fields it left out are absent. Times are ms since the epoch. */
 export interface MetadataEntry {
@@ -30,7 +31,7 @@ export const PANE_REPORT_METADATA = defineMethod({
   name: 'pane.reportMetadata',
   summary: 'Display-only metadata for a pane (title, display agent, state label, tokens); never changes state; expires after its TTL.',
   params: params({
-    target: str({ min: 1, max: 128 }),
+    target: paneTarget,
     source: str({ min: 1, max: 64 }),
     title: optional(str({ max: 256 })),
     displayAgent: optional(str({ max: 64 })),

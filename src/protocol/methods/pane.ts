@@ -1,5 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import { arrayOf, bool, int, oneOf, optional, params, recordOf, str } from '../validate.ts';
+import { paneTarget } from '../pane-target.ts';
+import { paneCols, paneRows } from '../pane-size.ts';
 
 /** `lost`: the process holding the PTY went away (host killed, reboot); `corral pane respawn` starts it again. */
 export const PANE_LIFECYCLES = ['running', 'exited', 'lost'] as const;
@@ -44,7 +46,7 @@ export interface PaneDetail extends PaneInfo {
   title: string | null; // the last OSC 0/2 title the program set
 }
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 const name = str({
   min: 1,
   max: 64,
@@ -62,8 +64,8 @@ export const PANE_SPAWN = defineMethod({
     name: optional(name),
     cwd: optional(str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' })),
     env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
-    cols: optional(int({ min: 2, max: 1000 })),
-    rows: optional(int({ min: 2, max: 500 })),
+    cols: optional(paneCols),
+    rows: optional(paneRows),
   }),
   result: returns<PaneInfo>(),
   errors: ['name_taken', 'spawn_failed'],
@@ -96,7 +98,7 @@ export const PANE_KILL = defineMethod({
 export const PANE_RESIZE = defineMethod({
   name: 'pane.resize',
   summary: 'Resize the PTY and the emulator.',
-  params: params({ target, cols: int({ min: 2, max: 1000 }), rows: int({ min: 2, max: 500 }) }),
+  params: params({ target, cols: paneCols, rows: paneRows }),
   result: returns<PaneInfo>(),
   errors: ['pane_not_found', 'pane_exited'],
 });

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
 import { int, optional, params, str } from '../validate.ts';
+import { paneTarget } from '../pane-target.ts';
 
 /** A report's answer: rejections are answers, never errors, so that hooks stay quiet. */
 export interface ReportAnswer {
@@ -7,7 +8,7 @@ export interface ReportAnswer {
   reason?: string; // a stable code, e.g. stale_seq, stale_generation, nested_agent (docs/reporting.md)
 }
 
-const target = str({ min: 1, max: 128 });
+const target = paneTarget;
 const source = str({ min: 1, max: 64 });
 const session = str({ min: 1, max: 256 });
 const pid = int({ min: 1, max: 2 ** 31 - 1 });

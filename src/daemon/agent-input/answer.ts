@@ -62,7 +62,7 @@ export function answerAgent(
     }, timeoutMs);
     const aborted = () => {
       finish();
-      reject(new CorralError('timeout', 'the client went away before the agent left blocked'));
+      reject(new CorralError('cancelled', 'the client went away before the agent left blocked'));
     };
     signal.addEventListener('abort', aborted, { once: true });
     function finish(): void {
