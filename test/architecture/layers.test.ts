@@ -72,7 +72,7 @@ describe('docs/architecture.md', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (!entry.isDirectory()) continue;
         const here = path === '' ? entry.name : `${path}/${entry.name}`;
-        const named = path === '' ? doc.includes(`**\`src/${entry.name}/\`**`) : doc.includes(`\`${entry.name}/\``);
+        const named = path === '' ? doc.includes(`**\`src/${entry.name}/\`**`) : new RegExp(`[\`/]${entry.name}/\``).test(doc);
         if (!named) missing.push(`src/${here}/`);
         walk(join(dir, entry.name), here);
       }
