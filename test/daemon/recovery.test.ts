@@ -40,10 +40,10 @@ describe('panes outlive the daemon', () => {
         streams.push({ id: pane.id, pid: pane.pid });
       }
       const agent = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'blocked', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
-      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
       await a.call('agent.prompt', { target: agent.id, text: 'perm' });
-      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 10_000 });
-      for (const { id } of streams) await waitFor(async () => /tick-\d 5/.test((await a.call('pane.read', { target: id })).text), { what: `${id} streaming` });
+      await waitFor(async () => (await a.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 60_000 });
+      for (const { id } of streams) await waitFor(async () => /tick-\d 5/.test((await a.call('pane.read', { target: id })).text), { what: `${id} streaming`, timeoutMs: 60_000 });
       const before = new Map<string, string>();
       for (const { id } of [...streams, agent]) before.set(id, (await a.call('pane.read', { target: id })).text);
       a.client.close();
@@ -65,8 +65,8 @@ describe('panes outlive the daemon', () => {
         const scrollback = (await b.call('pane.read', { target: id, source: 'scrollback' })).text;
         assert.ok(scrollback.includes(lastSeen), `${id} still shows "${lastSeen}"`);
       }
-      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Do you want to proceed?'), { what: 'the form after recovery' });
-      await waitFor(async () => (await b.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the agent still blocked', timeoutMs: 10_000 });
+      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Do you want to proceed?'), { what: 'the form after recovery', timeoutMs: 60_000 });
+      await waitFor(async () => (await b.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the agent still blocked', timeoutMs: 60_000 });
       // Typing reaches each one.
       for (const [i, { id }] of streams.entries()) {
         await b.call('pane.send', { target: id, text: `echo $((${i} + 4000))x`, keys: ['Enter'] });
@@ -75,7 +75,7 @@ describe('panes outlive the daemon', () => {
       // One answer unblocks the agent.
       const answered = await b.call('agent.answer', { target: agent.id, choice: 1 });
       assert.notEqual(answered.state, 'blocked');
-      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Command ran.'), { what: 'the approved command to run' });
+      await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Command ran.'), { what: 'the approved command to run', timeoutMs: 60_000 });
       b.client.close();
     } finally {
       if (second) await second.dispose();
@@ -91,9 +91,9 @@ describe('panes outlive the daemon', () => {
     try {
       const a = await connect(first);
       const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'waited', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
       await a.call('agent.prompt', { target: pane.id, text: 'perm' });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 10_000 });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'the permission form', timeoutMs: 60_000 });
       const waiting = runCli(['--socket', first.socket, 'agent', 'wait', 'waited', '--until', 'idle'], { timeoutMs: 120_000 });
       // As long as the CLI takes to start: no timing is asserted.
       await waitFor(async () => (await a.call('server.status')).waits === 1, { what: 'the CLI wait to be pending', timeoutMs: 120_000 });
@@ -106,7 +106,7 @@ describe('panes outlive the daemon', () => {
       second = await startDaemon({ dir });
       const again = runCli(['--socket', second.socket, 'agent', 'wait', 'waited', '--until', 'idle'], { timeoutMs: 120_000 });
       const b = await connect(second);
-      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'blocked after recovery', timeoutMs: 10_000 });
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'blocked', { what: 'blocked after recovery', timeoutMs: 60_000 });
       await waitFor(async () => (await b.call('server.status')).waits === 1, { what: 'the second CLI wait to be pending', timeoutMs: 120_000 });
       await b.call('agent.answer', { target: pane.id, choice: 1 });
       const found = await again;

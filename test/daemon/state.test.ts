@@ -45,7 +45,7 @@ describe('state that survives the daemon', () => {
       const stored = await waitFor(() => {
         const state = JSON.parse(readFileSync(file, 'utf8'));
         return state.panes.find((p: any) => p.id === pane.id);
-      }, { what: 'the pane in the state file' });
+      }, { what: 'the pane in the state file', timeoutMs: 60_000 });
       assert.deepEqual(
         [stored.name, stored.command, stored.args, stored.cwd, stored.cols, stored.rows, stored.pid, stored.state],
         ['kept', 'sleep', ['100'], dir, 90, 20, pane.pid, 'running'],
@@ -66,17 +66,17 @@ describe('state that survives the daemon', () => {
     try {
       const a = await connect(first);
       const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'agent', cwd: dir, cols: 100, rows: 30, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 10_000 });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
       const reported = await a.call('pane.reportSession', { target: pane.id, source: 'hook:claude', agent: 'claude', session: 'sess-1234' });
       assert.equal(reported.accepted, true, JSON.stringify(reported));
       const [file] = stateFiles(dir);
-      await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.session === 'sess-1234', { what: 'the session in the state file' });
+      await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.session === 'sess-1234', { what: 'the session in the state file', timeoutMs: 60_000 });
       a.client.close();
 
       const [host] = first.hostPids();
       process.kill(host!, 'SIGKILL');
       await killDaemon(first);
-      await waitFor(() => !isAlive(pane.pid), { what: 'the agent to die with its PTY' });
+      await waitFor(() => !isAlive(pane.pid), { what: 'the agent to die with its PTY', timeoutMs: 60_000 });
 
       second = await startDaemon({ dir });
       const b = await connect(second);
@@ -95,7 +95,7 @@ describe('state that survives the daemon', () => {
       assert.deepEqual([info.id, info.name, info.state, info.cwd, info.cols, info.rows, info.resumed], [pane.id, 'agent', 'running', dir, 100, 30, 'sess-1234']);
       const argv = readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       assert.deepEqual(argv.slice(-3), [FAKE_CLAUDE, '--resume', 'sess-1234'], 'the resume form of the claude manifest');
-      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the respawned agent idle', timeoutMs: 10_000 });
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the respawned agent idle', timeoutMs: 60_000 });
       const again = await b.client.call(91, 'pane.respawn', { target: pane.id });
       assert.equal(again.error.data.code, 'pane_running');
       b.client.close();
@@ -116,7 +116,7 @@ describe('state that survives the daemon', () => {
       const report = (seq: number, state: string) => ({ target: pane.id, source: 'hook:claude', agent: 'claude', state, session: 's1', seq });
       assert.equal((await a.call('pane.reportAgent', report(5, 'working'))).accepted, true);
       const [file] = stateFiles(dir);
-      await waitFor(() => JSON.stringify(JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.arbiter?.sequence ?? []).includes('5'), { what: 'the watermark in the state file' });
+      await waitFor(() => JSON.stringify(JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.arbiter?.sequence ?? []).includes('5'), { what: 'the watermark in the state file', timeoutMs: 60_000 });
       a.client.close();
       await killDaemon(first);
 
