@@ -2,19 +2,29 @@
 // test/agents/package.json; screen patterns come from watching each CLI's screens.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 export interface LaunchContext {
   port: number;
   home: string;
   project: string;
+  /** The version being launched. */
+  version: string;
 }
 
 export interface AgentSpec {
   id: string;
+  /** The npm package the CLI ships in. */
+  package: string;
+  /** The pinned version (test/agents/package.json). */
   version: string;
   /** Path under test/agents/node_modules/.bin. */
   bin: string;
+  /** Newer versions installed next to the pinned one: version to path under test/agents/node_modules. */
+  others?: Record<string, string>;
   args: string[];
   env(ctx: LaunchContext): Record<string, string>;
   setup(ctx: LaunchContext): void;
@@ -35,6 +45,14 @@ export interface AgentSpec {
   dialogs?: { pattern: RegExp; keys: string; label: string }[];
 }
 
+/** The executable of one installed version of an agent CLI. */
+export function binPath(spec: AgentSpec, version: string): string {
+  if (version === spec.version) return join(here, 'node_modules', '.bin', spec.bin);
+  const other = spec.others?.[version];
+  if (!other) throw new Error(`unknown_version: ${spec.id} ${version} is not installed (known: ${[spec.version, ...Object.keys(spec.others ?? {})].join(', ')})`);
+  return join(here, 'node_modules', other);
+}
+
 const CLAUDE_API_KEY = 'sk-ant-api03-mock-key-for-offline-live-checks-0123456789';
 
 const writeJson = (path: string, value: unknown): void => {
@@ -45,6 +63,7 @@ const writeJson = (path: string, value: unknown): void => {
 export const agents: Record<string, AgentSpec> = {
   gemini: {
     id: 'gemini',
+    package: '@google/gemini-cli',
     version: '0.61.0',
     bin: 'gemini',
     args: [],
@@ -69,8 +88,10 @@ export const agents: Record<string, AgentSpec> = {
   },
   qwen: {
     id: 'qwen',
+    package: '@qwen-code/qwen-code',
     version: '0.15.10',
     bin: 'qwen',
+    others: { '0.24.4': 'qwen-code-0.24.4/cli-entry.js' },
     args: [],
     env: ({ port }) => ({
       OPENAI_API_KEY: 'mock-openai-key',
@@ -93,6 +114,7 @@ export const agents: Record<string, AgentSpec> = {
   },
   opencode: {
     id: 'opencode',
+    package: 'opencode-ai',
     version: '1.18.33',
     bin: 'opencode',
     args: [],
@@ -126,6 +148,7 @@ export const agents: Record<string, AgentSpec> = {
   },
   copilot: {
     id: 'copilot',
+    package: '@github/copilot',
     version: '1.0.102',
     bin: 'copilot',
     args: [],
@@ -147,8 +170,10 @@ export const agents: Record<string, AgentSpec> = {
   },
   claude: {
     id: 'claude',
+    package: '@anthropic-ai/claude-code',
     version: '2.1.197',
     bin: 'claude',
+    others: { '2.1.328': 'claude-code-2.1.328/bin/claude.exe' },
     args: [],
     env: ({ port }) => ({
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -158,10 +183,10 @@ export const agents: Record<string, AgentSpec> = {
     }),
     // Onboarding done and the key approved, or it checks a remote host and exits. The project's trust
     // is left out on purpose: the trust dialog is the startup dialog.
-    setup: ({ home }) => {
+    setup: ({ home, version }) => {
       writeJson(join(home, '.claude.json'), {
         hasCompletedOnboarding: true,
-        lastOnboardingVersion: '2.1.197',
+        lastOnboardingVersion: version,
         theme: 'dark',
         customApiKeyResponses: { approved: [CLAUDE_API_KEY.slice(-20)], rejected: [] },
       });
@@ -175,6 +200,7 @@ export const agents: Record<string, AgentSpec> = {
   },
   codex: {
     id: 'codex',
+    package: '@openai/codex',
     version: '0.171.0',
     bin: 'codex',
     args: [],
@@ -198,7 +224,9 @@ export const agents: Record<string, AgentSpec> = {
         '',
       ].join('\n'));
     },
-    idle: /^› /m,
+    // The splash draws the same composer before the app-server is up; the ready screen adds the
+    // model's status line under it, and only then is typed text taken.
+    idle: /^› [\s\S]*mock-model/m,
     working: /esc to interrupt/,
     permission: /Would you like to run|Press enter to confirm or esc to cancel/i,
     approve: '\r',

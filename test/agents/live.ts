@@ -90,7 +90,7 @@ class AgentRun {
 
   async start(): Promise<void> {
     this.mock = await startMockModel({ lifetimeMs: MOCK_LIFETIME_MS, logFile: join(this.work, 'mock-model.log') });
-    const ctx = { port: this.mock.port, home: this.home, project: this.project };
+    const ctx = { port: this.mock.port, home: this.home, project: this.project, version: this.spec.version };
     this.spec.setup(ctx);
     // The daemon gets the clean environment the recorder gives a CLI; every pane inherits it.
     const env: Record<string, string> = {

@@ -1,7 +1,9 @@
 // Records one real agent CLI on a real PTY, driven through idle, working, permission prompt and
 // back to idle against the local mock model, inside a network namespace with only loopback.
-// Usage (from the repo root): node --import tsx test/agents/record.ts <gemini|qwen|opencode|copilot>
-// Writes test/fixtures/streams/<agent>/{session.cast,labels.json,screens.md} (docs/captures.md).
+// Usage (from the repo root):
+//   node --import tsx test/agents/record.ts <agent> [--version V] [--sizes 80x24,120x32]
+// Records at every size of SIZES unless --sizes is given, one run per size, and writes
+// test/fixtures/streams/<agent>/<version>/<cols>x<rows>/{session.cast,labels.json,screens.md}.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,13 +11,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type * as NodePty from 'node-pty';
-import { agents, type AgentSpec } from './agents.ts';
+import { agents, binPath, type AgentSpec } from './agents.ts';
 import { QUESTION_ANSWER_END, QUESTION_TEXT, SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
 import { rawFacts } from './raw-facts.ts';
 import { ScreenWatch, sleep, waitFor, waitForAbsent, waitForChange, waitQuiet } from './screen-watch.ts';
 
-const COLS = 120;
-const ROWS = 32;
+/** Every size a CLI is recorded at: a narrow split, common terminals, and a wide full screen. */
+const SIZES: [number, number][] = [[60, 20], [80, 24], [100, 30], [120, 32], [160, 45], [220, 60]];
 const MOCK_LIFETIME_S = 600;
 const KILL_GRACE_MS = 2000;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -26,6 +28,7 @@ const pty = createRequire(join(repoRoot, 'package.json'))('node-pty') as typeof 
 interface Label {
   file: string;
   bytes: number;
+  /** Seconds since spawn when the label was taken. */
   time: number;
   agent: string;
   version: string;
@@ -110,17 +113,20 @@ function startMock(logFile: string): Promise<{ child: ChildProcess; port: number
 }
 
 /** Types like a person: one character at a time, so TUIs do not treat it as a paste. */
-async function type(p: NodePty.IPty, text: string): Promise<void> {
+async function type(p: NodePty.IPty, text: string, cast: ScreenWatch['cast']): Promise<void> {
   for (const ch of text) {
     p.write(ch);
+    cast.input(ch, Date.now());
     await sleep(30);
   }
 }
 
-async function record(spec: AgentSpec): Promise<void> {
-  const outDir = join(repoRoot, 'test', 'fixtures', 'streams', spec.id);
-  mkdirSync(outDir, { recursive: true });
-  const work = mkdtempSync(join(tmpdir(), `corral-capture-${spec.id}-`));
+/** Records one session at one size; resolves to null on success, else the failure. */
+async function record(spec: AgentSpec, version: string, COLS: number, ROWS: number): Promise<unknown> {
+  const size = `${COLS}x${ROWS}`;
+  const relDir = `${spec.id}/${version}/${size}`;
+  const outDir = join(repoRoot, 'test', 'fixtures', 'streams', relDir);
+  const work = mkdtempSync(join(tmpdir(), `corral-capture-${spec.id}-${size}-`));
   const home = join(work, 'home');
   const project = join(work, 'project');
   mkdirSync(home, { recursive: true });
@@ -128,7 +134,7 @@ async function record(spec: AgentSpec): Promise<void> {
   writeFileSync(join(project, 'README.md'), '# capture project\n');
   const mockLog = join(work, 'mock-model.log');
   const mock = await startMock(mockLog);
-  const ctx = { port: mock.port, home, project };
+  const ctx = { port: mock.port, home, project, version };
   spec.setup(ctx);
 
   const env: Record<string, string> = {
@@ -141,9 +147,11 @@ async function record(spec: AgentSpec): Promise<void> {
     SHELL: '/bin/bash',
     ...spec.env(ctx),
   };
-  const bin = join(here, 'node_modules', '.bin', spec.bin);
+  const bin = binPath(spec, version);
   const child = pty.spawn(bin, spec.args, { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: project, env, encoding: null });
-  const watch = new ScreenWatch(COLS, ROWS, (data) => child.write(data), { agent: spec.id, agent_version: spec.version, timing: 'recorded' });
+  // The emulator's answers to terminal queries are input too: the cast keeps them.
+  const watch = new ScreenWatch(COLS, ROWS, (data) => { watch.cast.input(data, Date.now()); child.write(data); }, { agent: spec.id, agent_version: version, timing: 'recorded' });
+  const cast = watch.cast;
   // encoding: null hands us the raw bytes; session.cast keeps them as UTF-8 text with their times.
   child.onData((data: string | Buffer) => watch.feed(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
   // The screen as it is now, for a person watching a recording that seems stuck.
@@ -155,8 +163,8 @@ async function record(spec: AgentSpec): Promise<void> {
   const mark = async (label: string, state: Label['expect']['state']): Promise<void> => {
     await watch.flush();
     const now = Date.now();
-    watch.cast.marker(label, now);
-    labels.push({ file: `${spec.id}/session.cast`, bytes: watch.cast.bytes, time: watch.cast.seconds(now), agent: spec.id, version: spec.version, cols: COLS, rows: ROWS, label, expect: { state } });
+    cast.marker(label, now);
+    labels.push({ file: `${relDir}/session.cast`, bytes: cast.bytes, time: cast.seconds(now), agent: spec.id, version, cols: COLS, rows: ROWS, label, expect: { state } });
     const tree = foregroundGroup(child.pid);
     notes.push(
       `## ${label} (expect ${state}, byte ${watch.bytes})`,
@@ -166,7 +174,7 @@ async function record(spec: AgentSpec): Promise<void> {
       ...tree.map((r) => `- pid ${r.pid} ppid ${r.ppid} comm \`${r.comm}\` exe \`${r.exe}\` argv \`${JSON.stringify(r.argv)}\``),
       '',
     );
-    process.stdout.write(`[${spec.id}] ${label} at ${watch.bytes} bytes\n`);
+    process.stdout.write(`[${spec.id} ${version} ${size}] ${label} at ${cast.bytes} bytes\n`);
   };
   const sampleWorking = async (ms: number): Promise<void> => {
     const end = Date.now() + ms;
@@ -189,6 +197,7 @@ async function record(spec: AgentSpec): Promise<void> {
       if (dialog) {
         await mark(dialog.label, 'blocked');
         child.write(dialog.keys);
+        cast.input(dialog.keys, Date.now());
         answered.add(dialog.label);
         await sleep(1500);
         continue;
@@ -199,14 +208,16 @@ async function record(spec: AgentSpec): Promise<void> {
     }
   };
 
-  const patient = (ms: number): number => ms * (spec.patience ?? 1);
+  // CAPTURE_PATIENCE multiplies every wait on a loaded machine; the labels do not depend on it.
+  const patient = (ms: number): number => ms * (spec.patience ?? 1) * Number(process.env.CAPTURE_PATIENCE ?? 1);
   let questionOutcome = 'not tried';
   // Optional: the CLI's question tool. A CLI without one, or a form the keys do not answer, is
   // noted in screens.md and leaves the labels before it intact.
   const askQuestion = async (): Promise<string> => {
-    await type(child, 'Ask me a question');
+    await type(child, 'Ask me a question', cast);
     await waitQuiet(watch, 800);
     child.write('\r');
+    cast.input('\r', Date.now());
     const form = new RegExp(QUESTION_TEXT.replace(/[?]/g, '\\?'));
     try {
       await waitFor(watch, form, patient(15000), 'the question form');
@@ -217,6 +228,7 @@ async function record(spec: AgentSpec): Promise<void> {
     await mark('09-blocked-question', 'blocked');
     for (let attempt = 0; attempt < 3; attempt++) {
       child.write(spec.answerQuestion ?? '\r');
+      cast.input(spec.answerQuestion ?? '\r', Date.now());
       try {
         await waitFor(watch, new RegExp(QUESTION_ANSWER_END), patient(6000), 'the answer after the question');
         await waitQuiet(watch, 2000);
@@ -230,13 +242,14 @@ async function record(spec: AgentSpec): Promise<void> {
   };
   let failure: unknown = null;
   try {
-    await settleToIdle(spec.startupTimeoutMs);
+    await settleToIdle(patient(spec.startupTimeoutMs));
     await mark('01-idle-startup', 'idle');
-    await type(child, 'Please answer slowly');
+    await type(child, 'Please answer slowly', cast);
     await waitQuiet(watch, 800);
     await mark('02-idle-prompt-typed', 'idle');
     const typedScreen = watch.text();
     child.write('\r');
+    cast.input('\r', Date.now());
     // Some CLIs take seconds to react to Enter (OpenCode); label only once the screen moved on.
     await waitForChange(watch, typedScreen, patient(10000), 'the screen to react to Enter');
     await waitFor(watch, spec.working, patient(10000), 'the working indicator');
@@ -249,13 +262,15 @@ async function record(spec: AgentSpec): Promise<void> {
     await waitQuiet(watch, 2000);
     await waitFor(watch, spec.idle, patient(10000), 'the idle composer after the answer');
     await mark('05-idle-turn-done', 'idle');
-    await type(child, 'Use the shell to create a file');
+    await type(child, 'Use the shell to create a file', cast);
     await waitQuiet(watch, 800);
     child.write('\r');
+    cast.input('\r', Date.now());
     await waitFor(watch, spec.permission, patient(20000), 'the permission prompt');
     await waitQuiet(watch, 2000);
     await mark('06-blocked-permission', 'blocked');
     child.write(spec.approve);
+    cast.input(spec.approve, Date.now());
     await waitForAbsent(watch, spec.permission, patient(10000), 'the permission prompt');
     await sleep(700);
     await mark('07-working-after-approval', 'working');
@@ -276,13 +291,17 @@ async function record(spec: AgentSpec): Promise<void> {
 
   // A failed run never overwrites a good recording: its files go to the kept temp folder.
   const target = failure ? work : outDir;
+  if (!failure) {
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+  }
   const titles = watch.osc.map((e) => `- byte ${e.offset}: OSC ${e.code} ${JSON.stringify(e.payload)}`);
-  writeFileSync(join(target, 'session.cast'), watch.cast.text());
+  writeFileSync(join(target, 'session.cast'), cast.text());
   writeFileSync(join(target, 'labels.json'), JSON.stringify(labels, null, 1) + '\n');
   writeFileSync(
     join(target, 'screens.md'),
     [
-      `# ${spec.id} ${spec.version}: screens at each label (generated by test/agents/record.ts)`, '',
+      `# ${spec.id} ${version} at ${size}: screens at each label (generated by test/agents/record.ts)`, '',
       ...notes,
       `## Question tool: ${questionOutcome}`, '',
       '## Distinct bottom lines seen while streaming the answer', '', '```', ...workingLines, '```', '',
@@ -291,14 +310,14 @@ async function record(spec: AgentSpec): Promise<void> {
     ].join('\n'),
   );
   writeFileSync(join(work, 'final-screen.txt'), watch.text());
-  process.stdout.write(`[${spec.id}] ${watch.bytes} bytes, ${labels.length} labels; work dir ${work}\n`);
+  process.stdout.write(`[${spec.id} ${version} ${size}] ${cast.bytes} bytes, ${labels.length} labels; work dir ${work}\n`);
   watch.dispose();
   if (failure) {
-    process.stderr.write(`${failure instanceof Error ? failure.message : String(failure)}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`[${spec.id} ${version} ${size}] ${failure instanceof Error ? failure.message : String(failure)}\n`);
   } else if (!process.env.CAPTURE_KEEP) {
     rmSync(work, { recursive: true, force: true });
   }
+  return failure;
 }
 
 function trimEmpty(lines: string[]): string[] {
@@ -324,8 +343,15 @@ function dedupeRuns(lines: string[]): string[] {
   return out;
 }
 
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+}
+
 const agentId = process.argv[2] ?? '';
 const spec = agents[agentId];
+const version = option('--version') ?? spec?.version ?? '';
+const sizes = option('--sizes')?.split(',').map((s) => s.split('x').map(Number) as [number, number]) ?? SIZES;
 if (!spec) {
   process.stderr.write(`unknown_agent: pass one of ${Object.keys(agents).join(', ')}\n`);
   process.exit(2);
@@ -342,4 +368,8 @@ if (!process.env.CORRAL_CAPTURE_NETNS) {
   );
   process.exit(result.status ?? 1);
 }
-await record(spec);
+let failed = 0;
+for (const [cols, rows] of sizes) {
+  if (await record(spec, version, cols, rows)) failed++;
+}
+process.exitCode = failed ? 1 : 0;

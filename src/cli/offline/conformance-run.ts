@@ -131,16 +131,21 @@ export function collectCases<T extends { file: string }>(folder: string): (T & {
     }
   };
   if (existsSync(join(folder, 'cases.json'))) add(join(folder, 'cases.json'), folder);
-  let subfolders: string[] = [];
-  try {
-    subfolders = readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
-  } catch {
-    return found;
-  }
-  for (const name of subfolders) {
-    const labels = join(folder, name, 'labels.json');
-    if (existsSync(labels)) add(labels, join(folder, name));
-  }
+  // Fixture folders nest: <agent>/<version>/<cols>x<rows>/labels.json.
+  const walk = (dir: string) => {
+    let subfolders: string[] = [];
+    try {
+      subfolders = readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    } catch {
+      return;
+    }
+    for (const name of subfolders) {
+      const labels = join(dir, name, 'labels.json');
+      if (existsSync(labels)) add(labels, join(dir, name));
+      walk(join(dir, name));
+    }
+  };
+  walk(folder);
   return found;
 }
 
