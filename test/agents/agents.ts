@@ -30,6 +30,8 @@ export interface AgentSpec {
   setup(ctx: LaunchContext): void;
   /** On screen when the composer is ready for typing. */
   idle: RegExp;
+  /** On screen while the CLI is still starting under a drawn composer: startup waits for it to go. */
+  starting?: RegExp;
   /** On screen while a turn runs; label 03 waits for it. */
   working: RegExp;
   /** On screen when the shell permission prompt is live. */
@@ -42,7 +44,7 @@ export interface AgentSpec {
   /** Multiplies every in-session wait: some CLIs are slow to start a turn on a 2-core machine. */
   patience?: number;
   /** Dialogs shown before the composer (folder trust): labelled blocked, then answered. */
-  dialogs?: { pattern: RegExp; keys: string; label: string }[];
+  dialogs?: { pattern: RegExp; keys: string | string[]; label: string }[];
 }
 
 /** The executable of one installed version of an agent CLI. */
@@ -107,6 +109,7 @@ export const agents: Record<string, AgentSpec> = {
       });
     },
     idle: /Type your message/,
+    starting: /Initializing\.\.\./,
     working: /esc to cancel/,
     permission: /Allow once|Yes, allow|Allow execution/i,
     approve: '\r',
@@ -196,7 +199,11 @@ export const agents: Record<string, AgentSpec> = {
     permission: /Do you want to proceed\?|esc to cancel · tab to amend/,
     approve: '\r',
     startupTimeoutMs: 60000,
-    dialogs: [{ pattern: /trust this folder/i, keys: '\r', label: '00-blocked-folder-trust' }],
+    // 2.1.328 lists "No, exit" first and selected, without numbers: move down, then confirm.
+    dialogs: [
+      { pattern: /❯ No, exit\s+Yes, I trust this folder/, keys: ['\x1b[B', '\r'], label: '00-blocked-folder-trust' },
+      { pattern: /trust this folder/i, keys: '\r', label: '00-blocked-folder-trust' },
+    ],
   },
   codex: {
     id: 'codex',

@@ -26,6 +26,8 @@ export interface StreamCase {
   /** Seconds since the capture began at the moment of the label (asciicast captures); absent: judged without a clock. */
   time?: number;
   agent: string;
+  /** The agent's version in the recording. */
+  version?: string;
   cols: number;
   rows: number;
   label: string;
@@ -42,6 +44,8 @@ export interface CaseResult {
   rule: string | null;
   state: string;
   mismatches: string[];
+  /** Streams: "<agent> <version> <cols>x<rows>", the row of the per-size table. */
+  recording?: string;
 }
 
 export interface Tally {
@@ -60,6 +64,7 @@ export interface ConformanceReport {
   dir: string;
   cases: CaseResult[];
   perAgent: Record<string, Tally>; // non-drift cases
+  perRecording: Record<string, Tally>; // stream cases by agent, version and size
   overall: Tally; // non-drift cases
   drift: Tally; // drift cases, reported apart
 }
@@ -110,12 +115,18 @@ export async function runConformance(dir: string, lookup: (agent: string) => Com
         verdicts.set(item, manifest ? evaluate(manifest, input, timed ? memories.get(item.agent) : undefined) : null);
       },
     });
-    for (const item of group) cases.push(result('stream', `${item.file}@${item.bytes} (${item.label})`, item.agent, item.drift ?? false, verdicts.get(item) ?? null, item.expect));
+    for (const item of group) {
+      const row = result('stream', `${item.file}@${item.bytes} (${item.label})`, item.agent, item.drift ?? false, verdicts.get(item) ?? null, item.expect);
+      cases.push({ ...row, recording: `${item.agent} ${item.version ?? '?'} ${item.cols}x${item.rows}` });
+    }
   }
 
   const perAgent: Record<string, Tally> = {};
   for (const agent of [...new Set(cases.map((c) => c.agent))].sort()) perAgent[agent] = tally(cases.filter((c) => c.agent === agent && !c.drift));
-  return { dir, cases, perAgent, overall: tally(cases.filter((c) => !c.drift)), drift: tally(cases.filter((c) => c.drift)) };
+  const perRecording: Record<string, Tally> = {};
+  const recordings = [...new Set(cases.flatMap((c) => (c.recording ? [c.recording] : [])))].sort(byRecording);
+  for (const name of recordings) perRecording[name] = tally(cases.filter((c) => c.recording === name));
+  return { dir, cases, perAgent, perRecording, overall: tally(cases.filter((c) => !c.drift)), drift: tally(cases.filter((c) => c.drift)) };
 }
 
 /**
@@ -161,6 +172,15 @@ function result(kind: 'screen' | 'stream', name: string, agent: string, drift: b
   if (!verdict) return { kind, name, agent, drift, outcome: 'no_manifest', rule: null, state: 'none', mismatches: [`no manifest for agent ${agent}`] };
   const { outcome, mismatches } = score(verdict, expect);
   return { kind, name, agent, drift, outcome, rule: verdict.rule?.id ?? null, state: verdict.state, mismatches };
+}
+
+/** Agent, then version, then width: the per-size table reads down one agent's sizes. */
+function byRecording(a: string, b: string): number {
+  const [agentA, versionA, sizeA] = a.split(' ') as [string, string, string];
+  const [agentB, versionB, sizeB] = b.split(' ') as [string, string, string];
+  if (agentA !== agentB) return agentA < agentB ? -1 : 1;
+  if (versionA !== versionB) return versionA.localeCompare(versionB, 'en', { numeric: true });
+  return parseInt(sizeA, 10) - parseInt(sizeB, 10);
 }
 
 function tally(cases: CaseResult[]): Tally {

@@ -39,6 +39,14 @@ export function formatReport(report: ConformanceReport): string {
     `${name.padEnd(13)} ${`${t.right}/${t.total}`.padStart(11)}  ${percent(t.agreement).padStart(9)}  ${percent(t.agreement_with_conservative).padStart(13)}  ${String(t.false_blocked).padStart(13)}  ${String(t.false_idle).padStart(10)}  ${String(t.conservative).padStart(12)}  ${String(t.miss).padStart(4)}  ${String(t.no_manifest).padStart(11)}`;
   for (const [agent, t] of Object.entries(report.perAgent)) lines.push(row(agent, t));
   lines.push(row('overall', report.overall), row('drift (apart)', report.drift), '');
+  if (Object.keys(report.perRecording).length) {
+    lines.push('recorded streams by agent, version and size', '', 'agent     version   size     right/total  false_blocked  false_idle  conservative  miss');
+    for (const [name, t] of Object.entries(report.perRecording)) {
+      const [agent, version, size] = name.split(' ') as [string, string, string];
+      lines.push(`${agent.padEnd(9)} ${version.padEnd(9)} ${size.padEnd(8)} ${`${t.right}/${t.total}`.padStart(11)}  ${String(t.false_blocked).padStart(13)}  ${String(t.false_idle).padStart(10)}  ${String(t.conservative).padStart(12)}  ${String(t.miss).padStart(4)}`);
+    }
+    lines.push('');
+  }
   const misses = report.cases.filter((c) => c.outcome !== 'right');
   for (const drift of [false, true]) {
     const list = misses.filter((c) => c.drift === drift);
