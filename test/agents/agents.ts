@@ -193,8 +193,11 @@ export const agents: Record<string, AgentSpec> = {
         theme: 'dark',
         customApiKeyResponses: { approved: [CLAUDE_API_KEY.slice(-20)], rejected: [] },
       });
+      // 2.1.328 starts in auto mode, which approves or refuses tools by itself: ask, as before.
+      writeJson(join(home, '.claude', 'settings.json'), { permissions: { defaultMode: 'default' } });
     },
-    idle: /\? for shortcuts/,
+    // 2.1.328 drops "? for shortcuts" from the footer: an empty composer line is the cue there.
+    idle: /\? for shortcuts|^❯\s*$/m,
     working: /esc to interrupt/,
     permission: /Do you want to proceed\?|esc to cancel · tab to amend/,
     approve: '\r',

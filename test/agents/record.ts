@@ -240,6 +240,7 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
       try {
         await waitFor(watch, wrapped(QUESTION_ANSWER_END), patient(6000), 'the answer after the question');
         await waitQuiet(watch, 2000);
+        await waitFor(watch, spec.idle, patient(10000), 'the idle composer after the question');
         await mark('10-idle-after-question', 'idle');
         return `answered with ${JSON.stringify(spec.answerQuestion ?? '\r')} after ${attempt + 1} press(es)`;
       } catch {
@@ -290,6 +291,8 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
     await mark('07-working-after-approval', 'working');
     await waitFor(watch, wrapped(TOOL_ANSWER_END), patient(20000), 'the closing answer');
     await waitQuiet(watch, 2000);
+    // The answer can be whole while the CLI still shows its working row (Copilot on a loaded machine).
+    await waitFor(watch, spec.idle, patient(10000), 'the idle composer after the tool');
     await mark('08-idle-after-tool', 'idle');
     questionOutcome = await askQuestion();
   } catch (error) {

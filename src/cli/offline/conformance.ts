@@ -29,6 +29,9 @@ export function registerConformanceCommand(detect: Command): void {
       const gated = flags.strict ? report.overall.agreement : report.overall.agreement_with_conservative;
       if (gated < min) problems.push(`overall agreement ${percent(gated)}${flags.strict ? '' : ' (conservative counted as agreeing)'} is below the minimum ${percent(min)}`);
       if (report.overall.false_blocked > 0) problems.push(`${report.overall.false_blocked} false blocked in non-drift cases`);
+      // A recorded stream is a real session labelled by the recorder: idle there must never be wrong.
+      const streamFalseIdle = report.cases.filter((c) => c.kind === 'stream' && !c.drift && c.outcome === 'false_idle').length;
+      if (streamFalseIdle > 0) problems.push(`${streamFalseIdle} false idle in recorded streams`);
       if (problems.length) throw new CheckFailed(`conformance failed: ${problems.join('; ')}`);
     });
 }
