@@ -206,6 +206,8 @@ export const agents: Record<string, AgentSpec> = {
     dialogs: [
       { pattern: /❯ No, exit\s+Yes, I trust this folder/, keys: ['\x1b[B', '\r'], label: '00-blocked-folder-trust' },
       { pattern: /trust this folder/i, keys: '\r', label: '00-blocked-folder-trust' },
+      // 2.1.328 sometimes offers auto mode as the default right after trust: keep manual mode.
+      { pattern: /Make auto mode your default permission mode\?/, keys: ['\x1b[B', '\r'], label: '00-blocked-auto-mode-offer' },
     ],
   },
   codex: {

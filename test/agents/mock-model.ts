@@ -54,6 +54,19 @@ async function readJson(req: IncomingMessage): Promise<any> {
   }
 }
 
+/**
+ * What the person typed in a user message: reminders the CLI adds to the same message (Qwen Code
+ * 0.24 sends `<system-reminder>` parts that mention the shell) are left out.
+ */
+function typedText(content: unknown): string {
+  const strip = (text: string): string => text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ');
+  if (Array.isArray(content)) {
+    const parts = content.map((p: any) => strip(typeof p === 'string' ? p : p?.text ?? '')).filter((t) => t.trim());
+    return parts[parts.length - 1] ?? '';
+  }
+  return strip(textOf(content));
+}
+
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
@@ -160,7 +173,7 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
   // Background helpers (Qwen's memory extraction subagent, title generators) answer at once.
   const sideRequest = tools.length === 0 || /memory extraction|subagent|title generator/i.test(system.slice(0, 300));
   const lastToolName = last.role === 'tool' ? toolNameOfResult(messages, last.tool_call_id) : null;
-  const turn: Turn = sideRequest ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(textOf(lastUser?.content), lastToolName, tools);
+  const turn: Turn = sideRequest ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(typedText(lastUser?.content), lastToolName, tools);
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);

@@ -210,7 +210,9 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
         await sleep(1500);
         continue;
       }
-      if (spec.idle.test(text) && !spec.dialogs?.some((d) => d.pattern.test(text)) && !spec.starting?.test(text)) return;
+      // An answered dialog may stay drawn above the live composer (Gemini CLI after its restart on
+      // a tall screen): only a dialog not yet answered holds the start-up back.
+      if (spec.idle.test(text) && !spec.dialogs?.some((d) => d.pattern.test(text) && !answered.has(d.label)) && !spec.starting?.test(text)) return;
       if (Date.now() > deadline) throw new Error(`capture_timeout: no idle composer within ${timeoutMs} ms; screen:\n${text}`);
       await sleep(200);
     }
