@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
@@ -7,6 +8,8 @@ import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.
 import { RawClient } from '../helpers/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { isAlive, waitFor } from '../helpers/wait.ts';
+
+const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 
 async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
   const client = await RawClient.connect(daemon.socket);
@@ -65,10 +68,9 @@ describe('state that survives the daemon', () => {
     let second: DaemonProcess | undefined;
     try {
       const a = await connect(first);
-      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'agent', cwd: dir, cols: 100, rows: 30, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'agent', cwd: dir, cols: 100, rows: 30, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200', FAKE_SESSION: 'sess-1234' } });
+      // The agent reports its session from inside the pane, as its hook would (reports from outside are refused).
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
-      const reported = await a.call('pane.reportSession', { target: pane.id, source: 'hook:claude', agent: 'claude', session: 'sess-1234' });
-      assert.equal(reported.accepted, true, JSON.stringify(reported));
       const [file] = stateFiles(dir);
       await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.session === 'sess-1234', { what: 'the session in the state file', timeoutMs: 60_000 });
       a.client.close();
@@ -112,9 +114,19 @@ describe('state that survives the daemon', () => {
     let second: DaemonProcess | undefined;
     try {
       const a = await connect(first);
-      const pane = await a.call('pane.spawn', { command: 'bash', args: ['--norc'], cwd: dir });
+      // Reports come from inside the pane (the kernel names the sender): the pane runs a relay to the daemon.
+      const relay = join(dir, 'relay.sock');
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, relay], cwd: dir });
+      await waitFor(() => existsSync(relay), { what: 'the report relay to listen', timeoutMs: 60_000 });
+      const viaPane = async (method: string, params: unknown) => {
+        const client = await RawClient.connect(relay);
+        const reply = await client.call(1, method, params);
+        client.close();
+        assert.ok(!reply.error, JSON.stringify(reply.error));
+        return reply.result;
+      };
       const report = (seq: number, state: string) => ({ target: pane.id, source: 'hook:claude', agent: 'claude', state, session: 's1', seq });
-      assert.equal((await a.call('pane.reportAgent', report(5, 'working'))).accepted, true);
+      assert.equal((await viaPane('pane.reportAgent', report(5, 'working'))).accepted, true);
       const [file] = stateFiles(dir);
       await waitFor(() => JSON.stringify(JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.arbiter?.sequence ?? []).includes('5'), { what: 'the watermark in the state file', timeoutMs: 60_000 });
       a.client.close();
@@ -122,9 +134,9 @@ describe('state that survives the daemon', () => {
 
       second = await startDaemon({ dir });
       const b = await connect(second);
-      const late = await b.call('pane.reportAgent', report(4, 'idle'));
+      const late = await viaPane('pane.reportAgent', report(4, 'idle'));
       assert.deepEqual([late.accepted, late.reason], [false, 'stale_seq'], 'a late report from before the restart is still refused');
-      assert.equal((await b.call('pane.reportAgent', report(6, 'idle'))).accepted, true);
+      assert.equal((await viaPane('pane.reportAgent', report(6, 'idle'))).accepted, true);
       b.client.close();
     } finally {
       if (second) await second.dispose();
