@@ -221,11 +221,15 @@ describe('events and notifications through a real daemon', () => {
     const { subscription: reader, cursor: from } = await subscribe();
     const stalled = await pausedSubscriber(daemon.socket);
     const client = await DaemonClient.connect(path);
+    // The daemon keeps a dropped connection open for a short grace, then destroys it with whatever
+    // is unsent: the stalled client starts reading as soon as the drop is logged, not after the run.
+    const dropped = () => daemon.stderr().includes('slow event consumer dropped');
+    const tailRead = waitFor(dropped, { what: 'the drop', timeoutMs: 120_000 }).then(() => stalled.drain());
     try {
-      for (let round = 0; round < 40 && !daemon.stderr().includes('slow event consumer dropped'); round += 1) {
+      for (let round = 0; round < 40 && !dropped(); round += 1) {
         await reportCycles(client, pane.id, 50); // sequential: concurrent reports would collapse into few changes
       }
-      await waitFor(() => daemon.stderr().includes('slow event consumer dropped'), { what: 'the drop', timeoutMs: 6000 });
+      await waitFor(dropped, { what: 'the drop', timeoutMs: 6000 });
     } finally {
       client.dispose();
     }
@@ -235,7 +239,7 @@ describe('events and notifications through a real daemon', () => {
     await reader.until((events) => events.some((e) => e.kind === 'pane.removed' && e.pane?.id === pane.id), 'the end', 15000);
     assertContiguous(reader.events, from + 1, reader.events.at(-1)!.cursor);
     assert.equal(reader.dropped, null);
-    const tail = await stalled.drain();
+    const tail = await tailRead;
     const lastLine = JSON.parse(tail.trim().split('\n').at(-1)!);
     assert.equal(lastLine.method, 'events.dropped');
     assert.equal(lastLine.params.code, 'slow_consumer');
