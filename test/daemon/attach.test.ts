@@ -79,16 +79,18 @@ test('the pane exiting ends the attachment with pane.detached and the exit code'
 });
 
 test('a client that stops reading never stalls the pane; once it reads again it gets a fresh redraw', async () => {
-  await call('pane.spawn', { command: 'bash', args: ['-c', 'while :; do printf "flood %06d\\n" $RANDOM; done'], name: 'flood' });
+  // A counted flood: the client resumes only once the pane has printed far more than the daemon
+  // buffers for it (BEHIND_BYTES plus the kernel's socket buffers), however slow the machine is.
+  await call('pane.spawn', { command: 'seq', args: ['-f', 'flood %09.0f', '1', '999999999'], name: 'flood' });
   const socket = connect(daemon.socket);
   await new Promise<void>((resolve) => socket.once('connect', resolve));
   try {
     socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pane.attach', params: { target: 'flood' } })}\n`);
     socket.pause(); // the client stops reading while the pane floods
-    const before = (await call('pane.read', { target: 'flood' })).result.text;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const later = (await call('pane.read', { target: 'flood' })).result.text;
-    assert.notEqual(later, before, 'the pane kept running while the client did not read');
+    const printed = async () => Math.max(0, ...[...(await call('pane.read', { target: 'flood' })).result.text.matchAll(/flood (\d{9})/g)].map((m) => Number(m[1])));
+    const before = await printed();
+    // 500,000 lines of 16 bytes is 8 MiB: the pane kept running while the client did not read.
+    await waitFor(async () => (await printed()) > before + 500_000, { timeoutMs: 120_000, what: '8 MiB of output past the stalled client' });
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
