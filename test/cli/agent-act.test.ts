@@ -77,7 +77,8 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
   });
 
   it('queues prompts with --queue, lists them and clears them', async () => {
-    await fakeAgent('busy', 20000);
+    // Busy far longer than the test: on a slow machine a shorter turn ended mid-test and drained the queue.
+    await fakeAgent('busy', 600_000);
     await session.call('agent.prompt', { target: 'busy', text: 'long job' });
     await agentUntil('busy', (i) => i.state === 'working', 'working');
     const first = await corral('agent', 'prompt', 'busy', 'next step', '--queue');
