@@ -3,28 +3,9 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { isAlive, waitFor } from '../helpers/wait.ts';
-
-/** A raw client with a call that throws the reply's error. */
-async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
-  const client = await RawClient.connect(daemon.socket);
-  let id = 1;
-  return {
-    client,
-    async call(method, params) {
-      const reply = await client.call(id++, method, params);
-      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
-      return reply.result;
-    },
-  };
-}
-
-async function killDaemon(daemon: DaemonProcess): Promise<void> {
-  daemon.child.kill('SIGKILL');
-  await daemon.stop();
-}
 
 describe('panes outlive the daemon', () => {
   it('after kill -9 of the daemon, 5 streaming panes and 1 blocked agent come back with the same ids, screens and input', async () => {

@@ -6,28 +6,11 @@ import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { RawClient } from '../helpers/raw-client.ts';
+import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { isAlive, waitFor } from '../helpers/wait.ts';
 
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
-
-async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
-  const client = await RawClient.connect(daemon.socket);
-  let id = 1;
-  return {
-    client,
-    async call(method, params) {
-      const reply = await client.call(id++, method, params);
-      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
-      return reply.result;
-    },
-  };
-}
-
-async function killDaemon(daemon: DaemonProcess): Promise<void> {
-  daemon.child.kill('SIGKILL');
-  await daemon.stop();
-}
 
 function stateFiles(dir: string): string[] {
   const folder = join(dir, 'state', 'corral');
