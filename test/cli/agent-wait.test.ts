@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PANE_KILL } from '../../src/protocol/methods/index.ts';
+import { PANE_KILL, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { AgentLab } from '../daemon/agent-wait-fixture.ts';
@@ -10,14 +9,6 @@ import { AgentLab } from '../daemon/agent-wait-fixture.ts';
 describe('corral agent wait, list, read and focus through the CLI', () => {
   let lab: AgentLab;
   const corral = (...args: string[]) => runCli(['--socket', lab.daemon.socket, ...args]);
-  /** Open sockets of the daemon: one more means a client connected. */
-  const daemonSockets = () => readdirSync(`/proc/${lab.daemon.pid}/fd`).filter((fd) => {
-    try {
-      return readlinkSync(`/proc/${lab.daemon.pid}/fd/${fd}`).startsWith('socket:');
-    } catch {
-      return false;
-    }
-  }).length;
 
   before(async () => {
     lab = await AgentLab.start();
@@ -38,7 +29,7 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
     const list = await corral('agent', 'list', '--json');
     const { seq } = JSON.parse(list.stdout) as { seq: number };
     await lab.type('one', 'job');
-    const result = await corral('agent', 'wait', 'one', '--since-seq', String(seq), '--until', 'idle', '--timeout', '8000', '--json');
+    const result = await corral('agent', 'wait', 'one', '--since-seq', String(seq), '--until', 'idle', '--timeout', '120000', '--json');
     assert.equal(result.code, 0, result.stderr);
     const parsed = JSON.parse(result.stdout);
     assert.deepEqual(parsed.matched, ['one']);
@@ -81,10 +72,10 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
 
   it('exits 3 when the target pane is killed while waiting', async () => {
     await lab.agent('doomed', 200);
-    const sockets = daemonSockets();
+    const { waits } = await lab.call(SERVER_STATUS, {});
     const waiting = corral('agent', 'wait', 'doomed', '--until', 'blocked', '--json');
-    await waitFor(() => daemonSockets() > sockets, { what: 'the CLI connected', timeoutMs: 10_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200)); // its protocol check, then the wait request
+    // Kill only once the wait is registered: before it, the CLI would meet an unknown pane instead.
+    await waitFor(async () => (await lab.call(SERVER_STATUS, {})).waits > waits, { what: 'the wait registered', timeoutMs: 60_000 });
     await lab.call(PANE_KILL, { target: 'doomed' });
     const result = await waiting;
     assert.equal(result.code, 3, result.stderr);
