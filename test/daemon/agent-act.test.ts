@@ -134,7 +134,8 @@ describe('prompt, answer, the steering queue and display metadata through the da
 
   for (const cancel of [{ keys: ['Escape'] }, { keys: ['C-c'] }, { text: '\x03' }]) {
     it(`clears the queue when ${JSON.stringify(cancel)} is sent through pane.send`, async () => {
-      const id = await fakeAgent(900);
+      // A turn longer than the test: a short one could end between the two queued prompts on a slow machine.
+      const id = await fakeAgent(600_000);
       await call('agent.prompt', { target: id, text: 'long job' });
       await agentUntil(id, (i) => i.state === 'working', 'working');
       await call('agent.prompt', { target: id, text: 'later one', queue: true });
@@ -143,7 +144,8 @@ describe('prompt, answer, the steering queue and display metadata through the da
       await call('pane.send', { target: id, ...cancel });
       assert.equal((await call('agent.get', { target: id })).queued, 0);
       assert.deepEqual((await call('agent.queue', { target: id })).prompts, []);
-      await agentUntil(id, isIdle, 'idle after the cancel or the work');
+      await call('pane.send', { target: id, keys: ['Escape'] }); // ends the turn where the cancel did not (one C-c)
+      await agentUntil(id, isIdle, 'idle after the cancel');
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.doesNotMatch(await screen(id), /later/, 'nothing queued was delivered');
       await call('pane.kill', { target: id });

@@ -43,7 +43,8 @@ export class AgentLab {
       cwd: this.daemon.dir,
       env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) },
     });
-    await this.call(AGENT_WAIT, { targets: [name], until: ['idle'], timeout_ms: 8000 });
+    // A hang guard, not a figure: a loaded machine can take seconds to start a node process.
+    await this.call(AGENT_WAIT, { targets: [name], until: ['idle'], timeout_ms: 60_000 });
     return name;
   }
 

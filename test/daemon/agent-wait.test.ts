@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AGENT_FOCUS, AGENT_GET, AGENT_WAIT, MAX_WAIT_TARGETS, PANE_KILL } from '../../src/protocol/methods/index.ts';
+import { AGENT_FOCUS, AGENT_GET, AGENT_WAIT, MAX_WAIT_TARGETS, PANE_GET, PANE_KILL } from '../../src/protocol/methods/index.ts';
 import { AgentLab } from './agent-wait-fixture.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 describe('agent.wait through the daemon with fake agents', () => {
   let lab: AgentLab;
@@ -118,7 +119,7 @@ describe('agent.wait through the daemon with fake agents', () => {
     const seq = await lab.seq();
     const waiting = lab.call(AGENT_WAIT, { targets: ['stayer', 'quitter'], until: ['idle'], since_seq: seq, timeout_ms: 8000 });
     await lab.type('quitter', 'exit');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitFor(async () => (await lab.call(PANE_GET, { target: 'quitter' })).state !== 'running', { what: 'the quitter exited', timeoutMs: 60_000 });
     await lab.type('stayer', 'go on');
     const result = await waiting;
     assert.deepEqual(result.matched, ['stayer']);
