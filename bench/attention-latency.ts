@@ -152,7 +152,7 @@ async function throughDaemon(daemon: { socket: string }, dir: string, program: s
       waiter = { accept, resolve };
       act().catch(reject);
     });
-  const toIdle = (e: CorralEvent) => e.kind === 'agent.state_changed' && ['idle', 'done'].includes((e.data as { to: string }).to);
+  const toIdle = (e: CorralEvent) => e.kind === 'agent.stateChanged' && ['idle', 'done'].includes((e.data as { to: string }).to);
   try {
     await client.call(EVENTS_SUBSCRIBE, { filter: 'pane:bench' });
     const samples: number[] = [];

@@ -42,7 +42,7 @@ const client = await DaemonClient.connect(daemon.socketPath);
 async function waitFor(until: 'working' | 'idle', trigger: () => Promise<unknown>): Promise<number> {
   const since = daemon.agents.stateChangeSeq;
   const waiting = client
-    .call(AGENT_WAIT, { targets: ['bench'], until: [until], since_seq: since, timeout_ms: 10_000 })
+    .call(AGENT_WAIT, { targets: ['bench'], until: [until], sinceSeq: since, timeoutMs: 10_000 })
     .then((result) => ({ result, at: performance.now() }));
   await trigger();
   const { result, at } = await waiting;
@@ -53,7 +53,7 @@ async function waitFor(until: 'working' | 'idle', trigger: () => Promise<unknown
 
 try {
   await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(WORK_MS) } });
-  await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeout_ms: 10_000 });
+  await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeoutMs: 10_000 });
   const wake: number[] = [];
   const roundTrip: number[] = [];
   for (let i = 0; i < trials; i += 1) {

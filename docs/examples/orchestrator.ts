@@ -27,9 +27,9 @@ try {
     await client.call('pane.spawn', { command: command!, args, name, cwd });
   }
   // Wait for every agent to be ready for input: `all` ends when each is idle at the same moment.
-  await client.call('agent.wait', { targets: names, until: ['idle'], mode: 'all', timeout_ms: 120_000 });
+  await client.call('agent.wait', { targets: names, until: ['idle'], mode: 'all', timeoutMs: 120_000 });
 
-  // Take the seq before prompting: a wait with since_seq only counts turns after it, never the idle before.
+  // Take the seq before prompting: a wait with sinceSeq only counts turns after it, never the idle before.
   let { seq } = await client.call('agent.list');
   for (const name of names) await client.call('agent.prompt', { target: name, text: tasks[name]! });
 
@@ -39,8 +39,8 @@ try {
     const woke = await client.call('agent.wait', {
       targets: [...remaining],
       until: ['done', 'blocked'],
-      since_seq: seq,
-      timeout_ms: 30 * 60_000,
+      sinceSeq: seq,
+      timeoutMs: 30 * 60_000,
     });
     seq = woke.seq;
     for (const name of woke.matched) {

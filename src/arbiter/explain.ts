@@ -1,3 +1,4 @@
+import type { ArbiterExplain as WireArbiterExplain } from '../protocol/explain.ts';
 import type { RawState } from '../protocol/states.ts';
 import type { PendingTransition } from './debounce.ts';
 import { reportAuthority } from './freshness.ts';
@@ -20,6 +21,7 @@ export interface EvidenceEntry {
   note: string;
 }
 
+/** The arbiter's explain; the wire shape is src/protocol/explain.ts, which this must stay assignable to. */
 export interface ArbiterExplain {
   view: AgentView;
   decidedBy: PrecedenceRule;
@@ -104,3 +106,8 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
     windows: input.windows,
   };
 }
+
+/** Compile-time check: the arbiter's explain fits the wire type the protocol declares. */
+export type ArbiterExplainFitsWire = ArbiterExplain extends WireArbiterExplain ? true : never;
+const fitsWire: ArbiterExplainFitsWire = true;
+void fitsWire;

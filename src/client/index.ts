@@ -84,7 +84,7 @@ export class CorralClient {
   }
 
   /**
-   * Streams events on a connection of its own, typed by kind (`event.kind === 'agent.state_changed'`
+   * Streams events on a connection of its own, typed by kind (`event.kind === 'agent.stateChanged'`
    * narrows `event.data`). Pass `since` to resume after a cursor; after a lost connection it resumes
    * by itself from the last event it delivered.
    */

@@ -4,43 +4,19 @@ import { checkTime, clockOf, fallbackVerdict, ruleVerdict } from './evaluate.ts'
 import { clip, matchContext, matches } from './match.ts';
 import { RegionReader } from './regions.ts';
 import type { ScreenMemory } from './screen-memory.ts';
-import type { DetectInput, ManifestRef, Verdict, VisibleFlags } from './types.ts';
+import type { DetectionExplain, EvaluatedRule } from '../protocol/explain.ts';
+import type { DetectInput, Verdict } from './types.ts';
 
 const PREVIEW_LINES = 3;
 
-export interface RuleEvidence {
-  matcher: string | null; // the matchers that passed, in order; null when the rule did not match
-  region_size: number; // lines in the rule's region
-  preview: string; // the last lines of the region, clipped
-  time: string | null; // the rule's time conditions as judged (motion, quiet); null when it has none
-}
-
-export interface EvaluatedRule {
-  id: string;
-  state: RawState;
-  priority: number;
-  region: string;
-  matched: boolean;
-  evidence: RuleEvidence;
-}
-
-/** The JSON shape of `agent explain`: the verdict plus every rule in evaluation order. */
-export interface Explain {
-  agent: string;
-  state: RawState;
-  rule: { id: string; priority: number; region: string } | null;
-  fallback_reason: string | null;
-  visible: VisibleFlags;
-  skip_state_update: boolean;
-  evaluated_rules: EvaluatedRule[];
-  manifest: ManifestRef;
-}
+/** The wire shape lives in src/protocol/explain.ts; detection produces it. */
+export type { DetectionExplain as Explain, EvaluatedRule, RuleEvidence } from '../protocol/explain.ts';
 
 /**
  * Evaluates every rule (no early exit) and reports what each one saw. With a memory it judges time
  * conditions as `evaluate` would at `input.at`, and leaves the memory unchanged.
  */
-export function explain(compiled: CompiledManifest, input: DetectInput, memory?: ScreenMemory): Explain {
+export function explain(compiled: CompiledManifest, input: DetectInput, memory?: ScreenMemory): DetectionExplain {
   const reader = new RegionReader(input);
   const clocked = clockOf(input, memory);
   let verdict: Verdict | null = null;
@@ -60,7 +36,7 @@ export function explain(compiled: CompiledManifest, input: DetectInput, memory?:
       matched,
       evidence: {
         matcher: matched ? trace.join('; ') : null,
-        region_size: view.lines.length,
+        regionSize: view.lines.length,
         preview: view.lines.slice(-PREVIEW_LINES).map((line) => clip(line.trim(), 60)).join(' ⏎ '),
         time: time?.note ?? null,
       },
@@ -71,10 +47,10 @@ export function explain(compiled: CompiledManifest, input: DetectInput, memory?:
     agent: final.agent,
     state: final.state,
     rule: final.rule,
-    fallback_reason: final.fallbackReason,
+    fallbackReason: final.fallbackReason,
     visible: final.visible,
-    skip_state_update: final.skipStateUpdate,
-    evaluated_rules: evaluated,
+    skipStateUpdate: final.skipStateUpdate,
+    evaluatedRules: evaluated,
     manifest: final.manifest,
   };
 }

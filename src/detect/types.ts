@@ -12,17 +12,8 @@ export interface DetectInput {
   at?: number | null;
 }
 
-export interface VisibleFlags {
-  idle: boolean;
-  blocker: boolean;
-  working: boolean;
-}
-
-export interface ManifestRef {
-  id: string;
-  version: string;
-  source: string; // 'bundled', 'user:<path>', 'catalog:<source>'
-}
+export type { ManifestRef, VisibleFlags } from '../protocol/explain.ts';
+import type { ManifestRef, VisibleFlags } from '../protocol/explain.ts';
 
 /** The outcome of evaluating one agent's manifest on one snapshot. */
 export interface Verdict {

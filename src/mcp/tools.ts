@@ -22,7 +22,7 @@ export const TOOLS: Tool[] = [
       'List the coding agents Corral runs, with each one\'s state: "working" (busy), "blocked" (waiting for a decision: ' +
       'use answer_agent), "done" (finished and not looked at yet), "idle" (ready for a prompt) or "unknown". Returns ' +
       '{seq, agents: [{id, name, workspace, agent, state, title}], workspaces}. Use it first to learn the names, and ' +
-      'pass `seq` as since_seq to wait_for_agents when you prompt right after listing.',
+      'pass `seq` as sinceSeq to wait_for_agents when you prompt right after listing.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -69,7 +69,7 @@ export const TOOLS: Tool[] = [
   {
     name: 'prompt_agent',
     description:
-      'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as since_seq ' +
+      'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as sinceSeq ' +
       'to wait_for_agents so the wait ignores the idle before your prompt. Refused with agent_blocked when the agent ' +
       'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead.',
     inputSchema: {
@@ -152,17 +152,17 @@ export const TOOLS: Tool[] = [
     description:
       'Wait, without polling, until one (mode "any", default) or all (mode "all") of the agents is in one of the states ' +
       '`until` (default idle, done or blocked), then return {outcome: "matched", matched, states, seq}. If it takes longer ' +
-      `than timeout_seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) it returns {outcome: "timed_out", states}: ` +
+      `than timeoutSeconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) it returns {outcome: "timed_out", states}: ` +
       'call it again to keep waiting. outcome "gone" means an agent exited. After prompt_agent, pass its seq as ' +
-      'since_seq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq.',
+      'sinceSeq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq.',
     inputSchema: {
       type: 'object',
       properties: {
         targets: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 64, description: 'Agent names or pane ids.' },
         until: { ...states, description: 'States that end the wait (default ["idle", "done", "blocked"]; "idle" also matches "done").' },
         mode: { type: 'string', enum: ['any', 'all'], description: 'any: the first agent that matches; all: every agent at once.' },
-        since_seq: { type: 'integer', minimum: 0, description: 'Only count state changes after this seq (from prompt_agent, list_agents or a previous wait).' },
-        timeout_seconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait (default ${DEFAULT_WAIT_SECONDS}).` },
+        sinceSeq: { type: 'integer', minimum: 0, description: 'Only count state changes after this seq (from prompt_agent, list_agents or a previous wait).' },
+        timeoutSeconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait (default ${DEFAULT_WAIT_SECONDS}).` },
       },
       required: ['targets'],
       additionalProperties: false,

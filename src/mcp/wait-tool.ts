@@ -12,8 +12,8 @@ export interface WaitArgs {
   targets: string[];
   until?: AgentState[];
   mode?: 'any' | 'all';
-  since_seq?: number;
-  timeout_seconds?: number;
+  sinceSeq?: number;
+  timeoutSeconds?: number;
 }
 
 export type WaitOutcome =
@@ -26,7 +26,7 @@ export type WaitOutcome =
  * closing the connection cancels it there, which is how an MCP cancellation reaches the daemon.
  */
 export async function waitForAgents(socket: string, args: WaitArgs, signal: AbortSignal): Promise<WaitOutcome> {
-  const seconds = Math.min(args.timeout_seconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
+  const seconds = Math.min(args.timeoutSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
   const connection = await DaemonClient.connect(socket);
   const cancel = () => connection.dispose();
   signal.addEventListener('abort', cancel, { once: true });
@@ -36,8 +36,8 @@ export async function waitForAgents(socket: string, args: WaitArgs, signal: Abor
       targets: args.targets,
       ...(args.until ? { until: args.until } : {}),
       ...(args.mode ? { mode: args.mode } : {}),
-      ...(args.since_seq !== undefined ? { since_seq: args.since_seq } : {}),
-      timeout_ms: Math.round(seconds * 1000),
+      ...(args.sinceSeq !== undefined ? { sinceSeq: args.sinceSeq } : {}),
+      timeoutMs: Math.round(seconds * 1000),
     });
     return { outcome: 'matched', ...result };
   } catch (error) {

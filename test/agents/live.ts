@@ -155,7 +155,7 @@ class AgentRun {
     const detection = run.json?.detection;
     const pending = arbiter?.pendingDebounce;
     const summary = `${label}: state ${info?.state} (raw ${info?.rawState}) decided by ${arbiter?.decidedBy} (${info?.source})` +
-      (detection ? `; screen says ${detection.state} by rule ${detection.rule?.id ?? `none (${detection.fallback_reason})`} of ${detection.manifest?.id ?? ''} ${detection.manifest?.version ?? ''}` : '; no detection') +
+      (detection ? `; screen says ${detection.state} by rule ${detection.rule?.id ?? `none (${detection.fallbackReason})`} of ${detection.manifest?.id ?? ''} ${detection.manifest?.version ?? ''}` : '; no detection') +
       (pending ? `; pending ${pending.state} in ${pending.remainingMs} ms` : '') +
       reportsSummary(arbiter);
     this.say(`explain ${summary}`);
@@ -279,7 +279,7 @@ async function step2Startup(run: AgentRun): Promise<void> {
     await run.explain('trust dialog');
     const answered = await run.answer(answer, '2 trust');
     if (answered.code === 0) {
-      run.record('2 trust answered', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsed_ms} ms`);
+      run.record('2 trust answered', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsedMs} ms`);
     } else {
       run.record('2 trust answered', 'FAIL', `agent answer exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
       await run.explain('after trust answer');
@@ -329,11 +329,11 @@ async function step3SlowTurn(run: AgentRun): Promise<void> {
   const info = (await run.corral(['agent', 'get', PANE])).json;
   if (done.code === 0 && endOnScreen) {
     run.record('3 wait --until idle --since-seq', 'PASS',
-      `returned after ${secs(done.json?.elapsed_ms)} in state ${done.json?.states?.[PANE]}; answer end on screen ${answerEnd ? run.rel(answerEnd) : '?'}, ` +
+      `returned after ${secs(done.json?.elapsedMs)} in state ${done.json?.states?.[PANE]}; answer end on screen ${answerEnd ? run.rel(answerEnd) : '?'}, ` +
       `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && answerEnd ? toDone.event.ts - answerEnd : '?'} ms after the screen; rule ${toDone?.event.data.source}); now ${info?.state} seen ${info?.seen}`);
   } else {
     run.record('3 wait --until idle --since-seq', 'FAIL',
-      `wait exit ${done.code} after ${secs(done.json?.elapsed_ms)} state ${done.json?.states?.[PANE]}; answer end on screen: ${endOnScreen}; screen:\n${run.screenTail()}`);
+      `wait exit ${done.code} after ${secs(done.json?.elapsedMs)} state ${done.json?.states?.[PANE]}; answer end on screen: ${endOnScreen}; screen:\n${run.screenTail()}`);
   }
   if (info?.state !== 'done') run.record('3 done after the turn', 'FAIL', `state ${info?.state} seen ${info?.seen} (no client looked at the pane, so it should read done)`);
   await run.explain('after the slow turn');
@@ -355,7 +355,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const toBlocked = obs.changeTo('blocked', prompt.startedAt);
   if (blocked.code === 0 && permissionShown) {
     run.record('4 blocked on permission', 'PASS',
-      `after ${secs(blocked.json?.elapsed_ms)}; prompt on screen ${onScreen ? run.rel(onScreen) : '?'}, blocked published ${toBlocked ? run.rel(toBlocked.event.ts) : '?'} ` +
+      `after ${secs(blocked.json?.elapsedMs)}; prompt on screen ${onScreen ? run.rel(onScreen) : '?'}, blocked published ${toBlocked ? run.rel(toBlocked.event.ts) : '?'} ` +
       `(${toBlocked && onScreen ? toBlocked.event.ts - onScreen : '?'} ms after the screen; rule ${toBlocked?.event.data.source})`);
   } else {
     run.record('4 blocked on permission', 'FAIL', `wait exit ${blocked.code} (${blocked.stderr.trim()}) state ${blocked.json?.states?.[PANE]}; screen:\n${run.screenTail()}`);
@@ -367,7 +367,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const answered = await run.answer(ANSWERS[run.spec.id]!.permission, '4 permission');
   const left = obs.stateChanges().find((e) => e.event.ts >= answerAt && e.event.data.from === 'blocked');
   if (answered.code === 0) {
-    run.record('4 answer', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsed_ms} ms; prompt left the screen ${obs.goneAt('permission') ? run.rel(obs.goneAt('permission')!) : '?'}, ` +
+    run.record('4 answer', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsedMs} ms; prompt left the screen ${obs.goneAt('permission') ? run.rel(obs.goneAt('permission')!) : '?'}, ` +
       `${left?.event.data.to} published ${left ? run.rel(left.event.ts) : '?'} (rule ${left?.event.data.source})`);
   } else {
     run.record('4 answer', 'FAIL', `exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
@@ -378,7 +378,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= answerAt);
   const proof = existsSync(join(run.project, 'capture-proof.txt'));
   if (done.code === 0 && toolShown && proof) {
-    run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsed_ms)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
+    run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsedMs)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
       `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && toolEnd ? toDone.event.ts - toolEnd : '?'} ms after the screen; rule ${toDone?.event.data.source})`);
   } else {
     run.record('4 back to idle', 'FAIL', `wait exit ${done.code} state ${done.json?.states?.[PANE]}; proof file: ${proof}; screen:\n${run.screenTail()}`);
@@ -390,7 +390,7 @@ async function step5Events(run: AgentRun): Promise<void> {
   const events = await run.corral(['events', '--since', '0']);
   const lines = events.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
   const mine = lines.filter((e: any) => e.pane?.name === PANE);
-  const changes = mine.filter((e: any) => e.kind === 'agent.state_changed');
+  const changes = mine.filter((e: any) => e.kind === 'agent.stateChanged');
   const attention = mine.filter((e: any) => e.kind === 'agent.attention');
   for (const e of mine.filter((x: any) => x.kind.startsWith('agent.'))) {
     const d = e.data;
@@ -412,7 +412,7 @@ async function step5Events(run: AgentRun): Promise<void> {
   const expectedBlocked = (run.spec.dialogs?.length ? 1 : 0) + 1;
   const ok = flaps.length === 0 && blockedIn === expectedBlocked && attBlocked === blockedIn && attDone === doneIn && doneIn >= 2;
   run.record('5 events', ok ? 'PASS' : 'FAIL',
-    `${changes.length} agent.state_changed: ${path}; blocked ${blockedIn} (expected ${expectedBlocked}), attention blocked ${attBlocked}, done ${doneIn} with attention done ${attDone}; ` +
+    `${changes.length} agent.stateChanged: ${path}; blocked ${blockedIn} (expected ${expectedBlocked}), attention blocked ${attBlocked}, done ${doneIn} with attention done ${attDone}; ` +
     `flaps within 1.5 s: ${flaps.length ? flaps.map((e: any) => `${e.data.from}>${e.data.to} at ${run.rel(e.ts)}`).join(', ') : 'none'}`);
 }
 

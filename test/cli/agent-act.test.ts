@@ -37,7 +37,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await fakeAgent('poet', 200);
     const typed = await corral('agent', 'prompt', 'poet', 'write a haiku');
     assert.equal(typed.code, 0, typed.stderr);
-    assert.match(typed.stdout, /^delivered to poet \(since_seq \d+\)/);
+    assert.match(typed.stdout, /^delivered to poet \(sinceSeq \d+\)/);
     await agentUntil('poet', (i) => i.rawState === 'idle' && i.revision > 2, 'idle after the first prompt');
     await waitFor(async () => (await screen('poet')).includes('Task complete.'), { what: 'the first turn done' });
     const piped = await runCliWithInput(['--socket', session.daemon.socket, '--json', 'agent', 'prompt', 'poet', '-'], 'from stdin\n');

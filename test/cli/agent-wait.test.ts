@@ -66,7 +66,7 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
     assert.deepEqual(parsed.matched, []);
     assert.ok(['idle', 'done'].includes(parsed.states.two));
     assert.equal(typeof parsed.seq, 'number');
-    assert.ok(parsed.elapsed_ms >= 140);
+    assert.ok(parsed.elapsedMs >= 140);
     assert.equal(JSON.parse(result.stderr).error.code, 'timeout');
   });
 

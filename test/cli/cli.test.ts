@@ -39,7 +39,7 @@ describe('the corral CLI against a real daemon', () => {
     const got = await runCli(['--json', '--socket', daemon.socket, 'pane', 'get', pane.id]);
     assert.equal(JSON.parse(got.stdout).id, pane.id);
     const status = await corral('server', 'status', '--json');
-    assert.equal(JSON.parse(status.stdout).protocolVersion, 1);
+    assert.equal(JSON.parse(status.stdout).protocolVersion, 2);
     await corral('pane', 'kill', pane.id);
   });
 

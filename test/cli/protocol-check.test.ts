@@ -22,7 +22,7 @@ it('says clearly when the daemon speaks another protocol version, and exits 1', 
   try {
     const result = await runCli(['pane', 'list', '--socket', socket]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /speaks protocol 1 but the daemon .* speaks 99.*protocol_mismatch/);
+    assert.match(result.stderr, /speaks protocol 2 but the daemon .* speaks 99.*protocol_mismatch/);
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });

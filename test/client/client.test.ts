@@ -70,10 +70,10 @@ describe('the typed client', () => {
       cwd: dir,
       env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' },
     });
-    await client.call('agent.wait', { targets: ['worker'], until: ['idle'], timeout_ms: 20_000 });
+    await client.call('agent.wait', { targets: ['worker'], until: ['idle'], timeoutMs: 20_000 });
     const { seq } = await client.call('agent.list');
     await client.call('agent.prompt', { target: 'worker', text: 'hello' });
-    const done = await client.call('agent.wait', { targets: ['worker'], until: ['done'], since_seq: seq, timeout_ms: 20_000 });
+    const done = await client.call('agent.wait', { targets: ['worker'], until: ['done'], sinceSeq: seq, timeoutMs: 20_000 });
     assert.deepEqual(done.states, { worker: 'done' });
   });
 });
@@ -95,7 +95,7 @@ it('warns, and carries on, when the daemon speaks another protocol major', async
     const client = await connect({ socket, reconnect: false, onWarning: (message) => warnings.push(message) });
     client.close();
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!, /speaks protocol 1 but the daemon .* speaks 99/);
+    assert.match(warnings[0]!, /speaks protocol 2 but the daemon .* speaks 99/);
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });

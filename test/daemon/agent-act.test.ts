@@ -49,7 +49,7 @@ describe('prompt, answer, the steering queue and display metadata through the da
     assert.equal(queuedRefused.data.code, 'agent_blocked');
     const answered = await call('agent.answer', { target: id, choice: 1 });
     assert.notEqual(answered.state, 'blocked');
-    assert.ok(answered.elapsed_ms >= 0 && answered.elapsed_ms < 5000, String(answered.elapsed_ms));
+    assert.ok(answered.elapsedMs >= 0 && answered.elapsedMs < 5000, String(answered.elapsedMs));
     assert.equal((await call('agent.get', { target: id })).state === 'blocked', false);
     await agentUntil(id, isIdle, 'idle after the approved command');
     assert.match(await screen(id), /Command ran\./);
@@ -86,7 +86,7 @@ describe('prompt, answer, the steering queue and display metadata through the da
     const id = await fakeAgent(200);
     await call('agent.prompt', { target: id, text: 'perm' });
     await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
-    const late = await callError('agent.answer', { target: id, choice: 7, timeout_ms: 300 });
+    const late = await callError('agent.answer', { target: id, choice: 7, timeoutMs: 300 });
     assert.equal(late.data.code, 'timeout');
     assert.equal((await call('agent.get', { target: id })).state, 'blocked');
     await call('pane.kill', { target: id });
@@ -152,12 +152,12 @@ describe('prompt, answer, the steering queue and display metadata through the da
     });
   }
 
-  it('clears the queue on agent.queue.clear and when the agent exits', async () => {
+  it('clears the queue on agent.clearQueue and when the agent exits', async () => {
     const id = await fakeAgent(3000);
     await call('agent.prompt', { target: id, text: 'long job' });
     await agentUntil(id, (i) => i.state === 'working', 'working');
     await call('agent.prompt', { target: id, text: 'a', queue: true });
-    assert.deepEqual(await call('agent.queue.clear', { target: id }), { cleared: 1 });
+    assert.deepEqual(await call('agent.clearQueue', { target: id }), { cleared: 1 });
     assert.equal((await call('agent.get', { target: id })).queued, 0);
     await call('agent.prompt', { target: id, text: 'b', queue: true });
     await call('agent.prompt', { target: id, text: 'c', queue: true });
@@ -174,9 +174,9 @@ describe('prompt, answer, the steering queue and display metadata through the da
     await waitFor(async () => (await call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'idle' });
     const before = await call('agent.get', { target: pane.id });
     assert.equal(before.metadata, null);
-    const reported = await call('pane.reportMetadata', { target: pane.id, source: 'user:batch', title: 'Chapter 1-12', displayAgent: 'Claude: docs', tokens: 1200, ttl_ms: 400 });
+    const reported = await call('pane.reportMetadata', { target: pane.id, source: 'user:batch', title: 'Chapter 1-12', displayAgent: 'Claude: docs', tokens: 1200, ttlMs: 400 });
     assert.equal(reported.metadata.title, 'Chapter 1-12');
-    await call('pane.reportMetadata', { target: pane.id, source: 'user:label', stateLabel: 'reviewing', title: 'Review', ttl_ms: 5000 });
+    await call('pane.reportMetadata', { target: pane.id, source: 'user:label', stateLabel: 'reviewing', title: 'Review', ttlMs: 5000 });
     const shown = await call('agent.get', { target: pane.id });
     assert.equal(shown.metadata.title, 'Review', 'the latest report wins a field');
     assert.equal(shown.metadata.displayAgent, 'Claude: docs');

@@ -57,7 +57,7 @@ describe('wait matching', () => {
     assert.deepEqual([...expandUntil(['done'])], ['done']);
   });
 
-  it('matches a wanted state only when its last turn came after since_seq', () => {
+  it('matches a wanted state only when its last turn came after sinceSeq', () => {
     const want = expandUntil(['idle']);
     assert.equal(judgeTarget(facts(), want, undefined), 'match');
     assert.equal(judgeTarget(facts({ state: 'done' }), want, 4), 'match');

@@ -11,7 +11,7 @@ describe('agent.list, agent.read and focus through the daemon with fake agents',
     await Promise.all([lab.agent('blocker', 100), lab.agent('busy', 20_000), lab.agent('finished', 100), lab.agent('looked', 100)]);
     const seq = await lab.seq();
     await Promise.all([lab.type('blocker', 'perm'), lab.type('busy', 'long'), lab.type('finished', 'x'), lab.type('looked', 'y')]);
-    await lab.call(AGENT_WAIT, { targets: ['blocker', 'finished', 'looked'], until: ['blocked', 'done'], mode: 'all', since_seq: seq, timeout_ms: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['blocker', 'finished', 'looked'], until: ['blocked', 'done'], mode: 'all', sinceSeq: seq, timeoutMs: 8000 });
     await lab.call(AGENT_FOCUS, { target: 'looked' });
     await lab.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], name: 'shell', cwd: lab.daemon.dir });
   });

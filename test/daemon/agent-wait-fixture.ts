@@ -44,7 +44,7 @@ export class AgentLab {
       env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) },
     });
     // A hang guard, not a figure: a loaded machine can take seconds to start a node process.
-    await this.call(AGENT_WAIT, { targets: [name], until: ['idle'], timeout_ms: 60_000 });
+    await this.call(AGENT_WAIT, { targets: [name], until: ['idle'], timeoutMs: 60_000 });
     return name;
   }
 

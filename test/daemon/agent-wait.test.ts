@@ -20,59 +20,59 @@ describe('agent.wait through the daemon with fake agents', () => {
     const result = await lab.call(AGENT_WAIT, { targets: ['ready'], until: ['idle'] });
     assert.deepEqual(result.matched, ['ready']);
     assert.ok(['idle', 'done'].includes(result.states.ready!));
-    assert.ok(result.elapsed_ms < 100, `took ${result.elapsed_ms} ms`);
+    assert.ok(result.elapsedMs < 100, `took ${result.elapsedMs} ms`);
   });
 
   it('takes done for idle, since done is idle not yet seen', async () => {
     await lab.agent('finisher', 200);
     const seq = await lab.seq();
     await lab.type('finisher', 'work');
-    const result = await lab.call(AGENT_WAIT, { targets: ['finisher'], until: ['idle'], since_seq: seq, timeout_ms: 8000 });
+    const result = await lab.call(AGENT_WAIT, { targets: ['finisher'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
     assert.deepEqual(result.states, { finisher: 'done' });
     assert.equal((await lab.call(AGENT_GET, { target: 'finisher' })).state, 'done', 'waiting never marks the pane seen');
   });
 
-  it('with since_seq, ignores the idle that preceded the prompt and returns on the one after the work', async () => {
+  it('with sinceSeq, ignores the idle that preceded the prompt and returns on the one after the work', async () => {
     await lab.agent('turns', 500);
     const seq = await lab.seq();
-    const before = await lab.failure(AGENT_WAIT, { targets: ['turns'], until: ['idle'], since_seq: seq, timeout_ms: 150 });
+    const before = await lab.failure(AGENT_WAIT, { targets: ['turns'], until: ['idle'], sinceSeq: seq, timeoutMs: 150 });
     assert.equal(before.code, 'timeout', 'the idle before any prompt is no answer');
-    const waiting = lab.call(AGENT_WAIT, { targets: ['turns'], until: ['idle'], since_seq: seq, timeout_ms: 8000 });
+    const waiting = lab.call(AGENT_WAIT, { targets: ['turns'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
     await lab.type('turns', 'do it');
     const result = await waiting;
     assert.deepEqual(result.states, { turns: 'done' });
     assert.ok(result.seq >= seq + 2, `a working and an idle change came after ${seq}, got ${result.seq}`);
-    assert.ok(result.elapsed_ms >= 400, `returned after ${result.elapsed_ms} ms, before the work was over`);
+    assert.ok(result.elapsedMs >= 400, `returned after ${result.elapsedMs} ms, before the work was over`);
     // Level-triggered: asked again after the fact with the same seq, it answers at once.
-    const again = await lab.call(AGENT_WAIT, { targets: ['turns'], since_seq: seq, timeout_ms: 0 });
+    const again = await lab.call(AGENT_WAIT, { targets: ['turns'], sinceSeq: seq, timeoutMs: 0 });
     assert.deepEqual(again.matched, ['turns']);
   });
 
-  it('does not count a seen flip (focus turning done into idle) as the change since_seq waits for', async () => {
+  it('does not count a seen flip (focus turning done into idle) as the change sinceSeq waits for', async () => {
     await lab.agent('flip', 100);
     const first = await lab.seq();
     await lab.type('flip', 'go');
-    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['done'], since_seq: first, timeout_ms: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['done'], sinceSeq: first, timeoutMs: 8000 });
     const seq = await lab.seq();
     await lab.call(AGENT_FOCUS, { target: 'flip' });
     assert.ok((await lab.seq()) > seq, 'the focus was published as a change');
-    const error = await lab.failure(AGENT_WAIT, { targets: ['flip'], until: ['idle'], since_seq: seq, timeout_ms: 150 });
+    const error = await lab.failure(AGENT_WAIT, { targets: ['flip'], until: ['idle'], sinceSeq: seq, timeoutMs: 150 });
     assert.equal(error.code, 'timeout');
     assert.deepEqual(error.details.states, { flip: 'idle' });
   });
 
-  it('with stable_ms, returns only once the state has held that long, and a change breaks the hold', async () => {
+  it('with stableMs, returns only once the state has held that long, and a change breaks the hold', async () => {
     await lab.agent('steady', 300); // working lasts the work plus the arbiter's 450 ms debounce
     let seq = await lab.seq();
     await lab.type('steady', 'long job');
-    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 300, timeout_ms: 8000 });
+    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], sinceSeq: seq, stableMs: 300, timeoutMs: 8000 });
     assert.deepEqual(held.states, { steady: 'working' });
-    assert.ok(held.elapsed_ms >= 280, `returned after ${held.elapsed_ms} ms`);
-    await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeout_ms: 8000 });
+    assert.ok(held.elapsedMs >= 280, `returned after ${held.elapsedMs} ms`);
+    await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeoutMs: 8000 });
 
     seq = await lab.seq();
     await lab.type('steady', 'another');
-    const broken = await lab.failure(AGENT_WAIT, { targets: ['steady'], until: ['working'], since_seq: seq, stable_ms: 1300, timeout_ms: 1500 });
+    const broken = await lab.failure(AGENT_WAIT, { targets: ['steady'], until: ['working'], sinceSeq: seq, stableMs: 1300, timeoutMs: 1500 });
     assert.equal(broken.code, 'timeout', 'the work ended before it had held for 1300 ms');
     assert.deepEqual(broken.details.matched, []);
     assert.equal((broken.details.states as Record<string, string>).steady, 'done');
@@ -82,8 +82,8 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('quick', 150);
     await lab.agent('slow', 1000);
     const seq = await lab.seq();
-    const any = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], since_seq: seq, timeout_ms: 8000 });
-    const all = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], mode: 'all', since_seq: seq, timeout_ms: 8000 });
+    const any = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
+    const all = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], mode: 'all', sinceSeq: seq, timeoutMs: 8000 });
     await lab.type('quick', 'a');
     await lab.type('slow', 'b');
     const first = await any;
@@ -92,23 +92,23 @@ describe('agent.wait through the daemon with fake agents', () => {
     const both = await all;
     assert.deepEqual(both.matched, ['quick', 'slow']);
     assert.deepEqual(both.states, { quick: 'done', slow: 'done' });
-    assert.ok(both.elapsed_ms > first.elapsed_ms);
+    assert.ok(both.elapsedMs > first.elapsedMs);
   });
 
   it('ends with agent_gone when the agent exits, when its pane is killed, and at once on a pane already gone', async () => {
     await lab.agent('leaver', 300);
-    const exiting = lab.failure(AGENT_WAIT, { targets: ['leaver'], until: ['working'], timeout_ms: 8000 });
+    const exiting = lab.failure(AGENT_WAIT, { targets: ['leaver'], until: ['working'], timeoutMs: 8000 });
     await lab.type('leaver', 'exit');
     const exited = await exiting;
     assert.equal(exited.code, 'agent_gone');
     assert.deepEqual(exited.details.gone, ['leaver']);
     assert.deepEqual(exited.details.states, { leaver: 'gone' });
 
-    const already = await lab.failure(AGENT_WAIT, { targets: ['leaver'], timeout_ms: 8000 });
+    const already = await lab.failure(AGENT_WAIT, { targets: ['leaver'], timeoutMs: 8000 });
     assert.equal(already.code, 'agent_gone');
 
     await lab.agent('victim', 300);
-    const killed = lab.failure(AGENT_WAIT, { targets: ['victim'], until: ['blocked'], timeout_ms: 8000 });
+    const killed = lab.failure(AGENT_WAIT, { targets: ['victim'], until: ['blocked'], timeoutMs: 8000 });
     await lab.call(PANE_KILL, { target: 'victim' });
     assert.equal((await killed).code, 'agent_gone');
   });
@@ -117,7 +117,7 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('stayer', 200);
     await lab.agent('quitter', 200);
     const seq = await lab.seq();
-    const waiting = lab.call(AGENT_WAIT, { targets: ['stayer', 'quitter'], until: ['idle'], since_seq: seq, timeout_ms: 8000 });
+    const waiting = lab.call(AGENT_WAIT, { targets: ['stayer', 'quitter'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
     await lab.type('quitter', 'exit');
     await waitFor(async () => (await lab.call(PANE_GET, { target: 'quitter' })).state !== 'running', { what: 'the quitter exited', timeoutMs: 60_000 });
     await lab.type('stayer', 'go on');
@@ -126,24 +126,24 @@ describe('agent.wait through the daemon with fake agents', () => {
     assert.equal(result.states.quitter, 'gone');
   });
 
-  it('on timeout carries matched, states, seq and elapsed_ms in the error data', async () => {
+  it('on timeout carries matched, states, seq and elapsedMs in the error data', async () => {
     await lab.agent('sleepy', 300);
-    const error = await lab.failure(AGENT_WAIT, { targets: ['sleepy'], until: ['blocked'], timeout_ms: 120 });
+    const error = await lab.failure(AGENT_WAIT, { targets: ['sleepy'], until: ['blocked'], timeoutMs: 120 });
     assert.equal(error.code, 'timeout');
     assert.deepEqual(error.details.matched, []);
     assert.ok(['idle', 'done'].includes((error.details.states as Record<string, string>).sleepy!));
     assert.equal(typeof error.details.seq, 'number');
-    assert.ok((error.details.elapsed_ms as number) >= 110);
+    assert.ok((error.details.elapsedMs as number) >= 110);
     assert.match(error.message, /sleepy is (idle|done)/);
   });
 
-  it('refuses unknown targets, too many targets, an empty until and a since_seq from the future', async () => {
+  it('refuses unknown targets, too many targets, an empty until and a sinceSeq from the future', async () => {
     assert.equal((await lab.failure(AGENT_WAIT, { targets: ['nobody'] })).code, 'pane_not_found');
     const many = Array.from({ length: MAX_WAIT_TARGETS + 1 }, (_, i) => `p${i}`);
     assert.equal((await lab.failure(AGENT_WAIT, { targets: many })).code, 'invalid_params');
     assert.equal((await lab.failure(AGENT_WAIT, { targets: [] })).code, 'invalid_params');
     assert.equal((await lab.failure(AGENT_WAIT, { targets: ['ready'], until: [] })).code, 'invalid_params');
-    const ahead = await lab.failure(AGENT_WAIT, { targets: ['ready'], since_seq: (await lab.seq()) + 1000 });
+    const ahead = await lab.failure(AGENT_WAIT, { targets: ['ready'], sinceSeq: (await lab.seq()) + 1000 });
     assert.equal(ahead.code, 'invalid_params');
     assert.match(ahead.message, /did the daemon restart/);
   });

@@ -41,7 +41,7 @@ describe('the event filter language', () => {
     assert.deepEqual(filter, { kinds: ['agent.attention', 'pane.*'], panes: ['api', 'w1:p9'], agents: ['claude'] });
     assert.equal(matchesEventFilter(filter, event('agent.attention'), 'claude'), true);
     assert.equal(matchesEventFilter(filter, event('pane.exited'), 'claude'), true);
-    assert.equal(matchesEventFilter(filter, event('agent.state_changed'), 'claude'), false);
+    assert.equal(matchesEventFilter(filter, event('agent.stateChanged'), 'claude'), false);
     assert.equal(matchesEventFilter(filter, event('agent.attention'), 'codex'), false);
     assert.equal(matchesEventFilter(filter, event('agent.attention', { id: 'w1:p2', name: 'web' }), 'claude'), false);
     assert.equal(matchesEventFilter(parseEventFilter(''), event('metadata.changed'), null), true);

@@ -144,7 +144,7 @@ describe('events and notifications through a real daemon', () => {
     subscription.close();
   });
 
-  it('tells one state_changed per transition, never one per redraw, and attention on done and blocked', async () => {
+  it('tells one stateChanged per transition, never one per redraw, and attention on done and blocked', async () => {
     const { subscription } = await subscribe({ filter: 'pane:fake' });
     const pane = await control.call(PANE_SPAWN, {
       command: process.execPath,
@@ -153,7 +153,7 @@ describe('events and notifications through a real daemon', () => {
       cwd: daemon.dir,
       env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '900' }, // ~11 spinner redraws per task
     });
-    await subscription.until((events) => events.some((e) => e.kind === 'agent.state_changed' && (e.data as any).to === 'idle'), 'idle');
+    await subscription.until((events) => events.some((e) => e.kind === 'agent.stateChanged' && (e.data as any).to === 'idle'), 'idle');
     const start = subscription.events.length;
     await control.call(PANE_SEND, { target: pane.id, text: 'go', keys: ['Enter'] });
     await subscription.until((events) => events.some((e, i) => i >= start && e.kind === 'agent.attention'), 'done');
@@ -163,16 +163,16 @@ describe('events and notifications through a real daemon', () => {
     await subscription.until((events) => events.filter((e, i) => i >= start && e.kind === 'agent.attention').length === 3, 'done again');
 
     const after = subscription.events.slice(start);
-    const transitions = after.filter((e) => e.kind === 'agent.state_changed').map((e) => `${(e.data as any).from}>${(e.data as any).to}`);
+    const transitions = after.filter((e) => e.kind === 'agent.stateChanged').map((e) => `${(e.data as any).from}>${(e.data as any).to}`);
     assert.deepEqual(transitions, ['idle>working', 'working>done', 'done>working', 'working>blocked', 'blocked>working', 'working>done']);
     const attention = after.filter((e) => e.kind === 'agent.attention') as CorralEvent<'agent.attention'>[];
     assert.deepEqual(attention.map((e) => e.data.state), ['done', 'blocked', 'done']);
     for (const event of attention) {
-      const change = after.find((e) => e.kind === 'agent.state_changed' && (e.data as any).seq === event.data.seq);
+      const change = after.find((e) => e.kind === 'agent.stateChanged' && (e.data as any).seq === event.data.seq);
       assert.ok(change && change.cursor === event.cursor - 1, 'attention follows the change it comes from, with its seq');
       assert.equal(event.data.agent, 'claude');
     }
-    const seqs = after.filter((e) => e.kind === 'agent.state_changed').map((e) => (e.data as any).seq as number);
+    const seqs = after.filter((e) => e.kind === 'agent.stateChanged').map((e) => (e.data as any).seq as number);
     assert.ok(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), 'seq grows');
     assert.ok(subscription.events.every((e) => e.pane?.name === 'fake'), 'the filter keeps only this pane');
 

@@ -104,7 +104,7 @@ describe('one recording, replayed and live', () => {
       },
       { what: 'the recording to play to its end', timeoutMs: 60_000 },
     );
-    const live = collapse(events.filter((e) => e.kind === 'agent.state_changed' && e.pane?.id === pane.id).map((e) => e.data.to as string));
+    const live = collapse(events.filter((e) => e.kind === 'agent.stateChanged' && e.pane?.id === pane.id).map((e) => e.data.to as string));
     const replayed = await replayedStates(file, 'claude');
     const trace = events.filter((e) => e.pane?.id === pane.id && e.kind.startsWith("agent.")).map((e) => `${e.ts} ${e.kind} ${e.data.to ?? e.data.state ?? ""} ${e.data.rule ?? ""} ${e.data.source ?? ""}`);
     assert.deepEqual(live, replayed, JSON.stringify({ live, replayed, trace }, null, 1));

@@ -20,7 +20,7 @@ describe('the daemon facing bad input on its socket', () => {
 
   async function bystanderStillServed(): Promise<void> {
     const reply = await bystander.call(nextId++, 'server.status');
-    assert.equal(reply.result.protocolVersion, 1);
+    assert.equal(reply.result.protocolVersion, 2);
   }
 
   async function replyTo(bytes: string | Buffer): Promise<any> {
@@ -115,7 +115,7 @@ describe('the daemon facing bad input on its socket', () => {
       ).join('\n') + '\n');
       const replies = [await client.next(), await client.next(), await client.next()];
       const byId = new Map(replies.map((r) => [r.id, r]));
-      assert.equal(byId.get(1).result.protocolVersion, 1);
+      assert.equal(byId.get(1).result.protocolVersion, 2);
       assert.deepEqual(byId.get(2).result, { panes: [] });
       assert.equal(byId.get(3).error.data.code, 'pane_not_found');
     } finally {

@@ -11,7 +11,7 @@ describe('a pending wait and its client', () => {
     const id = await session.fakeAgent(200);
     const waiter = await RawClient.connect(session.daemon.socket);
     // Blocked never comes: the wait stays pending until its client leaves.
-    void waiter.call(1, 'agent.wait', { targets: [id], until: ['blocked'], timeout_ms: 600_000 }).catch(() => undefined);
+    void waiter.call(1, 'agent.wait', { targets: [id], until: ['blocked'], timeoutMs: 600_000 }).catch(() => undefined);
     await waitFor(async () => (await session.call('server.status')).waits === 1, { what: 'the wait to be pending' });
     assert.equal((await session.call('server.status')).connections, 2);
     waiter.close();
@@ -25,7 +25,7 @@ describe('a pending wait and its client', () => {
   it('still answers a client that only shut its sending side, after one server.probe notification', async () => {
     const id = await session.fakeAgent(300);
     const waiter = await RawClient.connect(session.daemon.socket);
-    waiter.request(1, 'agent.wait', { targets: [id], until: ['working'], timeout_ms: 20_000 });
+    waiter.request(1, 'agent.wait', { targets: [id], until: ['working'], timeoutMs: 20_000 });
     await waitFor(async () => (await session.call('server.status')).waits === 1, { what: 'the wait to be pending' });
     waiter.socket.end(); // half-close: nothing more to send, replies still welcome
     assert.deepEqual(await waiter.next(), { jsonrpc: '2.0', method: 'server.probe', params: {} });

@@ -94,12 +94,12 @@ state = "idle"
 contains = ["❯"]
 `);
     const result = explain(m, screen('❯ 1. Yes\nEsc to cancel'));
-    assert.deepEqual(Object.keys(result), ['agent', 'state', 'rule', 'fallback_reason', 'visible', 'skip_state_update', 'evaluated_rules', 'manifest']);
+    assert.deepEqual(Object.keys(result), ['agent', 'state', 'rule', 'fallbackReason', 'visible', 'skipStateUpdate', 'evaluatedRules', 'manifest']);
     assert.deepEqual(result.rule, { id: 'blocked_footer', priority: 9, region: 'bottom_lines(1)' });
     assert.deepEqual(result.manifest, { id: 'demo', version: '1.0.0', source: 'test' });
-    assert.deepEqual(result.evaluated_rules.map((rule) => [rule.id, rule.matched]), [['blocked_footer', true], ['prompt', true]]);
-    const evidence = result.evaluated_rules[0]!.evidence;
-    assert.equal(evidence.region_size, 1);
+    assert.deepEqual(result.evaluatedRules.map((rule) => [rule.id, rule.matched]), [['blocked_footer', true], ['prompt', true]]);
+    const evidence = result.evaluatedRules[0]!.evidence;
+    assert.equal(evidence.regionSize, 1);
     assert.match(evidence.matcher ?? '', /line_regex .* hit line 1 of bottom_lines\(1\): "Esc to cancel"/);
     assert.equal(evidence.preview, 'Esc to cancel');
   });

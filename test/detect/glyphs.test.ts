@@ -44,7 +44,7 @@ line_regex = ['^{spinner} Working']
 
   it('show the pattern as written in explain', () => {
     const m = manifest('[[rules]]\nid = "spin"\nstate = "working"\nregion = "osc_title"\nregex = [\'^{braille} \']\n');
-    const rule = explain(m, screen('', '⠐ Claude Code')).evaluated_rules[0]!;
+    const rule = explain(m, screen('', '⠐ Claude Code')).evaluatedRules[0]!;
     assert.match(rule.evidence.matcher ?? '', /regex \/\^\{braille\} \/ hit/);
   });
 

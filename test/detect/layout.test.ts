@@ -29,7 +29,7 @@ describe('logical lines', () => {
     assert.deepEqual(input.wrapped.slice(0, 4), [false, true, true, false]);
     const m = manifest(DIALOG);
     assert.equal(evaluate(m, input).rule?.id, 'proceed_question');
-    const rule = explain(m, input).evaluated_rules[0]!;
+    const rule = explain(m, input).evaluatedRules[0]!;
     assert.match(rule.evidence.matcher ?? '', /hit logical line 1 of bottom_non_empty_lines\(4\): "Do you want to proceed with the edit of the file\?"/);
   });
 
@@ -60,7 +60,7 @@ truncation_min_prefix = 6
     const m = manifest(FOOTER);
     assert.equal(evaluate(m, screen('Interactive · Manual Approval · / comm…')).rule?.id, 'idle_footer');
     assert.equal(evaluate(m, screen('Interactive · Manual Approval · / commands · ? help')).rule?.id, 'idle_footer');
-    assert.match(explain(m, screen('Interactive · / comm…')).evaluated_rules[0]!.evidence.matcher ?? '', /cut short on line 1/);
+    assert.match(explain(m, screen('Interactive · / comm…')).evaluatedRules[0]!.evidence.matcher ?? '', /cut short on line 1/);
   });
 
   it('refuses a cut shorter than the minimum, one without the ellipsis, and rules that did not opt in', () => {

@@ -52,12 +52,12 @@ describe('time as evidence', () => {
   it('is not judged without a clock (saved screens), and explain says which way it went', () => {
     const m = manifest(RULES);
     assert.equal(evaluate(m, { lines: ['⠙ Thinking'], title: null, progress: null }).rule?.id, 'spinner_row');
-    assert.match(explain(m, { lines: ['> '], title: null, progress: null }).evaluated_rules[1]!.evidence.time ?? '', /not judged/);
+    assert.match(explain(m, { lines: ['> '], title: null, progress: null }).evaluatedRules[1]!.evidence.time ?? '', /not judged/);
     const memory = new ScreenMemory();
     evaluate(m, at('⠙ Thinking (1s)\n> ', 0), memory);
     const later = explain(m, at('⠙ Thinking (1s)\n> ', 2000), memory);
-    assert.equal(later.evaluated_rules[0]!.matched, false);
-    assert.match(later.evaluated_rules[0]!.evidence.time ?? '', /changed 2000 ms ago \(needs within 500\)/);
+    assert.equal(later.evaluatedRules[0]!.matched, false);
+    assert.match(later.evaluatedRules[0]!.evidence.time ?? '', /changed 2000 ms ago \(needs within 500\)/);
     assert.equal(later.state, 'idle');
     assert.equal(evaluate(m, at('⠙ Thinking (1s)\n> ', 2000), memory).state, 'idle', 'explain left the memory as it was');
   });

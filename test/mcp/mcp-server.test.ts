@@ -67,7 +67,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     for (const name of names) {
       await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name });
     }
-    const ready = await tool('wait_for_agents', { targets: names, until: ['idle'], mode: 'all', timeout_seconds: 60 });
+    const ready = await tool('wait_for_agents', { targets: names, until: ['idle'], mode: 'all', timeoutSeconds: 60 });
     assert.equal(ready.outcome, 'matched');
     let { seq } = await tool('list_agents', {});
     await tool('prompt_agent', { target: 'alpha', text: 'write the parser' });
@@ -77,7 +77,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     const remaining = new Set(names);
     let answered = 0;
     while (remaining.size > 0) {
-      const woke = await tool('wait_for_agents', { targets: [...remaining], until: ['done', 'blocked'], since_seq: seq, timeout_seconds: 60 });
+      const woke = await tool('wait_for_agents', { targets: [...remaining], until: ['done', 'blocked'], sinceSeq: seq, timeoutSeconds: 60 });
       assert.equal(woke.outcome, 'matched', JSON.stringify(woke));
       seq = woke.seq;
       for (const name of woke.matched as string[]) {
@@ -100,14 +100,14 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
   });
 
   it('a wait that times out returns timed_out for the model to call again', async () => {
-    const woke = await tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeout_seconds: 0 });
+    const woke = await tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeoutSeconds: 0 });
     assert.equal(woke.outcome, 'timed_out');
     assert.deepEqual(woke.states, { alpha: 'done' });
   });
 
   it('a cancelled wait is cancelled in the daemon too', async () => {
     const cancel = new AbortController();
-    const pending = tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeout_seconds: 600 }, { signal: cancel.signal });
+    const pending = tool('wait_for_agents', { targets: ['alpha'], until: ['blocked'], timeoutSeconds: 600 }, { signal: cancel.signal });
     await until(async () => (await corral.call('server.status')).waits === 1, 'the daemon holds the wait');
     cancel.abort();
     await assert.rejects(pending);

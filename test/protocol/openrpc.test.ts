@@ -35,7 +35,7 @@ describe('the OpenRPC document', () => {
     const valid = validate(reply.result);
     assert.ok(valid, JSON.stringify(validate.errors, null, 2));
     assert.equal(reply.result.openrpc, '1.3.2');
-    assert.match(reply.result.info.version, /^1\.\d+\.0$/);
+    assert.match(reply.result.info.version, /^2\.\d+\.0$/);
   });
 
   it('every result, param, notification and event schema compiles as JSON Schema', () => {

@@ -36,7 +36,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
       const result = await withDaemon(socket, (client) => client.call(AGENT_PROMPT, params));
       if (json) return printJson(result);
       if ('queued' in result) printText(`queued for ${target} at position ${result.position}; it is typed when the agent is next idle`);
-      else printText(`delivered to ${target} (since_seq ${result.seq})`);
+      else printText(`delivered to ${target} (sinceSeq ${result.seq})`);
     });
 
   agent
@@ -52,11 +52,11 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
       const params = {
         target,
         ...(choice !== undefined ? { choice } : { keys: options.keys! }),
-        ...(options.timeout !== undefined ? { timeout_ms: options.timeout } : {}),
+        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
       };
       const result = await withDaemon(socket, (client) => client.call(AGENT_ANSWER, params));
       if (json) return printJson(result);
-      printText(`${target} left blocked: now ${result.state} (${formatAge(result.elapsed_ms)})`);
+      printText(`${target} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})`);
     });
 
   agent
@@ -100,7 +100,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
         ...(options.displayAgent !== undefined ? { displayAgent: options.displayAgent } : {}),
         ...(options.stateLabel !== undefined ? { stateLabel: options.stateLabel } : {}),
         ...(options.tokens !== undefined ? { tokens: options.tokens } : {}),
-        ...(options.ttl !== undefined ? { ttl_ms: options.ttl } : {}),
+        ...(options.ttl !== undefined ? { ttlMs: options.ttl } : {}),
       };
       const result = await withDaemon(socket, (client) => client.call(PANE_REPORT_METADATA, params));
       if (json) return printJson(result);

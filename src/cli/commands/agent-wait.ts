@@ -18,8 +18,8 @@ function collectStates(value: string, previous: AgentState[]): AgentState[] {
 
 /** The result fields a timeout or gone error carries in its data, printed like a result for scripts. */
 function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
-  const { matched, states, seq, elapsed_ms, gone } = error.details as Partial<AgentWaitResult & { gone: string[] }>;
-  return { matched: matched ?? [], states: states ?? {}, seq: seq ?? 0, elapsed_ms: elapsed_ms ?? 0, ...(gone ? { gone } : {}) };
+  const { matched, states, seq, elapsedMs, gone } = error.details as Partial<AgentWaitResult & { gone: string[] }>;
+  return { matched: matched ?? [], states: states ?? {}, seq: seq ?? 0, elapsedMs: elapsedMs ?? 0, ...(gone ? { gone } : {}) };
 }
 
 /**
@@ -46,9 +46,9 @@ export function registerAgentWaitCommand(agent: Command): void {
         targets,
         mode: options.all ? ('all' as const) : ('any' as const),
         ...(until.length > 0 ? { until } : {}),
-        ...(options.timeout !== undefined ? { timeout_ms: options.timeout as number } : {}),
-        ...(options.sinceSeq !== undefined ? { since_seq: options.sinceSeq as number } : {}),
-        ...(options.stable !== undefined ? { stable_ms: options.stable as number } : {}),
+        ...(options.timeout !== undefined ? { timeoutMs: options.timeout as number } : {}),
+        ...(options.sinceSeq !== undefined ? { sinceSeq: options.sinceSeq as number } : {}),
+        ...(options.stable !== undefined ? { stableMs: options.stable as number } : {}),
       };
       let result: AgentWaitResult;
       try {

@@ -89,11 +89,11 @@ function formatLiveExplain(result: LiveExplain): string {
     lines.push('', 'rejected reports:');
     for (const r of arbiter.rejections) lines.push(`  ${r.source}: ${r.reason} (${r.detail})`);
   }
-  const detection = result.detection as { rule: { id: string } | null; fallback_reason: string | null; manifest: { id: string; version: string; source: string }; evaluated_rules: { id: string; matched: boolean }[] } | null;
+  const detection = result.detection as { rule: { id: string } | null; fallbackReason: string | null; manifest: { id: string; version: string; source: string }; evaluatedRules: { id: string; matched: boolean }[] } | null;
   if (detection) {
     lines.push('', `screen: manifest ${detection.manifest.id} ${detection.manifest.version} (${detection.manifest.source})`);
-    lines.push(`  ${detection.rule ? `rule ${detection.rule.id} matched` : `no rule matched: ${detection.fallback_reason ?? 'fallback'}`}`);
-    const matched = detection.evaluated_rules.filter((r) => r.matched).map((r) => r.id);
+    lines.push(`  ${detection.rule ? `rule ${detection.rule.id} matched` : `no rule matched: ${detection.fallbackReason ?? 'fallback'}`}`);
+    const matched = detection.evaluatedRules.filter((r) => r.matched).map((r) => r.id);
     if (matched.length > 1) lines.push(`  also matched: ${matched.slice(1).join(', ')}`);
   } else {
     lines.push('', 'screen: no manifest applies (no agent identified)');

@@ -79,7 +79,7 @@ function describe(event: CorralEvent): string {
       return d.signal !== null ? `signal ${d.signal}` : `exit code ${d.exitCode ?? '-'}`;
     case 'agent.detected':
       return `${d.agent} (was ${d.previous ?? 'none'}), ${d.state} [seq ${d.seq}]`;
-    case 'agent.state_changed':
+    case 'agent.stateChanged':
       return `${d.agent ?? 'no agent'} ${d.from} -> ${d.to} by ${d.rule} (${d.source})${d.seen ? '' : ', unseen'} [seq ${d.seq}]`;
     case 'agent.released':
       return `${d.agent ?? 'agent'} released, was ${d.state} [seq ${d.seq}]`;

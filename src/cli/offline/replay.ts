@@ -27,7 +27,7 @@ export interface TimelineEntry {
   time?: number;
   state: string;
   rule: string | null;
-  skip_state_update: boolean;
+  skipStateUpdate: boolean;
 }
 
 export function registerReplayCommand(detect: Command): void {
@@ -58,7 +58,7 @@ export function registerReplayCommand(detect: Command): void {
           ? changesOf((await timedVerdicts(data, manifest, { cols, rows }, until)).verdicts)
           : await replayTimeline(data, { cols, rows }, positive(flags.step, '--step'), (input) => evaluate(manifest, input));
         if (flags.json) printJson(entries);
-        else printText(entries.map((e) => `${String(e.offset).padStart(8)}${e.time === undefined ? '' : `  ${e.time.toFixed(3).padStart(9)}s`}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skip_state_update ? ' skip' : ''}`).join('\n'));
+        else printText(entries.map((e) => `${String(e.offset).padStart(8)}${e.time === undefined ? '' : `  ${e.time.toFixed(3).padStart(9)}s`}  ${e.state.padEnd(8)} ${e.rule ?? '(fallback)'}${e.skipStateUpdate ? ' skip' : ''}`).join('\n'));
         return;
       }
       if (timed) {
@@ -83,8 +83,8 @@ export async function replayTimeline(data: Capture, size: { cols: number; rows: 
   await replayAtOffsets(data, timelineOffsets(data.length, step), size, (offset, input) => {
     const verdict = decide(input);
     const previous = entries[entries.length - 1];
-    const entry = { offset, state: verdict.state, rule: verdict.rule?.id ?? null, skip_state_update: verdict.skipStateUpdate };
-    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skip_state_update !== entry.skip_state_update) entries.push(entry);
+    const entry = { offset, state: verdict.state, rule: verdict.rule?.id ?? null, skipStateUpdate: verdict.skipStateUpdate };
+    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skipStateUpdate !== entry.skipStateUpdate) entries.push(entry);
   });
   return entries;
 }
@@ -94,8 +94,8 @@ export function changesOf(verdicts: readonly TimedVerdict[]): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
   for (const { offset, at, verdict } of verdicts) {
     const previous = entries[entries.length - 1];
-    const entry = { offset, time: at / 1000, state: verdict.state, rule: verdict.rule?.id ?? null, skip_state_update: verdict.skipStateUpdate };
-    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skip_state_update !== entry.skip_state_update) entries.push(entry);
+    const entry = { offset, time: at / 1000, state: verdict.state, rule: verdict.rule?.id ?? null, skipStateUpdate: verdict.skipStateUpdate };
+    if (!previous || previous.state !== entry.state || previous.rule !== entry.rule || previous.skipStateUpdate !== entry.skipStateUpdate) entries.push(entry);
   }
   return entries;
 }

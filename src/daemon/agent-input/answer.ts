@@ -9,7 +9,7 @@ import { keyBytes } from './typing.ts';
 export interface AnswerRequest {
   choice?: number;
   keys?: string[];
-  timeout_ms?: number;
+  timeoutMs?: number;
 }
 
 /** The bytes of an answer: the option number as typed digits, or the named keys. */
@@ -31,7 +31,7 @@ export function answerAgent(
   pane: PaneRecord,
   request: AnswerRequest,
   signal: AbortSignal,
-): Promise<{ state: AgentState; elapsed_ms: number }> {
+): Promise<{ state: AgentState; elapsedMs: number }> {
   const bytes = answerBytes(request);
   const view = currentAgent(agents, pane);
   if (view.state !== 'blocked') {
@@ -41,14 +41,14 @@ export function answerAgent(
       { id: pane.id, state: view.displayed },
     );
   }
-  const timeoutMs = request.timeout_ms ?? DEFAULT_ANSWER_TIMEOUT_MS;
+  const timeoutMs = request.timeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const subscription = agents.onChange((change) => {
       if (change.pane !== pane || change.extrasOnly) return;
       if (change.record.kind === 'released' || change.record.after.state !== 'blocked') {
         finish();
-        resolve({ state: change.info.state, elapsed_ms: Date.now() - started });
+        resolve({ state: change.info.state, elapsedMs: Date.now() - started });
       }
     });
     const timer = setTimeout(() => {
@@ -56,7 +56,7 @@ export function answerAgent(
       reject(
         new CorralError('timeout', `${view.agent} in pane ${pane.label()} is still blocked ${timeoutMs} ms after the answer; read its screen`, {
           id: pane.id,
-          elapsed_ms: Date.now() - started,
+          elapsedMs: Date.now() - started,
         }),
       );
     }, timeoutMs);

@@ -69,7 +69,7 @@ export class AgentService implements Disposable {
     return this.options.manifests;
   }
 
-  /** The daemon-wide count of published agent changes; waits use it as `since_seq`. */
+  /** The daemon-wide count of published agent changes; waits use it as `sinceSeq`. */
   get stateChangeSeq(): number {
     return this.seq;
   }

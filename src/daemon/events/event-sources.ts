@@ -65,8 +65,8 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
   const { before, after } = record;
   const paneRef = { id: pane.id, name: pane.name };
   if (change.extrasOnly) {
-    // Only the steering queue moved: not a state change, so no state_changed and no attention.
-    hub.publish('agent.queue_changed', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
+    // Only the steering queue moved: not a state change, so no stateChanged and no attention.
+    hub.publish('agent.queueChanged', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
     return;
   }
   if (record.kind === 'released') {
@@ -77,7 +77,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
     hub.publish('agent.detected', paneRef, { agent: after.agent, previous: before.agent, state: after.displayed, seq }, after.agent);
   }
   hub.publish(
-    'agent.state_changed',
+    'agent.stateChanged',
     paneRef,
     {
       agent: after.agent,

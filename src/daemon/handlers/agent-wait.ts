@@ -10,11 +10,11 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
   return [
     implement(AGENT_WAIT, (params, context) => {
       const current = agents.stateChangeSeq;
-      if (params.since_seq !== undefined && params.since_seq > current) {
+      if (params.sinceSeq !== undefined && params.sinceSeq > current) {
         throw new CorralError(
           'invalid_params',
-          `"since_seq" ${params.since_seq} is ahead of the daemon's state_change_seq ${current} (did the daemon restart?); take a fresh one from \`corral agent list --json\``,
-          { field: 'since_seq', seq: current },
+          `"sinceSeq" ${params.sinceSeq} is ahead of the daemon's state_change_seq ${current} (did the daemon restart?); take a fresh one from \`corral agent list --json\``,
+          { field: 'sinceSeq', seq: current },
         );
       }
       const targets = [...new Set(params.targets)].map((name) => ({ name, pane: registry.resolve(name) }));
@@ -23,9 +23,9 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
           targets,
           want: expandUntil(params.until ?? DEFAULT_WAIT_UNTIL),
           mode: params.mode ?? 'any',
-          stableMs: params.stable_ms ?? 0,
-          ...(params.since_seq !== undefined ? { sinceSeq: params.since_seq } : {}),
-          ...(params.timeout_ms !== undefined ? { timeoutMs: params.timeout_ms } : {}),
+          stableMs: params.stableMs ?? 0,
+          ...(params.sinceSeq !== undefined ? { sinceSeq: params.sinceSeq } : {}),
+          ...(params.timeoutMs !== undefined ? { timeoutMs: params.timeoutMs } : {}),
         },
         context.signal,
       );

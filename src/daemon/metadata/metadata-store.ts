@@ -11,7 +11,7 @@ export interface MetadataReport {
   displayAgent?: string;
   stateLabel?: string;
   tokens?: number;
-  ttl_ms?: number;
+  ttlMs?: number;
 }
 
 const FIELDS = ['title', 'displayAgent', 'stateLabel', 'tokens'] as const;
@@ -67,7 +67,7 @@ export class MetadataStore implements Disposable {
     const entries = this.panes.get(paneId) ?? { sources: new Map<string, MetadataEntry>(), timer: null };
     this.panes.set(paneId, entries);
     entries.sources.delete(report.source); // re-inserted last, so a later report wins a field over an earlier one
-    const entry: MetadataEntry = { reportedAt: now, expiresAt: now + (report.ttl_ms ?? DEFAULT_METADATA_TTL_MS) };
+    const entry: MetadataEntry = { reportedAt: now, expiresAt: now + (report.ttlMs ?? DEFAULT_METADATA_TTL_MS) };
     for (const field of FIELDS) if (report[field] !== undefined) (entry as unknown as Record<string, unknown>)[field] = report[field];
     if (FIELDS.some((field) => report[field] !== undefined)) entries.sources.set(report.source, entry);
     this.settle(paneId, entries, now, true);

@@ -28,8 +28,8 @@ type Lifecycle = 'waiting' | 'settled';
 
 /**
  * One `agent.wait`: level-triggered, so it judges every target at once and again on each change the
- * hub routes to it; never polls. Timers exist only for `stable_ms` (armed for the earliest moment the
- * condition could hold long enough, re-armed on each change) and for `timeout_ms`.
+ * hub routes to it; never polls. Timers exist only for `stableMs` (armed for the earliest moment the
+ * condition could hold long enough, re-armed on each change) and for `timeoutMs`.
  */
 export class AgentWait {
   readonly result: Promise<AgentWaitResult>;
@@ -140,7 +140,7 @@ export class AgentWait {
       const facts = this.deps.facts(target.pane);
       states[target.name] = judgeTarget(facts, this.spec.want, this.spec.sinceSeq) === 'gone' ? 'gone' : facts.state;
     }
-    return { matched, states, seq: this.deps.seq(), elapsed_ms: Math.round(performance.now() - this.startedAt) };
+    return { matched, states, seq: this.deps.seq(), elapsedMs: Math.round(performance.now() - this.startedAt) };
   }
 
   private describeStates(): string {

@@ -12,7 +12,7 @@ const NO_TURN: PaneTurn = Object.freeze({ turnSeq: 0, released: false });
 
 /**
  * Per pane, the seq of its last turn. A seen flip alone (done becoming idle) is not a turn: a caller
- * that focuses or prompts a done agent after taking its `since_seq` must not see that flip as the new
+ * that focuses or prompts a done agent after taking its `sinceSeq` must not see that flip as the new
  * idle it waits for.
  */
 export class ChangeLedger {

@@ -12,7 +12,7 @@ import type { TargetFacts } from './wait-match.ts';
 /**
  * Every pending `agent.wait`, woken by the changes of the panes it names: each published agent change
  * (seen flips and releases included), each pane exit and removal. One subscription each, routed by pane.
- * It also keeps the ledger of turns that `since_seq` is judged by, from the daemon's start.
+ * It also keeps the ledger of turns that `sinceSeq` is judged by, from the daemon's start.
  */
 export class WaitHub implements Disposable {
   private readonly ledger = new ChangeLedger();

@@ -5,7 +5,7 @@ import { paneTarget } from '../pane-target.ts';
 
 const target = paneTarget;
 
-/** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait since_seq`), or queued it. */
+/** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait sinceSeq`), or queued it. */
 export type PromptResult = { delivered: true; seq: number } | { queued: true; position: number };
 
 export const AGENT_PROMPT = defineMethod({
@@ -37,7 +37,7 @@ export const AGENT_QUEUE = defineMethod({
 });
 
 export const AGENT_QUEUE_CLEAR = defineMethod({
-  name: 'agent.queue.clear',
+  name: 'agent.clearQueue',
   summary: "Empty the pane's steering queue; nothing waiting in it is delivered.",
   params: params({ target }),
   result: returns<{ cleared: number }>(),
@@ -53,8 +53,8 @@ export const AGENT_ANSWER = defineMethod({
     target,
     choice: optional(int({ min: 0, max: 99 })),
     keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 64 })),
-    timeout_ms: optional(int({ min: 1, max: 3_600_000 })),
+    timeoutMs: optional(int({ min: 1, max: 3_600_000 })),
   }),
-  result: returns<{ state: AgentState; elapsed_ms: number }>(),
+  result: returns<{ state: AgentState; elapsedMs: number }>(),
   errors: ['pane_not_found', 'pane_exited', 'agent_not_found', 'agent_not_blocked', 'invalid_key', 'timeout'],
 });

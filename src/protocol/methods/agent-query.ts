@@ -27,7 +27,7 @@ export interface WorkspaceRollup {
 }
 
 export interface AgentListResult {
-  /** The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `since_seq`. */
+  /** The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `sinceSeq`. */
   seq: number;
   agents: AgentInfo[];
   workspaces: WorkspaceRollup[];

@@ -23,7 +23,7 @@ export interface AgentWaitResult {
   states: Record<string, AgentState | 'gone'>;
   /** The daemon-wide state_change_seq at that moment. */
   seq: number;
-  elapsed_ms: number;
+  elapsedMs: number;
 }
 
 export const AGENT_WAIT = defineMethod({
@@ -33,9 +33,9 @@ export const AGENT_WAIT = defineMethod({
     targets: arrayOf(paneTarget, { min: 1, max: MAX_WAIT_TARGETS, hint: 'must name at least one pane' }),
     until: optional(arrayOf(oneOf(AGENT_STATES), { min: 1, max: AGENT_STATES.length, hint: 'must name at least one state, or be left out' })),
     mode: optional(oneOf(WAIT_MODES)),
-    timeout_ms: optional(int({ min: 0, max: MAX_WAIT_MS })),
-    since_seq: optional(int({ min: 0 })),
-    stable_ms: optional(int({ min: 0, max: MAX_WAIT_MS })),
+    timeoutMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
+    sinceSeq: optional(int({ min: 0 })),
+    stableMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
   }),
   result: returns<AgentWaitResult>(),
   errors: ['pane_not_found', 'agent_gone', 'timeout'],

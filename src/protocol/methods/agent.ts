@@ -3,6 +3,7 @@ import { params, str } from '../validate.ts';
 import type { AgentState, RawState } from '../states.ts';
 import type { PaneLifecycle } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';
+import type { ArbiterExplain, DetectionExplain } from '../explain.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
 export interface AgentProgress {
@@ -56,6 +57,6 @@ export interface AgentExplainResult {
   pane: { id: string; name: string | null };
   agent: AgentInfo;
   process: { pgid: number; pid: number; exe: string | null; argv: string[]; agentHint?: string } | null;
-  detection: unknown | null; // null when no manifest applies (no agent identified)
-  arbiter: unknown;
+  detection: DetectionExplain | null; // null when no manifest applies (no agent identified)
+  arbiter: ArbiterExplain;
 }

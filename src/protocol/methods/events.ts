@@ -12,10 +12,10 @@ export const EVENT_KINDS = [
   'pane.exited',
   'pane.removed',
   'agent.detected',
-  'agent.state_changed',
+  'agent.stateChanged',
   'agent.released',
   'agent.attention',
-  'agent.queue_changed',
+  'agent.queueChanged',
   'metadata.changed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -27,8 +27,8 @@ export interface EventData {
   'pane.removed': { exitCode: number | null; signal: number | null };
   'agent.detected': { agent: string; previous: string | null; state: AgentState; seq: number };
   /** The steering queue's count changed; the state did not (seq is the last state change's). */
-  'agent.queue_changed': { agent: string | null; queued: number; seq: number };
-  'agent.state_changed': {
+  'agent.queueChanged': { agent: string | null; queued: number; seq: number };
+  'agent.stateChanged': {
     agent: string | null;
     from: AgentState;
     to: AgentState;

@@ -37,7 +37,7 @@ export const PANE_REPORT_METADATA = defineMethod({
     displayAgent: optional(str({ max: 64 })),
     stateLabel: optional(str({ max: 64 })),
     tokens: optional(int({ min: 0, max: Number.MAX_SAFE_INTEGER })),
-    ttl_ms: optional(int({ min: 1, max: MAX_METADATA_TTL_MS })),
+    ttlMs: optional(int({ min: 1, max: MAX_METADATA_TTL_MS })),
   }),
   result: returns<{ metadata: PaneMetadata | null }>(),
   errors: ['pane_not_found', 'pane_exited'],

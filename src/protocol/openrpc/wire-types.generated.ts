@@ -25,13 +25,24 @@ export const WIRE_TYPES: WireTypes = {
             "unknown"
           ]
         },
-        "elapsed_ms": {
+        "elapsedMs": {
           "type": "number"
         }
       },
       "required": [
         "state",
-        "elapsed_ms"
+        "elapsedMs"
+      ]
+    },
+    "agent.clearQueue": {
+      "type": "object",
+      "properties": {
+        "cleared": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "cleared"
       ]
     },
     "agent.explain": {
@@ -106,9 +117,19 @@ export const WIRE_TYPES: WireTypes = {
           ]
         },
         "detection": {
-          "description": "null when no manifest applies (no agent identified)"
+          "description": "null when no manifest applies (no agent identified)",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "$ref": "#/components/schemas/DetectionExplain"
+            }
+          ]
         },
-        "arbiter": {}
+        "arbiter": {
+          "$ref": "#/components/schemas/ArbiterExplain"
+        }
       },
       "required": [
         "pane",
@@ -406,7 +427,7 @@ export const WIRE_TYPES: WireTypes = {
       "type": "object",
       "properties": {
         "seq": {
-          "description": "The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `since_seq`.",
+          "description": "The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `sinceSeq`.",
           "type": "number"
         },
         "agents": {
@@ -480,17 +501,6 @@ export const WIRE_TYPES: WireTypes = {
       "required": [
         "queued",
         "prompts"
-      ]
-    },
-    "agent.queue.clear": {
-      "type": "object",
-      "properties": {
-        "cleared": {
-          "type": "number"
-        }
-      },
-      "required": [
-        "cleared"
       ]
     },
     "agent.read": {
@@ -591,7 +601,7 @@ export const WIRE_TYPES: WireTypes = {
           "description": "The daemon-wide state_change_seq at that moment.",
           "type": "number"
         },
-        "elapsed_ms": {
+        "elapsedMs": {
           "type": "number"
         }
       },
@@ -599,7 +609,7 @@ export const WIRE_TYPES: WireTypes = {
         "matched",
         "states",
         "seq",
-        "elapsed_ms"
+        "elapsedMs"
       ]
     },
     "events.read": {
@@ -633,10 +643,10 @@ export const WIRE_TYPES: WireTypes = {
                   "pane.exited",
                   "pane.removed",
                   "agent.detected",
-                  "agent.state_changed",
+                  "agent.stateChanged",
                   "agent.released",
                   "agent.attention",
-                  "agent.queue_changed",
+                  "agent.queueChanged",
                   "metadata.changed"
                 ]
               },
@@ -2435,7 +2445,7 @@ export const WIRE_TYPES: WireTypes = {
         "seq"
       ]
     },
-    "agent.queue_changed": {
+    "agent.queueChanged": {
       "description": "The steering queue's count changed; the state did not (seq is the last state change's).",
       "type": "object",
       "properties": {
@@ -2495,7 +2505,7 @@ export const WIRE_TYPES: WireTypes = {
         "seq"
       ]
     },
-    "agent.state_changed": {
+    "agent.stateChanged": {
       "type": "object",
       "properties": {
         "agent": {
@@ -2952,6 +2962,404 @@ export const WIRE_TYPES: WireTypes = {
         "percent"
       ]
     },
+    "ArbiterEvidence": {
+      "description": "One piece of evidence as the arbiter sees it now (docs/arbitration.md).",
+      "type": "object",
+      "properties": {
+        "kind": {
+          "type": "string",
+          "enum": [
+            "process",
+            "report",
+            "screen"
+          ]
+        },
+        "source": {
+          "description": "`process`, `screen`, or the report's source.",
+          "type": "string"
+        },
+        "value": {
+          "type": "string"
+        },
+        "ageMs": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "authoritative": {
+          "description": "Whether this evidence may decide now (fresh, bound, for the pane's agent).",
+          "type": "boolean"
+        },
+        "decided": {
+          "description": "Whether this evidence made the current decision.",
+          "type": "boolean"
+        },
+        "note": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "kind",
+        "source",
+        "value",
+        "ageMs",
+        "authoritative",
+        "decided",
+        "note"
+      ]
+    },
+    "ArbiterExplain": {
+      "description": "The arbiter's half of `agent.explain`: every evidence source, what decided, what waits, what was refused.",
+      "type": "object",
+      "properties": {
+        "view": {
+          "$ref": "#/components/schemas/ArbiterView"
+        },
+        "decidedBy": {
+          "type": "string"
+        },
+        "precedence": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "generation": {
+          "type": "number"
+        },
+        "observable": {
+          "type": "boolean"
+        },
+        "currentSession": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "evidence": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ArbiterEvidence"
+          }
+        },
+        "pendingDebounce": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "object",
+              "properties": {
+                "state": {
+                  "type": "string",
+                  "enum": [
+                    "idle",
+                    "working",
+                    "blocked",
+                    "unknown"
+                  ]
+                },
+                "since": {
+                  "type": "number"
+                },
+                "deadline": {
+                  "type": "number"
+                },
+                "remainingMs": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "state",
+                "since",
+                "deadline",
+                "remainingMs"
+              ]
+            }
+          ]
+        },
+        "rejections": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/ArbiterRejection"
+          }
+        },
+        "windows": {
+          "description": "The arbiter's time windows and bounds (docs/arbitration.md), in ms unless named otherwise.",
+          "type": "object",
+          "properties": {
+            "debounceMs": {
+              "type": "number"
+            },
+            "startupSettleMs": {
+              "type": "number"
+            },
+            "staleAfterMs": {
+              "type": "number"
+            },
+            "futureSkewMs": {
+              "type": "number"
+            },
+            "identityExpiryMs": {
+              "type": "number"
+            },
+            "rejectionLogSize": {
+              "type": "number"
+            },
+            "historySize": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "debounceMs",
+            "startupSettleMs",
+            "staleAfterMs",
+            "futureSkewMs",
+            "identityExpiryMs",
+            "rejectionLogSize",
+            "historySize"
+          ]
+        }
+      },
+      "required": [
+        "view",
+        "decidedBy",
+        "precedence",
+        "generation",
+        "observable",
+        "currentSession",
+        "evidence",
+        "pendingDebounce",
+        "rejections",
+        "windows"
+      ]
+    },
+    "ArbiterRejection": {
+      "description": "A refused report, kept for explain; `reason` is a stable code of docs/reporting.md.",
+      "type": "object",
+      "properties": {
+        "at": {
+          "type": "number"
+        },
+        "source": {
+          "type": "string"
+        },
+        "reason": {
+          "type": "string"
+        },
+        "detail": {
+          "type": "string"
+        },
+        "summary": {
+          "type": "string"
+        }
+      },
+      "required": [
+        "at",
+        "source",
+        "reason",
+        "detail",
+        "summary"
+      ]
+    },
+    "ArbiterView": {
+      "description": "The arbiter's effective view of the pane's agent; `rule` is the precedence entry that decided.",
+      "type": "object",
+      "properties": {
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "identity": {
+          "type": "string",
+          "enum": [
+            "process",
+            "report",
+            "none"
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "unknown"
+          ]
+        },
+        "displayed": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "done",
+            "unknown"
+          ]
+        },
+        "seen": {
+          "type": "boolean"
+        },
+        "rule": {
+          "type": "string"
+        },
+        "source": {
+          "type": "string"
+        },
+        "revision": {
+          "type": "number"
+        },
+        "stateSince": {
+          "type": "number"
+        },
+        "generation": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "agent",
+        "identity",
+        "state",
+        "displayed",
+        "seen",
+        "rule",
+        "source",
+        "revision",
+        "stateSince",
+        "generation"
+      ]
+    },
+    "DetectionExplain": {
+      "description": "Detection's explain, as `agent.explain` answers it in `detection` and `corral agent explain --file\n--json` prints it: the verdict plus every rule in evaluation order.",
+      "type": "object",
+      "properties": {
+        "agent": {
+          "type": "string"
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "unknown"
+          ]
+        },
+        "rule": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "object",
+              "properties": {
+                "id": {
+                  "type": "string"
+                },
+                "priority": {
+                  "type": "number"
+                },
+                "region": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "id",
+                "priority",
+                "region"
+              ]
+            }
+          ]
+        },
+        "fallbackReason": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "visible": {
+          "$ref": "#/components/schemas/VisibleFlags"
+        },
+        "skipStateUpdate": {
+          "type": "boolean"
+        },
+        "evaluatedRules": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/EvaluatedRule"
+          }
+        },
+        "manifest": {
+          "$ref": "#/components/schemas/ManifestRef"
+        }
+      },
+      "required": [
+        "agent",
+        "state",
+        "rule",
+        "fallbackReason",
+        "visible",
+        "skipStateUpdate",
+        "evaluatedRules",
+        "manifest"
+      ]
+    },
+    "EvaluatedRule": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "unknown"
+          ]
+        },
+        "priority": {
+          "type": "number"
+        },
+        "region": {
+          "type": "string"
+        },
+        "matched": {
+          "type": "boolean"
+        },
+        "evidence": {
+          "$ref": "#/components/schemas/RuleEvidence"
+        }
+      },
+      "required": [
+        "id",
+        "state",
+        "priority",
+        "region",
+        "matched",
+        "evidence"
+      ]
+    },
     "EventsSnapshot": {
       "description": "The consistent view a subscriber starts from: taken at the returned cursor.",
       "type": "object",
@@ -3058,6 +3466,27 @@ export const WIRE_TYPES: WireTypes = {
         "file",
         "code",
         "message"
+      ]
+    },
+    "ManifestRef": {
+      "description": "The manifest a verdict came from.",
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "version": {
+          "type": "string"
+        },
+        "source": {
+          "description": "'bundled', 'user:<path>', 'catalog:<source>'",
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "version",
+        "source"
       ]
     },
     "MetadataEntry": {
@@ -3314,6 +3743,68 @@ export const WIRE_TYPES: WireTypes = {
         "text",
         "submit",
         "queuedAt"
+      ]
+    },
+    "RuleEvidence": {
+      "description": "What one rule saw when detection evaluated it.",
+      "type": "object",
+      "properties": {
+        "matcher": {
+          "description": "the matchers that passed, in order; null when the rule did not match",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "regionSize": {
+          "description": "lines in the rule's region",
+          "type": "number"
+        },
+        "preview": {
+          "description": "the last lines of the region, clipped",
+          "type": "string"
+        },
+        "time": {
+          "description": "the rule's time conditions as judged (motion, quiet); null when it has none",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        }
+      },
+      "required": [
+        "matcher",
+        "regionSize",
+        "preview",
+        "time"
+      ]
+    },
+    "VisibleFlags": {
+      "description": "Which visible-state flags the deciding rule set (docs/manifests.md).",
+      "type": "object",
+      "properties": {
+        "idle": {
+          "type": "boolean"
+        },
+        "blocker": {
+          "type": "boolean"
+        },
+        "working": {
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "idle",
+        "blocker",
+        "working"
       ]
     },
     "WorkspaceRollup": {

@@ -67,12 +67,12 @@ export class Observer {
     return this.marks.get(name)?.goneAt ?? null;
   }
 
-  /** The pane's state_changed events in order. */
+  /** The pane's stateChanged events in order. */
   stateChanges(): SeenEvent[] {
-    return this.events.filter((e) => e.event.kind === 'agent.state_changed');
+    return this.events.filter((e) => e.event.kind === 'agent.stateChanged');
   }
 
-  /** The first state_changed to `to` published at or after `since`. */
+  /** The first stateChanged to `to` published at or after `since`. */
   changeTo(to: string, since: number): SeenEvent | undefined {
     return this.stateChanges().find((e) => e.event.data.to === to && e.event.ts >= since);
   }
