@@ -154,7 +154,7 @@ describe('R1, fuzz', () => {
     assert.ok(served.length > 0);
     assert.ok(isAlive(daemon.pid) && daemon.child.exitCode === null, 'the daemon still runs');
     const after = await RawClient.connect(daemon.socket);
-    assert.equal((await after.call(1, 'server.status')).result.protocolVersion, 1);
+    assert.equal((await after.call(1, 'server.status')).result.protocolVersion, 2);
     after.close();
   });
 });
