@@ -18,7 +18,7 @@ const WRONG_PARAMS: unknown[] = [
   42,
   null,
   true,
-  { target: 42, id: [], name: {}, command: 7, args: 'x', text: null, cols: 'wide', rows: -1, timeout_ms: 'soon', until: 5, lines: 1e308 },
+  { target: 42, id: [], name: {}, command: 7, args: 'x', text: null, cols: 'wide', rows: -1, timeoutMs: 'soon', until: 5, lines: 1e308 },
   { target: '', since: -1, filter: 12, keys: [null], source: 'everything', ansi: 'yes' },
   { target: 'x'.repeat(10_000) },
   { __proto__: { polluted: true }, constructor: { prototype: { polluted: true } } },
