@@ -2,7 +2,7 @@
 // into dist/cli/corral.mjs, two folders deep like src/<layer>/, so paths resolved from
 // import.meta.url (the package.json, the bundled manifests) stay right. Rebuilt whenever a source
 // file or folder is newer than the bundle, so an edited checkout never runs stale code.
-import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,6 +61,44 @@ export async function buildBundle() {
       logLevel: 'error',
     });
     renameSync(temporary, bundle);
+  }
+  await buildHookBundle();
+}
+
+// `corral report` runs inside agents' hooks, some of them synchronous: its own small bundle, whose
+// freshness is checked against the few files it was built from (listed beside it), not all of src/.
+export const HOOK_BUNDLE = `${root}dist/cli/hook.mjs`;
+const HOOK_INPUTS = `${root}dist/cli/hook.inputs.json`;
+
+export async function buildHookBundle() {
+  const { build } = await import('esbuild');
+  mkdirSync(`${root}dist/cli`, { recursive: true });
+  const temporary = `${HOOK_BUNDLE}.${process.pid}.tmp`;
+  const result = await build({
+    entryPoints: [`${sources}/cli/hook/main.ts`],
+    outfile: temporary,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'error',
+    metafile: true,
+    absWorkingDir: root, // inputs are listed relative to it
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((input) => `${root}${input}`);
+  writeFileSync(`${HOOK_INPUTS}.${process.pid}.tmp`, JSON.stringify(inputs));
+  renameSync(`${HOOK_INPUTS}.${process.pid}.tmp`, HOOK_INPUTS);
+  renameSync(temporary, HOOK_BUNDLE);
+}
+
+/** Whether the hook bundle exists and none of its inputs is newer (a new import edits an input). */
+export function hookBundleIsFresh() {
+  try {
+    const built = statSync(HOOK_BUNDLE).mtimeMs;
+    return JSON.parse(readFileSync(HOOK_INPUTS, 'utf8')).every((input) => statSync(input).mtimeMs <= built);
+  } catch {
+    return false;
   }
 }
 

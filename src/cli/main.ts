@@ -10,6 +10,7 @@ import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
 import { registerReportCommands } from './commands/report.ts';
+import { registerHookReportCommand } from './commands/hook-report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
@@ -68,6 +69,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerEventsCommand(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
+  registerHookReportCommand(program);
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');
     registerOfflineCommands(program);
@@ -78,6 +80,13 @@ async function buildProgram(argv: string[]): Promise<Command> {
 export async function main(argv: string[]): Promise<number> {
   const remote = remoteRun(argv);
   if (remote) return runRemote(remote);
+  const words = commandWords(argv);
+  if (words[0] === 'report' && !argv.includes('--help') && !argv.includes('-h')) {
+    // The hook command parses its own line (bin/corral usually runs it from its own bundle).
+    const { runReport } = await import('./hook/run.ts');
+    const at = argv.indexOf('report');
+    return runReport([...argv.slice(0, at), ...argv.slice(at + 1)]);
+  }
   try {
     await (await buildProgram(argv)).parseAsync(argv, { from: 'user' });
     return 0;

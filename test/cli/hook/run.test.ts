@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runReport } from '../../../src/cli/hook/run.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { useDaemon } from '../../helpers/session.ts';
+import { spawn } from 'node:child_process';
+import { CORRAL_BIN } from '../../helpers/daemon.ts';
+
+/** The real `corral report` with `input` on its stdin. */
+function hook(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CORRAL_BIN, 'report', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdin.end(input);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('corral report, the hook command', () => {
+  const session = useDaemon();
+  const env = () => {
+    // Delivery is asserted here, not speed (bench/hook.ts measures that): a loaded machine gets time.
+    const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: session.daemon.socket, CORRAL_HOOK_DEADLINE_MS: '20000' };
+    delete env.CORRAL_PANE;
+    return env;
+  };
+
+  it('maps a Claude Code hook payload to a state of the pane, printing nothing', async () => {
+    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir });
+    const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's-1', prompt: 'go' });
+    const result = await hook(['--hook', 'claude', '--target', pane.id], payload, env());
+    assert.deepEqual(result, { code: 0, stdout: '', stderr: '' });
+    const info = await session.call('agent.get', { target: pane.id });
+    assert.deepEqual([info.agent, info.state, info.source], ['claude', 'working', 'report:hook:claude']);
+    const stop = await hook(['--hook', 'claude', '--target', pane.id, '--strict'], JSON.stringify({ hook_event_name: 'Stop', session_id: 's-1' }), env());
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal((await session.call('agent.get', { target: pane.id })).state, 'done');
+    await session.call('pane.kill', { target: pane.id });
+  });
+
+  it('lets a later event win when an earlier hook process arrives after it', async () => {
+    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir });
+    // Two hook processes: the one that started later (blocked) is answered first.
+    const blocked = await runReport(['--agent', 'claude', '--state', 'blocked', '--session', 's-2', '--target', pane.id, '--strict'], env(), 2_000_000);
+    assert.equal(blocked, 0);
+    const earlier = await runReport(['--agent', 'claude', '--state', 'working', '--session', 's-2', '--target', pane.id, '--strict'], env(), 1_000_000);
+    assert.equal(earlier, 1, 'the earlier event is refused (stale_seq)');
+    assert.equal((await session.call('agent.get', { target: pane.id })).state, 'blocked');
+    await session.call('pane.kill', { target: pane.id });
+  });
+
+  it('exits 0 with nothing on stdout when no daemon answers, and says why under --strict', async () => {
+    const quiet = await hook(['--hook', 'claude', '--target', 'p1', '--socket', '/nonexistent/corral.sock'], '{"hook_event_name":"Stop"}', env());
+    assert.deepEqual(quiet, { code: 0, stdout: '', stderr: '' });
+    const strict = await hook(['--hook', 'claude', '--target', 'p1', '--socket', '/nonexistent/corral.sock', '--strict'], '{"hook_event_name":"Stop"}', env());
+    assert.equal(strict.code, 4);
+    assert.equal(strict.stdout, '');
+    assert.match(strict.stderr, /no daemon answers/);
+  });
+
+  it('is listed in --help with its deadline', async () => {
+    const help = await runCli(['report', '--help']);
+    assert.match(help.stdout, /300 ms/);
+  });
+});
