@@ -35,7 +35,7 @@ function median(samples: number[]): number {
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
 const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), spawnTerminal: spawnTerminalPane, config: DEFAULT_CONFIG });
 try {
-  const pane = daemon.registry.spawn({ command: 'sleep', args: ['600'], cwd: dir, name: 'bench' });
+  const pane = await daemon.registry.spawn({ command: 'sleep', args: ['600'], cwd: dir, name: 'bench' });
   const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: daemon.socketPath };
   delete env.CORRAL_PANE;
   const hookArgs = [CORRAL, 'report', '--hook', 'claude', '--target', pane.id, '--strict'];

@@ -1,4 +1,4 @@
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
@@ -24,6 +24,7 @@ import { AttachService } from './attach/attach-service.ts';
 import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
+import { launchDir, launchPlanner, pruneLaunchDirs } from './integration/planner.ts';
 import { serverHandlers } from './handlers/server.ts';
 import { acquireLock } from './lock-file.ts';
 import type { Logger } from './logger.ts';
@@ -75,6 +76,8 @@ export class Daemon {
   private readonly stopWaiters: Array<() => void> = [];
   private readonly owned: DisposableStore;
   private stateStore: PaneStateStore | null = null;
+  /** Where per-launch integration keeps its files, one folder per pane (integration/planner.ts). */
+  private hooksDir: string | null = null;
 
   private constructor(
     readonly socketPath: string,
@@ -129,7 +132,10 @@ export class Daemon {
         log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
         host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
       }
+      const hooksDir = `${socketPath}.hooks`;
+      registry.planLaunch = launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled: config.integration.enabled, log });
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
+      daemon.hooksDir = hooksDir;
       daemon.own(agents);
       queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
       metadata = daemon.own(new MetadataStore({ registry, agents, log }));
@@ -186,6 +192,8 @@ export class Daemon {
       const known = previous.get(paneMeta.id);
       previous.delete(paneMeta.id);
       const record = this.registry.adopt(known ? { ...paneMeta, previous: lifeOf(known) } : paneMeta, pane);
+      const hooksDir = this.hooksDir;
+      if (hooksDir !== null) record.onExit(() => rmSync(launchDir(hooksDir, record.id), { recursive: true, force: true }));
       if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host!.ringBytes }, 'output dropped while no daemon was attached');
     }
     for (const pane of previous.values()) {
@@ -198,6 +206,7 @@ export class Daemon {
       this.log.warn({ pane: pane.id, name: pane.name, agent: pane.agent, session: pane.session }, 'pane lost');
     }
     if (stored) this.registry.reserveIds(stored.nextPane);
+    if (this.hooksDir !== null) pruneLaunchDirs(this.hooksDir, (host?.recovered ?? []).map(({ meta }) => (meta as PaneMeta).id));
     const recovered = host?.recovered ?? [];
     if (recovered.length > 0) {
       void Promise.all(recovered.map(({ pane }) => pane.replayed)).then(() =>
@@ -265,6 +274,7 @@ export class Daemon {
     if (panes === 'end' || this.host === null) {
       await Promise.all([this.registry.removeAll(), this.host?.shutdown()]);
       this.registry.dispose();
+      if (this.hooksDir !== null) rmSync(this.hooksDir, { recursive: true, force: true });
     } else {
       this.stateStore?.dispose(); // the panes live on: the file keeps them for the next daemon
       this.registry.detachAll();

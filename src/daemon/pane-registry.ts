@@ -7,6 +7,7 @@ import type { Logger } from './logger.ts';
 import { PaneRecord, type PaneIdentity, type PreviousLife } from './pane-record.ts';
 import { withoutSecrets } from './state/secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
+import type { LaunchPlanner } from './integration/planner.ts';
 
 /** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
 export interface PaneMeta extends PaneIdentity {
@@ -44,6 +45,8 @@ export interface SpawnRequest {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
+  /** false: start the agent without Corral's hooks (`--no-integrate`). */
+  integrate?: boolean;
 }
 
 /** One workspace for now; ids keep the `w<n>:` part so that more can come without a format change. */
@@ -64,6 +67,9 @@ export class PaneRegistry implements Disposable {
   private readonly created: Emitter<PaneRecord>;
   private readonly exited: Emitter<PaneRecord>;
   private readonly removed: Emitter<PaneInfo>;
+
+  /** Adds the agent's own hooks to a launch (set by the daemon; none by default). */
+  planLaunch: LaunchPlanner | null = null;
 
   constructor(
     private readonly spawnTerminal: SpawnTerminal,
@@ -127,20 +133,31 @@ export class PaneRegistry implements Disposable {
     const identity: PaneIdentity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
     const meta: PaneMeta = { ...identity, createdAt: Date.now(), env: withoutSecrets(request.env ?? {}).env, previous: options.previous ?? null };
     if (identity.name !== null) this.reserved.add(identity.name);
+    const plan = this.planLaunch?.({ command: request.command, args: request.args ?? [], env }, id, request.integrate !== false);
     let terminal: TerminalPane;
     try {
       terminal = await this.spawnTerminal(
-        { command: request.command, args: [...(request.args ?? []), ...(options.extraArgs ?? [])], cwd, env, cols: request.cols ?? DEFAULT_COLS, rows: request.rows ?? DEFAULT_ROWS },
+        {
+          command: request.command,
+          args: [...(plan?.launch.args ?? request.args ?? []), ...(options.extraArgs ?? [])],
+          cwd,
+          env: plan?.launch.env ?? env,
+          cols: request.cols ?? DEFAULT_COLS,
+          rows: request.rows ?? DEFAULT_ROWS,
+        },
         meta,
       );
     } catch (error) {
+      plan?.dispose();
       throw new CorralError('spawn_failed', `cannot start "${request.command}": ${(error as Error).message}`, {
         command: request.command,
       });
     } finally {
       if (identity.name !== null) this.reserved.delete(identity.name);
     }
-    return this.add(meta, terminal, false);
+    const pane = this.add(meta, terminal, false);
+    if (plan) pane.onExit(() => plan.dispose());
+    return pane;
   }
 
   /**

@@ -39,6 +39,25 @@ export interface IdentitySpec {
   argvPatterns: string[];
 }
 
+/** How Corral adds the agent's own hooks to one launch (docs/manifests.md, `[integration]`). */
+export type IntegrationMechanism = 'settings_flag' | 'notify_config' | 'settings_env';
+
+export interface IntegrationSpec {
+  /** The `corral report --hook` mapping its events go through. */
+  hook: string;
+  mechanism: IntegrationMechanism;
+  /** The flag (settings_flag), config key (notify_config) or environment variable (settings_env) used. */
+  target: string;
+  /** settings_env: where the agent reads that file when the variable is unset (merged into ours). */
+  defaultPath: string | null;
+  /** The hook events registered. */
+  events: string[];
+  /** The first version of the agent known to carry the mechanism (documentation). */
+  since: string;
+  /** Whether these hooks see every transition: then `hook:<hook>` is a full-lifecycle source. */
+  fullLifecycle: boolean;
+}
+
 /** A validated manifest, before its patterns are compiled. */
 export interface ManifestSpec {
   id: string;
@@ -51,5 +70,6 @@ export interface ManifestSpec {
   reports: { fullLifecycleSources: string[] };
   /** How to resume a conversation: arguments appended to the command, `{session}` replaced by the session id. */
   resume: { args: string[] } | null;
+  integration: IntegrationSpec | null;
   rules: RuleSpec[];
 }

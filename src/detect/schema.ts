@@ -1,15 +1,17 @@
 import { isRawState } from '../protocol/states.ts';
 import { ManifestError, type ManifestErrorCode } from './errors.ts';
 import { ENGINE_VERSION, LIMITS } from './limits.ts';
-import type { GateSpec, IdentitySpec, ManifestSpec, MatcherSpec, RuleSpec } from './manifest-spec.ts';
+import type { GateSpec, IdentitySpec, IntegrationSpec, ManifestSpec, MatcherSpec, RuleSpec } from './manifest-spec.ts';
 import { findKeyPosition, type KeyPath } from './positions.ts';
 import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 import { isDottedVersion } from './version.ts';
 
-const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'rules'];
 const RESUME_KEYS = ['args'];
 /** The resume form's limits: a few short arguments, one of them naming the session. */
 const RESUME_LIMITS = { args: 8, chars: 256 };
+const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules'];
+const INTEGRATION_KEYS = ['hook', 'mechanism', 'target', 'default_path', 'events', 'since', 'full_lifecycle'];
+const MECHANISMS = ['settings_flag', 'notify_config', 'settings_env'];
 const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
 const REPORTS_KEYS = ['full_lifecycle_sources'];
 const MATCHER_KEYS = ['contains', 'regex', 'line_regex', 'all', 'any', 'not'];
@@ -65,6 +67,8 @@ export function validateManifest(doc: Table, file: string, source: string): Mani
     resume = { args };
   }
 
+  const integration = integrationOf(v, doc, fail);
+
   const rawRules = doc.rules ?? [];
   if (!Array.isArray(rawRules)) fail('manifest_invalid_value', ['rules'], 'rules must be an array of tables ([[rules]])');
   const ruleList = rawRules as unknown[];
@@ -90,7 +94,27 @@ export function validateManifest(doc: Table, file: string, source: string): Mani
     identity,
     reports: { fullLifecycleSources: v.strings(reportsTable, ['reports', 'full_lifecycle_sources']) },
     resume,
+    integration,
     rules,
+  };
+}
+
+function integrationOf(v: Validator, doc: Table, fail: (code: ManifestErrorCode, path: KeyPath, message: string) => never): IntegrationSpec | null {
+  const table = v.table(doc, ['integration']);
+  if (table === undefined) return null;
+  v.keys(table, ['integration'], INTEGRATION_KEYS, '[integration]');
+  const mechanism = v.string(table, ['integration', 'mechanism'], true)!;
+  if (!MECHANISMS.includes(mechanism)) fail('manifest_invalid_value', ['integration', 'mechanism'], `mechanism must be one of ${MECHANISMS.join(', ')}`);
+  const since = v.string(table, ['integration', 'since'], true)!;
+  if (!isDottedVersion(since)) fail('manifest_invalid_value', ['integration', 'since'], `since "${since}" must be dotted numeric, as in 2.1.0`);
+  return {
+    hook: v.string(table, ['integration', 'hook'], true)!,
+    mechanism: mechanism as IntegrationSpec['mechanism'],
+    target: v.string(table, ['integration', 'target'], true)!,
+    defaultPath: v.string(table, ['integration', 'default_path']) ?? null,
+    events: v.strings(table, ['integration', 'events']),
+    since,
+    fullLifecycle: v.boolean(table, ['integration', 'full_lifecycle']),
   };
 }
 

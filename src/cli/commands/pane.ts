@@ -48,6 +48,7 @@ export function registerPaneCommands(program: Command): void {
     .option('--cols <n>', 'columns (default 120)', positiveInt)
     .option('--rows <n>', 'rows (default 32)', positiveInt)
     .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair, {})
+    .option('--no-integrate', "start an agent without Corral's hooks for this launch (docs/reporting.md)")
     .action(async (command: string, args: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {
@@ -58,6 +59,7 @@ export function registerPaneCommands(program: Command): void {
         ...(options.name !== undefined ? { name: options.name as string } : {}),
         ...(options.cols !== undefined ? { cols: options.cols as number } : {}),
         ...(options.rows !== undefined ? { rows: options.rows as number } : {}),
+        ...(options.integrate === false ? { integrate: false } : {}),
       };
       const info = await withDaemon(socket, (client) => client.call(PANE_SPAWN, params));
       if (json) printJson(info);

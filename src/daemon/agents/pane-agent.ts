@@ -8,6 +8,7 @@ import { explain as explainScreen, type Explain } from '../../detect/explain.ts'
 import { inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
 import { childGroupsEnabled } from './process-detection.ts';
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
+import type { ManifestSpec } from '../../detect/manifest-spec.ts';
 import { descendants, readMember, readStat } from '../../terminal/proc-identity.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { ForegroundProcess, OscEvent } from '../../terminal/types.ts';
@@ -201,7 +202,7 @@ export class PaneAgent implements Disposable {
         leaderPid: foreground.leader?.pid ?? null,
         agent: manifest ? manifest.spec.id : (found?.agent ?? null),
         agentPid: found?.pid ?? null,
-        fullLifecycleSources: manifest?.spec.reports.fullLifecycleSources ?? [],
+        fullLifecycleSources: fullLifecycleSources(manifest?.spec ?? null),
       }),
     );
     this.detectSoon();
@@ -264,4 +265,11 @@ export class PaneAgent implements Disposable {
     }, delay);
     this.deadlineTimer.unref();
   }
+}
+
+/** The manifest's declared sources, and its integration's hook source when those hooks see every transition. */
+function fullLifecycleSources(spec: ManifestSpec | null): string[] {
+  if (spec === null) return [];
+  const integration = spec.integration?.fullLifecycle ? [`hook:${spec.integration.hook}`] : [];
+  return [...spec.reports.fullLifecycleSources, ...integration];
 }

@@ -21,6 +21,10 @@ export interface CorralConfig {
     /** What a start does with panes lost since the last daemon (docs/operations.md). */
     respawn: RespawnPolicy;
   };
+  integration: {
+    /** Whether agents started by `pane.spawn` get their own hooks for the launch (docs/reporting.md). */
+    enabled: boolean;
+  };
 }
 
 export const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
@@ -32,6 +36,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'any' as const }),
   panes: Object.freeze({ respawn: 'never' as RespawnPolicy }),
+  integration: Object.freeze({ enabled: true }),
 });
 
 export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;
@@ -39,7 +44,8 @@ export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', '
 export type KeySpec =
   | { kind: 'int'; min: number; max: number; field: string }
   | { kind: 'argv'; maxItems: number; field: string }
-  | { kind: 'choice'; values: readonly string[]; field: string };
+  | { kind: 'choice'; values: readonly string[]; field: string }
+  | { kind: 'bool'; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
 export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
@@ -60,5 +66,8 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   },
   panes: {
     respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
+  },
+  integration: {
+    enabled: { kind: 'bool', field: 'enabled' },
   },
 };

@@ -62,6 +62,10 @@ function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: 
     if (typeof value !== 'string' || !spec.values.includes(value)) throw fail(`"${key}" must be one of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
     return value;
   }
+  if (spec.kind === 'bool') {
+    if (typeof value !== 'boolean') throw fail(`"${key}" must be true or false`);
+    return value;
+  }
   if (!Array.isArray(value) || value.length === 0 || value.length > spec.maxItems || !value.every((v) => typeof v === 'string')) {
     throw fail(`"${key}" must be an array of 1 to ${spec.maxItems} strings (a program and its arguments; no shell is used)`);
   }

@@ -66,6 +66,7 @@ export const PANE_SPAWN = defineMethod({
     env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
     cols: optional(paneCols),
     rows: optional(paneRows),
+    integrate: optional(bool()),
   }),
   result: returns<PaneInfo>(),
   errors: ['name_taken', 'spawn_failed'],

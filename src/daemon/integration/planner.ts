@@ -1,0 +1,72 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
+import { corralCommand } from '../corral-command.ts';
+import type { Logger } from '../logger.ts';
+import { integrate, launchedAgent } from './integrate.ts';
+import type { Launch } from './launch.ts';
+
+/** A launch as the pane will run it, and what to undo when the pane is gone. */
+export interface PlannedLaunch {
+  launch: Launch;
+  /** e.g. `claude: --settings with 9 hooks`; null when nothing was added. */
+  integration: string | null;
+  dispose(): void;
+}
+
+export type LaunchPlanner = (launch: Launch, paneId: string, integrate: boolean) => PlannedLaunch;
+
+/**
+ * Per-launch integration (docs/reporting.md): when a pane starts an agent whose manifest declares an
+ * `[integration]`, its hooks are added to this launch only. Files it needs live in `stateDir`, one
+ * folder per pane, removed with the pane. A mechanism that fails leaves the launch untouched.
+ */
+export function launchPlanner(options: { manifests: () => ManifestSet; stateDir: string; enabled: boolean; log: Logger }): LaunchPlanner {
+  return (launch, paneId, wanted) => {
+    const untouched: PlannedLaunch = { launch, integration: null, dispose: () => {} };
+    if (!options.enabled || !wanted) return untouched;
+    const spec = launchedAgent(launch.command, options.manifests().all().map((manifest) => manifest.spec));
+    if (spec?.integration == null) return untouched;
+    const dir = launchDir(options.stateDir, paneId);
+    const dispose = () => rmSync(dir, { recursive: true, force: true });
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const hookArgv = [...corralCommand(), 'report', '--hook', spec.integration.hook];
+      const planned = integrate(launch, { spec: spec.integration, hookArgv, dir, userEnv: process.env });
+      if (planned === null) {
+        dispose();
+        return untouched;
+      }
+      const { files: _files, summary, ...integrated } = planned;
+      options.log.info({ pane: paneId, agent: spec.id, integration: summary }, 'agent hooks added to the launch');
+      return { launch: integrated, integration: `${spec.id}: ${summary}`, dispose };
+    } catch (error) {
+      options.log.warn({ err: error, pane: paneId, agent: spec.id }, 'agent hooks could not be added; launching without them');
+      dispose();
+      return untouched;
+    }
+  };
+}
+
+/** The folder of one pane's launch files. */
+export function launchDir(stateDir: string, paneId: string): string {
+  return join(stateDir, paneId.replace(/[^A-Za-z0-9_-]/g, '_'));
+}
+
+/**
+ * Panes outlive their daemon (in the pty host), and so do their launch files, which some agents read
+ * again later: a new daemon keeps the folders of the panes it took back and removes the others.
+ */
+export function pruneLaunchDirs(stateDir: string, livePaneIds: readonly string[]): void {
+  const keep = new Set(livePaneIds.map((id) => launchDir(stateDir, id)));
+  let entries: string[];
+  try {
+    entries = readdirSync(stateDir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const dir = join(stateDir, entry);
+    if (!keep.has(dir)) rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'smol-toml';
+import { integrate, launchedAgent } from '../../../src/daemon/integration/integrate.ts';
+import type { IntegrationContext, Launch } from '../../../src/daemon/integration/launch.ts';
+import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
+
+const manifests = new ManifestSet().all().map((manifest) => manifest.spec);
+const hookArgv = ['/usr/bin/node', '/opt/corral/bin/corral', 'report', '--hook'];
+
+function context(agent: string, dir: string, userEnv: NodeJS.ProcessEnv = {}): IntegrationContext {
+  const spec = manifests.find((m) => m.id === agent)!.integration!;
+  return { spec, hookArgv: [...hookArgv, spec.hook], dir, userEnv };
+}
+
+const launch = (command: string, args: string[] = [], env: Record<string, string> = {}): Launch => ({ command, args, env });
+
+test('knows the launched agent by its program name, and only agents that declare an integration', () => {
+  assert.equal(launchedAgent('/work/node_modules/.bin/claude', manifests)?.id, 'claude');
+  assert.equal(launchedAgent('gemini', manifests)?.id, 'gemini');
+  assert.equal(launchedAgent('bash', manifests), null);
+});
+
+test('Claude Code gets one --settings layer with a hook per event, and a launch with its own --settings is left alone', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-int-'));
+  const planned = integrate(launch('claude', ['--resume']), context('claude', dir))!;
+  assert.equal(planned.args[0], '--settings');
+  assert.deepEqual(planned.args.slice(2), ['--resume']);
+  const settings = JSON.parse(planned.args[1]!);
+  assert.deepEqual(Object.keys(settings), ['hooks']);
+  assert.equal(settings.hooks.Stop[0].hooks[0].command, '/usr/bin/node /opt/corral/bin/corral report --hook claude');
+  assert.ok(settings.hooks.PermissionRequest && settings.hooks.UserPromptSubmit);
+  assert.equal(integrate(launch('claude', ['--settings', '{}']), context('claude', dir)), null);
+});
+
+test("Gemini CLI gets a system-defaults file that keeps the one it would have read, with Corral's hooks added", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-int-'));
+  const theirs = join(dir, 'theirs.json');
+  writeFileSync(theirs, JSON.stringify({ ui: { theme: 'x' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }));
+  const planned = integrate(launch('gemini'), context('gemini', dir, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: theirs }))!;
+  const path = planned.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH!;
+  assert.notEqual(path, theirs);
+  const written = JSON.parse(readFileSync(path, 'utf8'));
+  assert.deepEqual(written.ui, { theme: 'x' });
+  assert.equal(written.hooks.AfterAgent[0].hooks[0].command, 'mine', 'the user hook stays first');
+  assert.equal(written.hooks.AfterAgent[1].hooks[0].command, '/usr/bin/node /opt/corral/bin/corral report --hook gemini');
+  assert.deepEqual(JSON.parse(readFileSync(theirs, 'utf8')).hooks.AfterAgent.length, 1, 'their file is untouched');
+});
+
+test("Codex gets a notify override for this launch that chains to the user's own notify", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-int-'));
+  writeFileSync(join(dir, 'config.toml'), 'notify = ["notify-send", "Codex"]\nmodel = "x"\n');
+  const planned = integrate(launch('codex', ['exec', 'hi'], { CODEX_HOME: dir }), context('codex', dir))!;
+  assert.equal(planned.args[0], '-c');
+  assert.deepEqual(planned.args.slice(2), ['exec', 'hi']);
+  const override = parse(planned.args[1]!) as { notify: string[] };
+  assert.deepEqual(override.notify, [...hookArgv, 'codex', '--chain', '["notify-send","Codex"]']);
+  const plain = integrate(launch('codex', [], { CODEX_HOME: join(dir, 'none') }), context('codex', dir))!;
+  assert.deepEqual((parse(plain.args[1]!) as { notify: string[] }).notify, [...hookArgv, 'codex']);
+});

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { useDaemon } from '../../helpers/session.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+describe('per-launch integration through pane.spawn', () => {
+  const session = useDaemon();
+
+  /** A program named `claude` that writes its arguments to a file and waits. */
+  function fakeClaude(): { command: string; out: string } {
+    const dir = join(session.daemon.dir, 'bin');
+    mkdirSync(dir, { recursive: true });
+    const command = join(dir, 'claude');
+    writeFileSync(command, '#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGS_OUT"\nexec sleep 100\n');
+    chmodSync(command, 0o755);
+    return { command, out: join(session.daemon.dir, `args-${Date.now()}-${Math.random()}.txt`) };
+  }
+
+  const argsOf = async (file: string): Promise<string[]> => (await waitFor(() => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : null), { what: file }))!;
+
+  it("adds Claude Code's hooks to the launch, pointing at this corral's report command", async () => {
+    const { command, out } = fakeClaude();
+    const pane = await session.call('pane.spawn', { command, args: ['--resume'], cwd: session.daemon.dir, env: { ARGS_OUT: out } });
+    const args = await argsOf(out);
+    assert.equal(args[0], '--settings');
+    assert.equal(args.at(-1), '--resume');
+    const hooks = JSON.parse(args[1]!).hooks;
+    assert.match(hooks.Stop[0].hooks[0].command, /bin\/corral report --hook claude$/);
+    await session.call('pane.kill', { target: pane.id });
+  });
+
+  it('leaves the launch alone with integrate: false', async () => {
+    const { command, out } = fakeClaude();
+    const pane = await session.call('pane.spawn', { command, args: ['--resume'], cwd: session.daemon.dir, env: { ARGS_OUT: out }, integrate: false });
+    assert.deepEqual(await argsOf(out), ['--resume']);
+    await session.call('pane.kill', { target: pane.id });
+  });
+});
