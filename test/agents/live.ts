@@ -4,11 +4,12 @@
 // Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agents, type AgentSpec } from './agents.ts';
+import { HOOK_MAPPINGS } from '../../src/cli/hook/mappings.ts';
 import { SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
@@ -53,6 +54,7 @@ class AgentRun {
   readonly home: string;
   readonly project: string;
   readonly socket: string;
+  readonly hooks: string;
   private daemon: ChildProcess | null = null;
   private mock: MockModel | null = null;
   observer: Observer | null = null;
@@ -65,6 +67,7 @@ class AgentRun {
     this.home = join(this.work, 'home');
     this.project = join(this.work, 'project');
     this.socket = join(this.work, 'run', 'corral.sock');
+    this.hooks = join(this.work, 'hooks');
     for (const dir of [this.home, this.project]) mkdirSync(dir, { recursive: true });
     writeFileSync(join(this.project, 'README.md'), '# live check project\n');
   }
@@ -121,7 +124,9 @@ class AgentRun {
       await sleep(200);
     }
     this.say(`daemon pid ${this.daemon.pid} on ${this.socket}; mock model on 127.0.0.1:${this.mock.port}; work dir ${this.work}`);
-    const agentEnv = Object.entries(this.spec.env(ctx)).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
+    // Corral adds the CLI's own hooks to this launch; each hook also keeps its payload here (fixtures).
+    mkdirSync(this.hooks, { recursive: true });
+    const agentEnv = Object.entries({ ...this.spec.env(ctx), CORRAL_HOOK_CAPTURE: this.hooks }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
     const bin = join(here, 'node_modules', '.bin', this.spec.bin);
     this.t0 = Date.now();
     const spawned = await this.cli.run(['pane', 'spawn', '--name', PANE, '--cwd', this.project, ...agentEnv, '--', bin, ...this.spec.args]);
@@ -416,6 +421,41 @@ async function step5Events(run: AgentRun): Promise<void> {
     `flaps within 1.5 s: ${flaps.length ? flaps.map((e: any) => `${e.data.from}>${e.data.to} at ${run.rel(e.ts)}`).join(', ') : 'none'}`);
 }
 
+/**
+ * The CLI's own hooks, added per launch: what they reported (the payloads kept by CORRAL_HOOK_CAPTURE,
+ * mapped as `corral report` maps them), that none was refused, and for each published transition how
+ * much earlier the hook for that state ran than the screen-driven publish (negative: the screen was first).
+ */
+async function step6Hooks(run: AgentRun): Promise<void> {
+  const mapping = HOOK_MAPPINGS[run.spec.id];
+  if (!mapping) return;
+  const hooks = readdirSync(run.hooks).flatMap((file) => {
+    const at = Number(file.split('-')[1]);
+    try {
+      const action = mapping.map(JSON.parse(readFileSync(join(run.hooks, file), 'utf8')));
+      return [{ file, at, state: action.kind === 'state' ? action.state : action.kind, event: file }];
+    } catch {
+      return [];
+    }
+  }).sort((a, b) => a.at - b.at);
+  for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)} ${hook.file} -> ${hook.state}`);
+  const explain = (await run.corral(['agent', 'explain', PANE])).json;
+  const refused = (explain?.arbiter?.rejections ?? []).filter((r: any) => String(r.source).startsWith('hook:'));
+  const events = (await run.corral(['events', '--since', '0'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const changes = events.filter((e: any) => e.pane?.name === PANE && e.kind === 'agent.state_changed');
+  const leads: string[] = [];
+  for (const change of changes) {
+    const state = change.data.to === 'done' ? 'idle' : change.data.to;
+    const near = hooks.filter((h) => h.state === state && Math.abs(change.ts - h.at) < 15_000).sort((a, b) => Math.abs(change.ts - a.at) - Math.abs(change.ts - b.at))[0];
+    if (near) leads.push(`${change.data.from}>${change.data.to} ${change.ts - near.at} ms (${near.file.replace(/-\d+-\d+\.json$/, '')} ${run.rel(near.at)}, published ${run.rel(change.ts)} by ${change.data.source})`);
+  }
+  const states = new Set<string>(hooks.map((h) => h.state));
+  const ok = ['working', 'blocked', 'idle'].every((s) => states.has(s)) && refused.length === 0;
+  run.record('6 hooks', ok ? 'PASS' : 'FAIL',
+    `${hooks.length} hook payloads (${[...states].join(', ')}); refused ${refused.length}${refused.length ? `: ${refused.map((r: any) => r.reason).join(', ')}` : ''}; ` +
+    `hook lead per transition: ${leads.join('; ') || 'none matched'}`);
+}
+
 async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
   const run = new AgentRun(spec);
   let failed = false;
@@ -431,6 +471,7 @@ async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
         await step3SlowTurn(run);
         await step4Permission(run);
         await step5Events(run);
+        await step6Hooks(run);
       })(),
       box,
     ]);
