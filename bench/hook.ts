@@ -3,7 +3,7 @@
 // agents run some hooks synchronously. The daemon runs in this process; the hook reports into a pane.
 // Run alone: node --import tsx bench/hook.ts   (CORRAL_BENCH_TRIALS, default 30)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,7 @@ import { spawnTerminalPane } from '../src/terminal/pane.ts';
 
 const trials = Number(process.env.CORRAL_BENCH_TRIALS ?? 30);
 const CORRAL = fileURLToPath(new URL('../bin/corral', import.meta.url));
+const PROXY = fileURLToPath(new URL('../test/fixtures/report-proxy.mjs', import.meta.url));
 const PAYLOAD = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'bench', prompt: 'go' });
 
 function timed(args: string[], input: string | null, env: NodeJS.ProcessEnv): Promise<{ ms: number; code: number | null; stdout: string }> {
@@ -35,8 +36,11 @@ function median(samples: number[]): number {
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
 const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), spawnTerminal: spawnTerminalPane, config: DEFAULT_CONFIG });
 try {
-  const pane = await daemon.registry.spawn({ command: 'sleep', args: ['600'], cwd: dir, name: 'bench' });
-  const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: daemon.socketPath };
+  // Reports count only from inside a pane: the pane relays the bench's connections (as its own hook would connect).
+  const relay = join(dir, 'relay.sock');
+  const pane = await daemon.registry.spawn({ command: process.execPath, args: [PROXY, relay], cwd: dir, name: 'bench' });
+  while (!existsSync(relay)) await new Promise((resolve) => setTimeout(resolve, 20));
+  const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: relay };
   delete env.CORRAL_PANE;
   const hookArgs = [CORRAL, 'report', '--hook', 'claude', '--target', pane.id, '--strict'];
   await timed(hookArgs, PAYLOAD, env); // builds the hook bundle if a source changed

@@ -4,7 +4,13 @@ import { runReport } from '../../../src/cli/hook/run.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useDaemon } from '../../helpers/session.ts';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CORRAL_BIN } from '../../helpers/daemon.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const REPORT_PROXY = fileURLToPath(new URL('../../fixtures/report-proxy.mjs', import.meta.url));
 
 /** The real `corral report` with `input` on its stdin. */
 function hook(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -21,32 +27,43 @@ function hook(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ 
 
 describe('corral report, the hook command', () => {
   const session = useDaemon();
-  const env = () => {
+  const env = (socket = session.daemon.socket) => {
     // Delivery is asserted here, not speed (bench/hook.ts measures that): a loaded machine gets time.
-    const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: session.daemon.socket, CORRAL_HOOK_DEADLINE_MS: '20000' };
+    const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: socket, CORRAL_HOOK_DEADLINE_MS: '20000' };
     delete env.CORRAL_PANE;
     return env;
   };
+  let proxies = 0;
+  /**
+   * A pane whose program relays connections to the daemon: a report sent through it comes from inside
+   * the pane, as the kernel sees it, like an agent's hook. `env` points `corral report` at the relay.
+   */
+  async function reporterPane(): Promise<{ id: string; env: NodeJS.ProcessEnv }> {
+    const path = join(session.daemon.dir, `hook-proxy-${(proxies += 1)}.sock`);
+    const pane = await session.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, path], cwd: session.daemon.dir });
+    await waitFor(() => existsSync(path), { what: 'the report proxy to listen' });
+    return { id: pane.id, env: env(path) };
+  }
 
   it('maps a Claude Code hook payload to a state of the pane, printing nothing', async () => {
-    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir });
+    const pane = await reporterPane();
     const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's-1', prompt: 'go' });
-    const result = await hook(['--hook', 'claude', '--target', pane.id], payload, env());
+    const result = await hook(['--hook', 'claude', '--target', pane.id], payload, pane.env);
     assert.deepEqual(result, { code: 0, stdout: '', stderr: '' });
     const info = await session.call('agent.get', { target: pane.id });
     assert.deepEqual([info.agent, info.state, info.source], ['claude', 'working', 'report:hook:claude']);
-    const stop = await hook(['--hook', 'claude', '--target', pane.id, '--strict'], JSON.stringify({ hook_event_name: 'Stop', session_id: 's-1' }), env());
+    const stop = await hook(['--hook', 'claude', '--target', pane.id, '--strict'], JSON.stringify({ hook_event_name: 'Stop', session_id: 's-1' }), pane.env);
     assert.equal(stop.code, 0, stop.stderr);
     assert.equal((await session.call('agent.get', { target: pane.id })).state, 'done');
     await session.call('pane.kill', { target: pane.id });
   });
 
   it('lets a later event win when an earlier hook process arrives after it', async () => {
-    const pane = await session.call('pane.spawn', { command: 'sleep', args: ['100'], cwd: session.daemon.dir });
+    const pane = await reporterPane();
     // Two hook processes: the one that started later (blocked) is answered first.
-    const blocked = await runReport(['--agent', 'claude', '--state', 'blocked', '--session', 's-2', '--target', pane.id, '--strict'], env(), 2_000_000);
+    const blocked = await runReport(['--agent', 'claude', '--state', 'blocked', '--session', 's-2', '--target', pane.id, '--strict'], pane.env, 2_000_000);
     assert.equal(blocked, 0);
-    const earlier = await runReport(['--agent', 'claude', '--state', 'working', '--session', 's-2', '--target', pane.id, '--strict'], env(), 1_000_000);
+    const earlier = await runReport(['--agent', 'claude', '--state', 'working', '--session', 's-2', '--target', pane.id, '--strict'], pane.env, 1_000_000);
     assert.equal(earlier, 1, 'the earlier event is refused (stale_seq)');
     assert.equal((await session.call('agent.get', { target: pane.id })).state, 'blocked');
     await session.call('pane.kill', { target: pane.id });
