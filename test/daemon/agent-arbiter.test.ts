@@ -13,8 +13,9 @@ describe('the arbiter through real panes', () => {
   const session = useDaemon();
   const { call, agentUntil } = session;
 
+  // The stand-in agents (nested/claude) read their own arguments: no hooks are added to their launch.
   const spawn = (command: string, args: string[], env: Record<string, string> = {}) =>
-    call('pane.spawn', { command, args, cwd: session.daemon.dir, env });
+    call('pane.spawn', { command, args, cwd: session.daemon.dir, env, integrate: false });
 
   it('takes agent and state from an in-band self report printed by a shell script', async () => {
     const pane = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'plain']);

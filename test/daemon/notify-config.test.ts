@@ -26,6 +26,8 @@ describe('config.toml', () => {
         'inband = "foreground"',
         '[panes]',
         'respawn = "auto"',
+        '[integration]',
+        'enabled = false',
       ].join('\n'),
       FILE,
     );
@@ -35,6 +37,7 @@ describe('config.toml', () => {
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
       panes: { respawn: 'auto' },
+      integration: { enabled: false },
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });
