@@ -442,7 +442,7 @@ async function step6Hooks(run: AgentRun): Promise<void> {
   const explain = (await run.corral(['agent', 'explain', PANE])).json;
   const refused = (explain?.arbiter?.rejections ?? []).filter((r: any) => String(r.source).startsWith('hook:'));
   const events = (await run.corral(['events', '--since', '0'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-  const changes = events.filter((e: any) => e.pane?.name === PANE && e.kind === 'agent.state_changed');
+  const changes = events.filter((e: any) => e.pane?.name === PANE && e.kind === 'agent.stateChanged');
   const leads: string[] = [];
   for (const change of changes) {
     const state = change.data.to === 'done' ? 'idle' : change.data.to;
