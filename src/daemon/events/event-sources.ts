@@ -25,7 +25,9 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
   // The agent tracker hangs on the same hook and may publish its first change before ours runs:
   // whichever comes first announces the pane, so pane.created always precedes its agent events.
   const announced = new Set<string>();
-  // Recovered panes whose first state after the restart was published (marked recovered, never a turn).
+  // Recovered panes whose recomputed state was published (marked recovered, never a turn). A pane is
+  // settled by its first state other than unknown: the agent is named from its process before the
+  // replayed screen is read, and the state read from that screen is the one recomputed.
   const settled = new Set<string>();
   const announce = (pane: PaneRecord) => {
     if (announced.has(pane.id)) return;
@@ -53,7 +55,7 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       announce(change.pane);
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
       const recovered = change.pane.recovered && !settled.has(change.pane.id);
-      if (!change.extrasOnly) settled.add(change.pane.id);
+      if (!change.extrasOnly && change.record.after.displayed !== 'unknown') settled.add(change.pane.id);
       publishAgentChange(hub, change, recovered);
     }),
   );

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { RawClient } from '../helpers/raw-client.ts';
+import { FAKE_CLAUDE } from '../helpers/session.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
+  const client = await RawClient.connect(daemon.socket);
+  let id = 1;
+  return {
+    client,
+    async call(method, params) {
+      const reply = await client.call(id++, method, params);
+      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
+      return reply.result;
+    },
+  };
+}
+
+describe('a turn across a daemon restart', () => {
+  it('a restart in the middle of a turn: the recovered pane reads working, marked recovered, and the turn is reported done when it ends', async () => {
+    const dir = makeTempDir();
+    const release = join(dir, 'release');
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
+      await a.call('agent.prompt', { target: pane.id, text: 'hold' });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
+      a.client.close();
+
+      // The service case: SIGTERM leaves the agent running in the pty host.
+      await first.stop();
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      const changes = async () =>
+        (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id && e.kind === 'agent.stateChanged');
+      await waitFor(async () => (await changes()).some((e: any) => e.data.to !== 'unknown'), { what: 'the recomputed state', timeoutMs: 60_000 });
+      const recomputed = (await changes()).find((e: any) => e.data.to !== 'unknown');
+      assert.equal(recomputed.data.to, 'working', 'the turn still runs');
+      assert.equal(recomputed.data.recovered, true, 'the recomputed state is marked recovered');
+      for (const e of await changes()) assert.equal(e.data.recovered, true, `every state up to the recomputed one is marked recovered: ${JSON.stringify(e.data)}`);
+
+      writeFileSync(release, '');
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the turn reported done', timeoutMs: 60_000 });
+      const events = (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id);
+      const after = events.filter((e: any) => e.kind === 'agent.stateChanged' && !e.data.recovered);
+      assert.deepEqual(after.map((e: any) => `${e.data.from}>${e.data.to}`), ['working>done'], 'one change after the recovered verdict: the turn ended; no new turn');
+      assert.deepEqual(
+        events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
+        ['done'],
+        'the finished turn asks for attention',
+      );
+      assert.match((await b.call('pane.read', { target: pane.id })).text, /Held turn complete\./);
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
