@@ -1,6 +1,8 @@
 // Live end-to-end check: each real agent CLI runs inside a pane of a real Corral daemon and is driven
 // only through the real `corral` CLI, as a user would: identity from the live process, the startup
-// dialog, a slow turn, a permission prompt, the event stream and explain at each state.
+// dialog, a slow turn, a permission prompt, the event stream and explain at each state, then the
+// daemon restarted in the middle of a turn (once stopped with SIGTERM, once killed with SIGKILL): the
+// pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
 // Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -10,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agents, type AgentSpec } from './agents.ts';
 import { HOOK_MAPPINGS } from '../../src/cli/hook/mappings.ts';
-import { SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
+import { HELD_ANSWER_END, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
 import { commandLine, endAll, processesUsing } from './live/processes.ts';
@@ -56,7 +58,8 @@ class AgentRun {
   readonly socket: string;
   readonly hooks: string;
   private daemon: ChildProcess | null = null;
-  private mock: MockModel | null = null;
+  private daemonEnv: Record<string, string> = {};
+  mock: MockModel | null = null;
   observer: Observer | null = null;
   cli!: CorralCli;
   t0 = Date.now();
@@ -72,7 +75,7 @@ class AgentRun {
     writeFileSync(join(this.project, 'README.md'), '# live check project\n');
   }
 
-  private get patience(): number {
+  get patience(): number {
     return this.spec.patience ?? 1;
   }
 
@@ -109,21 +112,10 @@ class AgentRun {
       XDG_STATE_HOME: join(this.work, 'xdg-state'),
     };
     for (const dir of [env.XDG_RUNTIME_DIR!, env.XDG_CONFIG_HOME!, env.XDG_STATE_HOME!]) mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const logFd = openSync(join(this.work, 'daemon.log'), 'a');
-    this.daemon = spawn(process.execPath, [join(repoRoot, 'bin', 'corral'), '--socket', this.socket, 'daemon', '--log-level', 'debug'], {
-      cwd: this.home,
-      env,
-      stdio: ['ignore', logFd, logFd],
-    });
+    this.daemonEnv = env;
     this.cli = new CorralCli(repoRoot, this.socket, env);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const status = await this.cli.run(['server', 'status']);
-      if (status.code === 0) break;
-      if (Date.now() > deadline) throw new Error(`daemon_not_ready: ${status.stderr.trim()}`);
-      await sleep(200);
-    }
-    this.say(`daemon pid ${this.daemon.pid} on ${this.socket}; mock model on 127.0.0.1:${this.mock.port}; work dir ${this.work}`);
+    await this.startDaemon();
+    this.say(`daemon pid ${this.daemon!.pid} on ${this.socket}; mock model on 127.0.0.1:${this.mock.port}; work dir ${this.work}`);
     // Corral adds the CLI's own hooks to this launch; each hook also keeps its payload here (fixtures).
     mkdirSync(this.hooks, { recursive: true });
     const agentEnv = Object.entries({ ...this.spec.env(ctx), CORRAL_HOOK_CAPTURE: this.hooks }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
@@ -133,6 +125,40 @@ class AgentRun {
     if (spawned.code !== 0) throw new Error(`spawn_failed: ${spawned.stderr.trim()}`);
     this.say(`spawned ${spawned.json?.id} pid ${spawned.json?.pid}: ${bin}`);
     this.observer = await Observer.start(this.socket, PANE);
+  }
+
+  /** Starts `corral daemon` on the run's socket (it starts the pty host, or attaches to the one running) and waits until it answers. */
+  private async startDaemon(): Promise<void> {
+    const logFd = openSync(join(this.work, 'daemon.log'), 'a');
+    this.daemon = spawn(process.execPath, [join(repoRoot, 'bin', 'corral'), '--socket', this.socket, 'daemon', '--log-level', 'debug'], {
+      cwd: this.home,
+      env: this.daemonEnv,
+      stdio: ['ignore', logFd, logFd],
+    });
+    const deadline = Date.now() + 30_000 * this.patience;
+    for (;;) {
+      const status = await this.cli.run(['server', 'status']);
+      if (status.code === 0) break;
+      if (Date.now() > deadline) throw new Error(`daemon_not_ready: ${status.stderr.trim()}`);
+      await sleep(200);
+    }
+  }
+
+  /**
+   * Ends the daemon with `signal` (SIGTERM is the service restart, SIGKILL a crash), waits until it is
+   * gone, starts a new one on the same socket and watches it. Returns the time without a daemon.
+   */
+  async restartDaemon(signal: 'SIGTERM' | 'SIGKILL'): Promise<{ downAt: number; upAt: number; oldPid: number; newPid: number }> {
+    const old = this.daemon!;
+    this.observer?.dispose();
+    const exited = new Promise<void>((resolve) => (old.exitCode !== null || old.signalCode !== null ? resolve() : old.once('exit', () => resolve())));
+    const downAt = Date.now();
+    old.kill(signal);
+    await exited;
+    await this.startDaemon();
+    const upAt = Date.now();
+    this.observer = await Observer.start(this.socket, PANE, this.observer ?? undefined);
+    return { downAt, upAt, oldPid: old.pid!, newPid: this.daemon!.pid! };
   }
 
   async corral(args: string[]): Promise<CliRun> {
@@ -268,7 +294,10 @@ async function step1Identity(run: AgentRun): Promise<void> {
 }
 
 async function step2Startup(run: AgentRun): Promise<void> {
-  const dialog = run.spec.dialogs?.[0];
+  // The first dialog's patterns (a CLI's versions draw the same dialog differently).
+  const firstLabel = run.spec.dialogs?.[0]?.label;
+  const patterns = (run.spec.dialogs ?? []).filter((d) => d.label === firstLabel).map((d) => d.pattern.source);
+  const dialog = patterns.length ? { pattern: new RegExp(patterns.join('|')) } : undefined;
   const answer = ANSWERS[run.spec.id]?.trust;
   if (dialog && answer) {
     run.observer!.arm('trust', dialog.pattern);
@@ -456,6 +485,76 @@ async function step6Hooks(run: AgentRun): Promise<void> {
     `hook lead per transition: ${leads.join('; ') || 'none matched'}`);
 }
 
+/**
+ * The daemon restarted in the middle of a turn: the mock holds its answer until the new daemon has
+ * recovered the pane, so the restart lands mid-turn however loaded the machine is. The pane must come
+ * back with the same id and process, read working (published once, marked recovered, not a new turn),
+ * and when the answer ends the turn must be reported as done, with its attention event.
+ */
+async function step7RestartMidTurn(run: AgentRun, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  const step = `7 restart mid-turn (${signal})`;
+  await run.wait(['idle'], 20_000, ['--stable', '1500']);
+  const before = (await run.corral(['pane', 'get', PANE])).json;
+  const sent = await run.promptAndWork(step, 'Please keep answering through a restart');
+  if (!sent) return;
+  if (sent.working.code !== 0) {
+    run.record(`${step}: working`, 'FAIL', `wait exit ${sent.working.code} (${sent.working.stderr.trim()}); screen:\n${run.screenTail()}`);
+    return;
+  }
+  // Let the held answer stream for a moment, so the restart lands while tokens arrive.
+  await sleep(3000);
+  const stateBefore = (await run.corral(['agent', 'get', PANE])).json?.state;
+  const { downAt, upAt, oldPid, newPid } = await run.restartDaemon(signal);
+  run.say(`daemon ${oldPid} ended with ${signal} in state ${stateBefore}; daemon ${newPid} answering after ${upAt - downAt} ms`);
+  const obs = run.observer!;
+  const pane = (await run.corral(['pane', 'get', PANE])).json;
+  const samePane = pane?.id === before?.id && pane?.pid === before?.pid && pane?.recovered === true;
+  run.record(`${step}: pane recovered`, samePane ? 'PASS' : 'FAIL',
+    `before ${before?.id} pid ${before?.pid}; after ${pane?.id} pid ${pane?.pid} state ${pane?.state} recovered ${pane?.recovered}`);
+  // The state the new daemon recomputed from the replayed screen (the first other than unknown), marked recovered.
+  const first = await waitFor(() => obs.stateChanges().find((e) => e.event.data.to !== 'unknown'), 20_000 * run.patience);
+  const info = (await run.corral(['agent', 'get', PANE])).json;
+  const published = obs.stateChanges().slice(0, first ? obs.stateChanges().indexOf(first) + 1 : undefined);
+  const recoveredOk = first?.event.data.to === 'working' && published.every((e) => e.event.data.recovered === true) && info?.agent === run.spec.id && info?.identity === 'process';
+  run.record(`${step}: working after the restart`, recoveredOk ? 'PASS' : 'FAIL',
+    `published ${published.map((e) => `${e.event.data.from}>${e.event.data.to}${e.event.data.recovered ? ' (recovered)' : ''} by ${e.event.data.source} at ${run.rel(e.event.ts)}`).join(', ') || 'nothing'}; ` +
+    `agent ${info?.agent} identity ${info?.identity} state ${info?.state}`);
+  await run.explain('recovered mid-turn');
+  const seq = await run.seq();
+  const releasedAt = Date.now();
+  const ends = run.mock!.release();
+  const endPattern = new RegExp(ends.join('|') || HELD_ANSWER_END);
+  obs.arm('held-end', endPattern);
+  run.say(`released the held answer (${ends.join(', ') || 'none was held'})`);
+  const done = await run.wait(['idle'], 60_000, ['--since-seq', String(seq)]);
+  const endOnScreen = ends.length > 0 && (await run.screenShows(endPattern));
+  const after = (await run.corral(['agent', 'get', PANE])).json;
+  const changes = obs.stateChanges();
+  const toDone = changes.find((e) => e.event.ts >= releasedAt && e.event.data.to === 'done');
+  const attention = obs.events.find((e) => e.event.kind === 'agent.attention' && e.event.data.state === 'done' && e.event.ts >= releasedAt);
+  // No new turn: nothing went to working but the recovered verdict.
+  const newTurn = changes.find((e) => e.event.data.to === 'working' && !e.event.data.recovered);
+  const endAt = obs.seenAt('held-end');
+  const ok = done.code === 0 && endOnScreen && after?.state === 'done' && toDone !== undefined && attention !== undefined && newTurn === undefined;
+  run.record(`${step}: turn done`, ok ? 'PASS' : 'FAIL',
+    `wait exit ${done.code} after ${secs(done.json?.elapsedMs)}; answer end on screen ${endAt ? run.rel(endAt) : endOnScreen}; ` +
+    `${toDone ? `done published ${run.rel(toDone.event.ts)} (${endAt ? toDone.event.ts - endAt : '?'} ms after the screen; rule ${toDone.event.data.source})` : 'no done published'}; ` +
+    `attention done: ${attention ? 'yes' : 'no'}; now ${after?.state} seen ${after?.seen}; states after the restart: ${changes.map((e) => `${e.event.data.to}${e.event.data.recovered ? ' (recovered)' : ''}`).join(' > ')}` +
+    (newTurn ? `; a new turn was reported at ${run.rel(newTurn.event.ts)}` : '') +
+    (ok ? '' : `; screen:\n${run.screenTail()}`));
+  await run.explain('after the restarted turn');
+}
+
+/** Polls `probe` until it returns something, or undefined after `ms`. */
+async function waitFor<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined || Date.now() > deadline) return value;
+    await sleep(100);
+  }
+}
+
 async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
   const run = new AgentRun(spec);
   let failed = false;
@@ -472,6 +571,8 @@ async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
         await step4Permission(run);
         await step5Events(run);
         await step6Hooks(run);
+        await step7RestartMidTurn(run, 'SIGTERM');
+        await step7RestartMidTurn(run, 'SIGKILL');
       })(),
       box,
     ]);

@@ -6,6 +6,8 @@
 // Script (chosen from the last user turn):
 //   - text containing "shell": call the CLI's shell tool with a command that needs permission;
 //   - a tool result as the last turn: a short, slowly streamed closing answer;
+//   - text containing "restart": a held answer that streams filler until `release()` (or SIGUSR1 when
+//     standalone), so a daemon restart lands in the middle of the turn whatever the machine's load;
 //   - anything else: a slow text answer (several seconds) so a working screen can be recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { appendFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ export const TOOL_ANSWER_END = 'TOOL-FLOW-COMPLETE';
 export const SHELL_COMMAND = 'touch capture-proof.txt';
 export const QUESTION_TEXT = 'Which colour should the capture use?';
 export const QUESTION_ANSWER_END = 'QUESTION-FLOW-COMPLETE';
+export const HELD_ANSWER_END = 'HELD-TURN-COMPLETE';
 
 const SLOW_WORDS = (
   'This is a slow scripted answer from the local mock model so that the working screen ' +
@@ -22,18 +25,29 @@ const SLOW_WORDS = (
 ).split(' ');
 const TOOL_WORDS = `The command ran and the file exists now. ${TOOL_ANSWER_END}.`.split(' ');
 const QUESTION_WORDS = `Thanks, noted your choice. ${QUESTION_ANSWER_END}.`.split(' ');
+const HELD_WORDS = 'still answering while the daemon restarts'.split(' ');
 const SLOW_WORD_DELAY_MS = 220;
+const HELD_WORD_DELAY_MS = 400;
+/** A held answer ends by itself after this long, so a driver that never releases it cannot hang a CLI. */
+const HELD_TURN_MAX_MS = 300_000;
 const TOOL_WORD_DELAY_MS = 250;
 // Silence before the first token, so the "waiting for the model" screen can be recorded too.
 const FIRST_TOKEN_DELAY_MS = 1500;
 
 type Turn =
-  | { kind: 'text'; words: string[]; delayMs: number }
+  | { kind: 'text'; words: string[]; delayMs: number; held?: Hold }
   | { kind: 'call'; tool: ToolShape; args: Record<string, unknown> };
 
 interface ToolShape {
   name: string;
   schema: Record<string, unknown> | undefined;
+}
+
+/** Whether a held answer may finish: set by `release()`. */
+interface Hold {
+  released: boolean;
+  /** The word that ends this held answer: HELD_ANSWER_END and the answer's number. */
+  end: string;
 }
 
 interface Options {
@@ -42,6 +56,29 @@ interface Options {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The words of a text turn, each after its delay (the first after the first-token silence). A held
+ * turn repeats its filler until released, then ends with its own end word.
+ */
+async function* paced(turn: { words: string[]; delayMs: number; held?: Hold }): AsyncGenerator<{ text: string; last: boolean }> {
+  if (turn.delayMs) await sleep(FIRST_TOKEN_DELAY_MS);
+  let index = 0;
+  const next = (word: string, last: boolean) => ({ text: (index++ === 0 ? '' : ' ') + word, last });
+  if (turn.held) {
+    const until = Date.now() + HELD_TURN_MAX_MS;
+    while (!turn.held.released && Date.now() < until) {
+      for (const word of HELD_WORDS) {
+        await sleep(turn.delayMs);
+        yield next(word, false);
+      }
+    }
+  }
+  for (const [i, word] of turn.words.entries()) {
+    if (turn.delayMs) await sleep(turn.delayMs);
+    yield next(word, i === turn.words.length - 1);
+  }
+}
 
 async function readJson(req: IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
@@ -139,7 +176,7 @@ function argumentsFor(schema: Record<string, any> | undefined): Record<string, u
 }
 
 /** lastToolName: the tool whose result is the last turn, or null when the last turn is the user's. */
-function decideTurn(lastUserText: string, lastToolName: string | null, tools: ToolShape[]): Turn {
+function decideTurn(lastUserText: string, lastToolName: string | null, tools: ToolShape[], hold: () => Hold): Turn {
   if (lastToolName !== null) {
     const words = QUESTION_TOOL_NAMES.includes(lastToolName) ? QUESTION_WORDS : TOOL_WORDS;
     return { kind: 'text', words, delayMs: TOOL_WORD_DELAY_MS };
@@ -148,6 +185,10 @@ function decideTurn(lastUserText: string, lastToolName: string | null, tools: To
   if (/shell/i.test(lastUserText) && shell) return { kind: 'call', tool: shell, args: argumentsFor(shell.schema as any) };
   const question = tools.find((t) => QUESTION_TOOL_NAMES.includes(t.name));
   if (/question/i.test(lastUserText) && question) return { kind: 'call', tool: question, args: exampleFor(question.schema) as Record<string, unknown> };
+  if (/restart/i.test(lastUserText)) {
+    const held = hold();
+    return { kind: 'text', words: [`${held.end}.`], delayMs: HELD_WORD_DELAY_MS, held };
+  }
   return { kind: 'text', words: SLOW_WORDS, delayMs: SLOW_WORD_DELAY_MS };
 }
 
@@ -161,7 +202,7 @@ function sseHeaders(res: ServerResponse): void {
 
 // ---------- OpenAI chat completions (Qwen Code, Copilot, OpenCode) ----------
 
-async function openAiChat(body: any, res: ServerResponse): Promise<void> {
+async function openAiChat(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
   const messages: any[] = body.messages ?? [];
   const last = messages[messages.length - 1] ?? {};
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
@@ -173,7 +214,7 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
   // Background helpers (Qwen's memory extraction subagent, title generators) answer at once.
   const sideRequest = tools.length === 0 || /memory extraction|subagent|title generator/i.test(system.slice(0, 300));
   const lastToolName = last.role === 'tool' ? toolNameOfResult(messages, last.tool_call_id) : null;
-  const turn: Turn = sideRequest ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(typedText(lastUser?.content), lastToolName, tools);
+  const turn: Turn = sideRequest ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(typedText(lastUser?.content), lastToolName, tools, hold);
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);
@@ -197,13 +238,7 @@ async function openAiChat(body: any, res: ServerResponse): Promise<void> {
     res.write(chunk({ tool_calls: [{ index: 0, ...call }] }));
     res.write(chunk({}, 'tool_calls'));
   } else {
-    const delay = turn.delayMs;
-    const words = turn.words;
-    if (delay) await sleep(FIRST_TOKEN_DELAY_MS);
-    for (const [i, word] of words.entries()) {
-      if (delay) await sleep(delay);
-      res.write(chunk({ content: (i === 0 ? '' : ' ') + word }));
-    }
+    for await (const word of paced(turn)) res.write(chunk({ content: word.text }));
     res.write(chunk({}, 'stop'));
   }
   res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`);
@@ -223,7 +258,7 @@ function toolNameOfResult(messages: any[], callId: string | undefined): string {
 
 // ---------- Gemini generateContent / streamGenerateContent ----------
 
-async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<void> {
+async function gemini(body: any, stream: boolean, res: ServerResponse, hold: () => Hold): Promise<void> {
   const contents: any[] = body.contents ?? [];
   const last = contents[contents.length - 1] ?? {};
   const lastParts: any[] = last.parts ?? [];
@@ -248,19 +283,14 @@ async function gemini(body: any, stream: boolean, res: ServerResponse): Promise<
     res.end(JSON.stringify(candidate([{ text }], 'STOP')));
     return;
   }
-  const turn = decideTurn(userText, lastToolName, tools);
+  const turn = decideTurn(userText, lastToolName, tools, hold);
   sseHeaders(res);
   const send = (payload: unknown): boolean => res.write(`data: ${JSON.stringify(payload)}\n\n`);
   if (turn.kind === 'call') {
     await sleep(400);
     send(candidate([{ functionCall: { name: turn.tool.name, args: turn.args } }], 'STOP'));
   } else {
-    await sleep(FIRST_TOKEN_DELAY_MS);
-    for (const [i, word] of turn.words.entries()) {
-      await sleep(turn.delayMs);
-      const isLast = i === turn.words.length - 1;
-      send(candidate([{ text: (i === 0 ? '' : ' ') + word }], isLast ? 'STOP' : undefined));
-    }
+    for await (const word of paced(turn)) send(candidate([{ text: word.text }], word.last ? 'STOP' : undefined));
   }
   res.end();
 }
@@ -304,12 +334,12 @@ function anthropicToolName(messages: any[], id: string | undefined): string {
   return '';
 }
 
-async function anthropicMessages(body: any, res: ServerResponse): Promise<void> {
+async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
   const messages: any[] = body.messages ?? [];
   const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.input_schema }));
   const { userText, toolName } = anthropicLastTurn(messages);
   // Side requests (titles, topic checks, quota probes) come without tools: answer at once.
-  const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools);
+  const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold);
   const id = `msg_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
@@ -330,11 +360,7 @@ async function anthropicMessages(body: any, res: ServerResponse): Promise<void> 
     send('content_block_stop', { index: 0 });
   } else if (turn.kind === 'text') {
     send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-    if (turn.delayMs) await sleep(FIRST_TOKEN_DELAY_MS);
-    for (const [i, word] of turn.words.entries()) {
-      if (turn.delayMs) await sleep(turn.delayMs);
-      send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: (i === 0 ? '' : ' ') + word } });
-    }
+    for await (const word of paced(turn)) send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word.text } });
     send('content_block_stop', { index: 0 });
   }
   send('message_delta', { delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } });
@@ -377,11 +403,11 @@ function codexExecArguments(schema: Record<string, any> | undefined): Record<str
   return args;
 }
 
-async function openAiResponses(body: any, res: ServerResponse): Promise<void> {
+async function openAiResponses(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
   const input: any[] = Array.isArray(body.input) ? body.input : [{ role: 'user', content: textOf(body.input) }];
   const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.parameters }));
   const { userText, toolName } = responsesLastTurn(input);
-  let turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools);
+  let turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold);
   const exec = tools.find((t) => t.name === 'exec_command');
   if (turn.kind === 'call' && exec && !QUESTION_TOOL_NAMES.includes(turn.tool.name)) turn = { kind: 'call', tool: exec, args: codexExecArguments(exec.schema as any) };
   const id = `resp_mock_${Date.now()}`;
@@ -401,13 +427,10 @@ async function openAiResponses(body: any, res: ServerResponse): Promise<void> {
     const itemId = `msg_mock_${Date.now()}`;
     send('response.output_item.added', { output_index: 0, item: { type: 'message', id: itemId, role: 'assistant', status: 'in_progress', content: [] } });
     send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-    if (turn.delayMs) await sleep(FIRST_TOKEN_DELAY_MS);
     let text = '';
-    for (const [i, word] of turn.words.entries()) {
-      if (turn.delayMs) await sleep(turn.delayMs);
-      const delta = (i === 0 ? '' : ' ') + word;
-      text += delta;
-      send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta });
+    for await (const word of paced(turn)) {
+      text += word.text;
+      send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: word.text });
     }
     send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text });
     item = { type: 'message', id: itemId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] };
@@ -421,12 +444,21 @@ async function openAiResponses(body: any, res: ServerResponse): Promise<void> {
 
 export interface MockModel {
   port: number;
+  /** Lets every held answer so far (a turn asked to last through a restart) finish; returns their end words. */
+  release(): string[];
   close(): Promise<void>;
 }
 
 export function startMockModel(options: Options): Promise<MockModel> {
   const log = (line: string): void => {
     if (options.logFile) appendFileSync(options.logFile, `${new Date().toISOString()} ${line}\n`);
+  };
+  const pending = new Set<Hold>();
+  let holds = 0;
+  const hold = (): Hold => {
+    const held = { released: false, end: `${HELD_ANSWER_END}-${++holds}` };
+    pending.add(held);
+    return held;
   };
   const server = createServer((req, res) => {
     void (async () => {
@@ -437,8 +469,8 @@ export function startMockModel(options: Options): Promise<MockModel> {
       const question = JSON.stringify(body.tools ?? []).match(/"(question|ask_user|ask_user_question|AskUserQuestion)"/);
       if (question && options.logFile) log(`QUESTION TOOL ${JSON.stringify(body.tools).slice(0, 20000)}`);
       try {
-        if (url.includes(':streamGenerateContent')) return await gemini(body, true, res);
-        if (url.includes(':generateContent')) return await gemini(body, false, res);
+        if (url.includes(':streamGenerateContent')) return await gemini(body, true, res, hold);
+        if (url.includes(':generateContent')) return await gemini(body, false, res, hold);
         if (url.includes(':countTokens')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ totalTokens: 10 }));
@@ -447,14 +479,14 @@ export function startMockModel(options: Options): Promise<MockModel> {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ embedding: { values: [0.1, 0.2] }, embeddings: [{ values: [0.1, 0.2] }] }));
         }
-        if (url.endsWith('/chat/completions')) return await openAiChat(body, res);
+        if (url.endsWith('/chat/completions')) return await openAiChat(body, res, hold);
         const path = url.split('?')[0]!;
         if (path.endsWith('/messages/count_tokens')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ input_tokens: 10 }));
         }
-        if (path.endsWith('/v1/messages')) return await anthropicMessages(body, res);
-        if (path.endsWith('/responses')) return await openAiResponses(body, res);
+        if (path.endsWith('/v1/messages')) return await anthropicMessages(body, res, hold);
+        if (path.endsWith('/responses')) return await openAiResponses(body, res, hold);
         if (url.endsWith('/models') || url.includes('/models?')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock', capabilities: { supports: { tool_calls: true, streaming: true } } }] }));
@@ -477,6 +509,13 @@ export function startMockModel(options: Options): Promise<MockModel> {
       lifetime.unref();
       resolve({
         port,
+        release: () => {
+          const ends = [...pending].map((held) => held.end);
+          for (const held of pending) held.released = true;
+          log(`RELEASE ${ends.join(' ')}`);
+          pending.clear();
+          return ends;
+        },
         close: () =>
           new Promise<void>((done) => {
             clearTimeout(lifetime);
@@ -495,4 +534,5 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
   process.stdout.write(`PORT ${model.port}\n`);
   setTimeout(() => process.exit(0), lifetimeMs).unref();
   process.on('SIGTERM', () => void model.close().then(() => process.exit(0)));
+  process.on('SIGUSR1', () => model.release());
 }

@@ -45,9 +45,19 @@ export class Observer {
     private readonly target: string,
   ) {}
 
-  static async start(socket: string, target: string): Promise<Observer> {
+  /**
+   * Connects to the daemon and subscribes from its first event. `carry`: an observer of the daemon
+   * this one replaced (a restart): its screens and marks go on here; events start again (a new epoch).
+   */
+  static async start(socket: string, target: string, carry?: Observer): Promise<Observer> {
     const client = await DaemonClient.connect(socket);
     const observer = new Observer(client, target);
+    if (carry) {
+      observer.screens.push(...carry.screens);
+      for (const [name, mark] of carry.marks) observer.marks.set(name, mark);
+      observer.screen = carry.screen;
+      observer.title = carry.title;
+    }
     client.onNotification(EVENT, (event) => observer.events.push({ receivedAt: Date.now(), event: event as EventEnvelope<string, any> }));
     await client.call(EVENTS_SUBSCRIBE, { since: 0 });
     observer.timer = setInterval(() => void observer.poll(), SCREEN_POLL_MS);
