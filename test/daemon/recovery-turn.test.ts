@@ -3,22 +3,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { connectCalling as connect } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
-
-async function connect(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
-  const client = await RawClient.connect(daemon.socket);
-  let id = 1;
-  return {
-    client,
-    async call(method, params) {
-      const reply = await client.call(id++, method, params);
-      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
-      return reply.result;
-    },
-  };
-}
 
 describe('a turn across a daemon restart', () => {
   it('a restart in the middle of a turn: the recovered pane reads working, marked recovered, and the turn is reported done when it ends', async () => {
