@@ -523,7 +523,8 @@ async function step7RestartMidTurn(run: AgentRun, signal: 'SIGTERM' | 'SIGKILL')
   const seq = await run.seq();
   const releasedAt = Date.now();
   const ends = run.mock!.release();
-  const endPattern = new RegExp(ends.join('|') || HELD_ANSWER_END);
+  // The end word may wrap where the pane is narrow (Codex breaks it at its hyphens).
+  const endPattern = new RegExp((ends.length ? ends : [HELD_ANSWER_END]).map((end) => [...end].join('\\s*')).join('|'));
   obs.arm('held-end', endPattern);
   run.say(`released the held answer (${ends.join(', ') || 'none was held'})`);
   const done = await run.wait(['idle'], 60_000, ['--since-seq', String(seq)]);
