@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { CorralError } from '../protocol/errors.ts';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
@@ -64,6 +65,9 @@ function packageVersion(): string {
   return manifest.version;
 }
 
+
+/** Client connections served at once; one more is answered `too_many_connections` and closed. */
+export const MAX_CONNECTIONS = 256;
 /**
  * A running daemon: the socket, the connections, the RPC server and the panes.
  * Extension: `registry` hooks per pane; `rpc.register()` adds method groups; `connections` for events.
@@ -297,6 +301,15 @@ export class Daemon {
   private accept(socket: Socket): void {
     if (this.lifecycle !== 'running') {
       socket.destroy();
+      return;
+    }
+    if (this.connections.size >= MAX_CONNECTIONS) {
+      this.log.warn({ limit: MAX_CONNECTIONS }, 'connection refused: too many connections');
+      const error = new CorralError('too_many_connections', `the daemon serves its maximum of ${MAX_CONNECTIONS} connections; close one and retry`, {
+        limit: MAX_CONNECTIONS,
+      });
+      socket.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: error.toJSONRPC() })}\n`);
+      setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
     const id = this.nextConnection++;

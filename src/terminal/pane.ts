@@ -104,8 +104,16 @@ class LivePane implements TerminalPane {
     return this.screen.snapshot();
   }
 
-  read(options: { source: ReadSource; lines?: number; ansi?: boolean }): string {
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string {
     return this.screen.read(options);
+  }
+
+  scrollbackLength(): number {
+    return this.screen.scrollbackLength();
+  }
+
+  get pendingInput(): number {
+    return this.lifecycle === 'running' ? this.pty.pendingInput : 0;
   }
 
   foreground(): ForegroundProcess | null {

@@ -60,6 +60,13 @@ export class PtyProcess implements Disposable {
     this.pty.write(data);
   }
 
+  /** Bytes written that the kernel has not taken yet: node-pty queues them in its write stream. */
+  get pendingInput(): number {
+    let total = 0;
+    for (const task of this.writeQueue()) total += task.buffer.length - task.offset;
+    return total;
+  }
+
   resize(cols: number, rows: number): void {
     this.pty.resize(cols, rows);
   }
@@ -83,7 +90,14 @@ export class PtyProcess implements Disposable {
     } catch {
       // already gone
     }
+    // Input the program never read is dropped with it, not kept for as long as the pane record lives.
+    this.writeQueue().length = 0;
     this.releaseSlave();
+  }
+
+  private writeQueue(): Array<{ buffer: Buffer; offset: number }> {
+    const stream = (this.pty as unknown as { _writeStream?: { _writeQueue?: Array<{ buffer: Buffer; offset: number }> } })._writeStream;
+    return stream?._writeQueue ?? [];
   }
 
   /**

@@ -26,6 +26,8 @@ export interface ScreenOptions {
 export interface ReadOptions {
   source: ReadSource;
   lines?: number;
+  /** Scrollback only: how many of the newest lines to skip first (paging back). */
+  offset?: number;
   ansi?: boolean;
 }
 
@@ -147,12 +149,22 @@ export class Screen implements Disposable {
     let lines: string[];
     if (options.source === 'screen') {
       lines = this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, ansi);
+      if (options.lines !== undefined && options.lines >= 0) lines = lines.slice(Math.max(0, lines.length - options.lines));
     } else {
-      lines = this.rangeText(0, buffer.baseY + this.terminal.rows, ansi);
-      while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+      // Only the lines asked for are rendered: a read of a few lines costs a few lines, not the whole buffer.
+      const stop = Math.max(0, this.scrollbackLength() - (options.offset ?? 0));
+      const count = options.lines !== undefined && options.lines >= 0 ? options.lines : stop;
+      lines = this.rangeText(Math.max(0, stop - count), stop, ansi);
     }
-    if (options.lines !== undefined && options.lines >= 0) lines = lines.slice(Math.max(0, lines.length - options.lines));
     return lines.join('\n');
+  }
+
+  /** Lines of scrollback and screen together, trailing blank lines not counted. */
+  scrollbackLength(): number {
+    const buffer = this.terminal.buffer.active;
+    let end = buffer.baseY + this.terminal.rows;
+    while (end > 0 && (buffer.getLine(end - 1)?.translateToString(true) ?? '') === '') end -= 1;
+    return end;
   }
 
   dispose(): void {

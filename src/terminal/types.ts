@@ -82,7 +82,11 @@ export interface TerminalPane extends Disposable {
   write(data: string): void;
   resize(cols: number, rows: number): void;
   snapshot(): ScreenSnapshot;
-  read(options: { source: ReadSource; lines?: number; ansi?: boolean }): string;
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string;
+  /** Lines of scrollback and screen together, trailing blank lines not counted. */
+  scrollbackLength(): number;
+  /** Bytes written to the PTY that the program has not read yet (held in the daemon). */
+  readonly pendingInput: number;
   readonly osc: OscState;
   /** Whether the application enabled bracketed paste (DECSET 2004). */
   readonly bracketedPaste: boolean;

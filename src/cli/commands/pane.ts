@@ -171,7 +171,18 @@ export function registerPaneCommands(program: Command): void {
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };
-      const result = await withDaemon(socket, (client) => client.call(PANE_READ, params));
+      // The daemon sends the scrollback in pages, newest first: without --lines, read back to the start.
+      const result = await withDaemon(socket, async (client) => {
+        const first = await client.call(PANE_READ, params);
+        const pages = [first.text];
+        let offset = first.text === '' ? 0 : first.text.split('\n').length;
+        for (let page = first; params.source === 'scrollback' && options.lines === undefined && page.more === true; ) {
+          page = await client.call(PANE_READ, { ...params, offset });
+          pages.unshift(page.text);
+          offset += page.text.split('\n').length;
+        }
+        return options.lines === undefined && params.source === 'scrollback' ? { ...first, text: pages.join('\n'), more: false } : first;
+      });
       if (json) printJson(result);
       else printText(result.text);
     });

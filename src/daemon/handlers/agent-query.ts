@@ -1,3 +1,4 @@
+import { MAX_READ_LINES } from '../../protocol/methods/pane.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from '../../protocol/methods/agent-query.ts';
 import type { AgentService } from '../agents/agent-service.ts';
@@ -30,7 +31,9 @@ export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService)
         const shown = lines !== undefined ? snapshot.lines.slice(-lines) : snapshot.lines;
         return { source, text: shown.join('\n'), cols: snapshot.cols, rows: snapshot.rows, ...seenBy, cursor: snapshot.cursor };
       }
-      const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+      // The scrollback is capped like pane.read's page (which pages back with offset).
+      const shown = source === 'scrollback' ? Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES) : lines;
+      const text = pane.terminal.read({ source, ...(shown !== undefined ? { lines: shown } : {}), ...(ansi !== undefined ? { ansi } : {}) });
       return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, ...seenBy };
     }),
 

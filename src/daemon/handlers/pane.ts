@@ -3,6 +3,7 @@ import {
   PANE_GET,
   PANE_KILL,
   PANE_LIST,
+  MAX_READ_LINES,
   PANE_READ,
   PANE_RESIZE,
   PANE_SEND,
@@ -14,6 +15,9 @@ import { keyBytes } from '../agent-input/typing.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
+
+/** Input written to a pane that its program has not read yet, at most; `pane.send` beyond it is `pane_input_full`. */
+export const MAX_PENDING_INPUT_BYTES = 4 << 20;
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c). */
 export interface PaneInputObserver {
@@ -49,15 +53,30 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
       }
       const data = (text ?? '') + keyBytes(keys ?? []);
       pane.assertRunning();
+      const pending = pane.terminal.pendingInput;
+      if (pending + Buffer.byteLength(data) > MAX_PENDING_INPUT_BYTES) {
+        throw new CorralError('pane_input_full', `the pane has ${pending} bytes of input it has not read; at most ${MAX_PENDING_INPUT_BYTES} may wait`, {
+          pending,
+          limit: MAX_PENDING_INPUT_BYTES,
+        });
+      }
       pane.terminal.write(data);
       input?.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };
     }),
 
-    implement(PANE_READ, ({ target, source = 'screen', lines, ansi }) => {
+    implement(PANE_READ, ({ target, source = 'screen', lines, offset, ansi }) => {
       const pane = registry.resolve(target);
-      const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
-      return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };
+      if (source === 'screen') {
+        const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+        return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };
+      }
+      // Scrollback comes in pages of at most MAX_READ_LINES, newest first; `more` says older lines remain.
+      const page = Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES);
+      const skip = offset ?? 0;
+      const text = pane.terminal.read({ source, lines: page, offset: skip, ...(ansi !== undefined ? { ansi } : {}) });
+      const more = pane.terminal.scrollbackLength() - skip - page > 0;
+      return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, more };
     }),
   ];
 }

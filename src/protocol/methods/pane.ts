@@ -113,10 +113,13 @@ export const PANE_SEND = defineMethod({
     keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 1024 })),
   }),
   result: returns<{ bytes: number }>(),
-  errors: ['pane_not_found', 'pane_exited', 'invalid_key'],
+  errors: ['pane_not_found', 'pane_exited', 'invalid_key', 'pane_input_full'],
 });
 
 export const READ_SOURCES = ['screen', 'scrollback'] as const;
+
+/** Lines of scrollback one `pane.read` returns at most; page back with `offset`. */
+export const MAX_READ_LINES = 2000;
 
 export const PANE_READ = defineMethod({
   name: 'pane.read',
@@ -125,9 +128,11 @@ export const PANE_READ = defineMethod({
     target,
     source: optional(oneOf(READ_SOURCES)),
     lines: optional(int({ min: 1, max: 100_000 })),
+    offset: optional(int({ min: 0, max: 1_000_000 })),
     ansi: optional(bool()),
   }),
-  result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number }>(),
+  /** `more` (scrollback only): older lines remain beyond this page. */
+  result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number; more?: boolean }>(),
   errors: ['pane_not_found'],
 });
 
