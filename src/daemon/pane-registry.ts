@@ -127,6 +127,7 @@ export class PaneRegistry implements Disposable {
     if (options.id !== undefined && this.panes.has(options.id)) throw new Error(`pane id ${options.id} is in use`);
     const id = options.id ?? `${WORKSPACE}:p${this.nextPane}`;
     const cwd = request.cwd ?? process.env.HOME ?? '/';
+    refuseNul(request);
     const env = this.paneEnv(id, request.env ?? {});
     checkSpawnable(request.command, cwd, env);
     if (options.id === undefined) this.nextPane += 1;
@@ -252,4 +253,13 @@ export class PaneRegistry implements Disposable {
       COLORTERM: 'truecolor',
     };
   }
+}
+
+/** A NUL cannot pass through exec: the kernel would cut the string there (`echo a\0b` ran `echo a`). */
+function refuseNul(request: { command: string; args?: readonly string[]; cwd?: string; env?: Record<string, string> }): void {
+  const fields: Array<[string, string]> = [['command', request.command], ...(request.args ?? []).map((arg, i): [string, string] => [`args[${i}]`, arg])];
+  if (request.cwd !== undefined) fields.push(['cwd', request.cwd]);
+  for (const [key, value] of Object.entries(request.env ?? {})) fields.push([`env.${key}`, `${key}=${value}`]);
+  const bad = fields.find(([, value]) => value.includes('\0'));
+  if (bad) throw new CorralError('invalid_params', `${bad[0]} holds a NUL character, which exec cannot pass; remove it`, { field: bad[0] });
 }

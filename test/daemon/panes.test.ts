@@ -84,6 +84,12 @@ describe('panes on real PTYs through the daemon', () => {
     await call('pane.kill', { target: pane.id });
   });
 
+  it('refuses a NUL inside args, which exec would cut short', async () => {
+    // Before: `echo a\0b` ran `echo a`.
+    const refused = await callError('pane.spawn', { command: 'echo', args: ['a\u0000b'], cwd: session.daemon.dir });
+    assert.deepEqual([refused.data.code, refused.data.field], ['invalid_params', 'args[0]']);
+  });
+
   it('refuses a command that does not exist and an unknown key name', async () => {
     const missing = await callError('pane.spawn', { command: 'no-such-program-here', cwd: session.daemon.dir });
     assert.equal(missing.data.code, 'spawn_failed');
