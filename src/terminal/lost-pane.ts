@@ -25,6 +25,8 @@ export function lostTerminalPane(options: { pid: number; cols: number; rows: num
     resize: (cols, rows) => screen.resize(cols, rows),
     snapshot: () => screen.snapshot(),
     read: (read) => screen.read(read),
+    scrollbackLength: () => screen.scrollbackLength(),
+    pendingInput: 0,
     get osc() {
       return screen.osc;
     },

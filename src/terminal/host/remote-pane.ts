@@ -157,8 +157,17 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     return this.screen.snapshot();
   }
 
-  read(options: { source: ReadSource; lines?: number; ansi?: boolean }): string {
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string {
     return this.screen.read(options);
+  }
+
+  scrollbackLength(): number {
+    return this.screen.scrollbackLength();
+  }
+
+  /** Input queued in the pty host is not visible here; the host process bounds its own. */
+  get pendingInput(): number {
+    return 0;
   }
 
   foreground(): ForegroundProcess | null {
