@@ -102,11 +102,13 @@ test('an OSC 7501 query from the program is answered on its input', async () => 
 });
 
 test('bracketed paste mode follows DECSET 2004', async () => {
-  const pane = spawnCommand(String.raw`printf '\033[?2004hon\n'; sleep 0.3; printf '\033[?2004loff\n'; sleep 0.3`);
+  // The program waits for a line between the two modes, so the test looks while each holds.
+  const pane = spawnCommand(String.raw`printf '\033[?2004hon\n'; read a; printf '\033[?2004loff\n'; read b`);
   try {
     assert.equal(pane.bracketedPaste, false);
     await waitForScreen(pane, 'on');
     assert.equal(pane.bracketedPaste, true);
+    pane.write('\r');
     await waitForScreen(pane, 'off');
     assert.equal(pane.bracketedPaste, false);
   } finally {
@@ -147,7 +149,8 @@ test('onOutput fires after output is parsed and onExit after the last of it', as
   let screenAtExit = '';
   pane.onExit(() => (screenAtExit = pane.read({ source: 'scrollback' })));
   await exitOf(pane);
-  assert.ok(seen.some((s) => s === 'one'));
+  // Each call sees whole parsed output (how much of it arrived in one batch depends on the machine).
+  assert.ok(seen.length > 0 && seen.every((s) => s === 'one' || s === 'one\ntwo'), JSON.stringify(seen));
   assert.equal(screenAtExit, 'one\ntwo');
   pane.dispose();
 });

@@ -1551,6 +1551,9 @@ export const WIRE_TYPES: WireTypes = {
         },
         "rows": {
           "type": "number"
+        },
+        "more": {
+          "type": "boolean"
         }
       },
       "required": [
