@@ -24,6 +24,8 @@ export interface HostPaneSink {
   replay(data: Buffer): void;
   output(data: Buffer): void;
   exit(exit: HostExit): void;
+  /** The host's count of input received for the pane and not read by its program yet. */
+  input(received: number, pending: number): void;
   /** The connection to the host is gone: the pane's PTY is gone with it, or belongs to no one now. */
   lost(): void;
 }
@@ -109,7 +111,7 @@ export class HostClient implements Disposable {
     });
     if (reply.t === 'failed') throw new HostError('spawn_failed', reply.message);
     if (reply.t !== 'spawned') throw new HostError('host_lost', 'unexpected reply from the pty host');
-    return { handle: reply.handle, pid: reply.pid, meta, cols: options.cols, rows: options.rows, startedAt: Date.now(), dropped: 0, exit: null };
+    return { handle: reply.handle, pid: reply.pid, meta, cols: options.cols, rows: options.rows, startedAt: Date.now(), dropped: 0, exit: null, inputReceived: 0 };
   }
 
   /** Ends every pane by the one policy and lets the host exit; resolves once all panes exited. */
@@ -190,6 +192,9 @@ export class HostClient implements Disposable {
         resolve?.(message);
         return;
       }
+      case 'input':
+        this.sinks.get(message.handle)?.input(message.received, message.pending);
+        return;
       case 'exit': {
         const sink = this.sinks.get(message.handle);
         if (sink) sink.exit(message.exit);

@@ -6,6 +6,8 @@ import type { HostExit, HostPaneInfo } from './wire.ts';
 
 /** While paused, how often to look whether the child exited, so its last output is read at once. */
 const PAUSED_EXIT_CHECK_MS = 50;
+/** While a pane holds unread input, how often the host tells the daemon how much is left. */
+const INPUT_REPORT_MS = 50;
 
 function isAlive(pid: number): boolean {
   try {
@@ -19,6 +21,8 @@ function isAlive(pid: number): boolean {
 export interface HostPaneEvents {
   output(pane: HostPane, data: string): void;
   exit(pane: HostPane, exit: HostExit): void;
+  /** Input received so far and input the program has not read yet, for the daemon's bound. */
+  input(pane: HostPane, received: number, pending: number): void;
 }
 
 /**
@@ -38,6 +42,8 @@ export class HostPane {
   private exitCheck: NodeJS.Timeout | null = null;
   private killTimer: NodeJS.Timeout | null = null;
   private reason: string | null = null;
+  private inputReceived = 0;
+  private inputReport: NodeJS.Timeout | null = null;
 
   constructor(
     readonly handle: number,
@@ -64,11 +70,22 @@ export class HostPane {
   }
 
   info(): HostPaneInfo {
-    return { handle: this.handle, pid: this.pid, meta: this.meta, cols: this.cols, rows: this.rows, startedAt: this.startedAt, dropped: this.ring.dropped, exit: this.exit };
+    return { handle: this.handle, pid: this.pid, meta: this.meta, cols: this.cols, rows: this.rows, startedAt: this.startedAt, dropped: this.ring.dropped, exit: this.exit, inputReceived: this.inputReceived };
   }
 
   write(data: Buffer): void {
+    this.inputReceived += data.length;
     if (this.exit === null) this.pty.write(data.toString('utf8'));
+    this.reportInput();
+  }
+
+  /** Tells the daemon what input waits, again every INPUT_REPORT_MS while any does, and once at 0. */
+  private reportInput(): void {
+    if (this.inputReport !== null) clearTimeout(this.inputReport);
+    this.inputReport = null;
+    const pending = this.exit === null ? this.pty.pendingInput : 0;
+    this.events.input(this, this.inputReceived, pending);
+    if (pending > 0) this.inputReport = setTimeout(() => this.reportInput(), INPUT_REPORT_MS);
   }
 
   resize(cols: number, rows: number): void {
@@ -114,6 +131,7 @@ export class HostPane {
 
   dispose(): void {
     this.stopExitCheck();
+    if (this.inputReport !== null) clearTimeout(this.inputReport);
     if (this.killTimer !== null) clearTimeout(this.killTimer);
     if (this.exit === null) signalSession(this.pid, 'SIGKILL');
     this.pty.dispose();

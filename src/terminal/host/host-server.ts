@@ -178,6 +178,7 @@ export class HostServer {
       pane = new HostPane(handle, message.meta, message, this.ringBytes, {
         output: (from, data) => this.forward(from, data),
         exit: (from, exit) => this.exited(from, exit),
+        input: (from, received, pending) => this.daemon !== null && this.send(this.daemon, { t: 'input', handle: from.handle, received, pending }),
       });
     } catch (error) {
       this.send(socket, { t: 'failed', id: message.id, message: (error as Error).message });

@@ -51,6 +51,10 @@ export class RemotePane implements TerminalPane, HostPaneSink {
   private readonly adoption: Disposable;
   private readonly oscSubscription: Disposable;
   private pendingExit: HostExit | null = null;
+  /** Input bytes sent to the host, received by it (as it last said), and not read by the program there. */
+  private inputSent: number;
+  private inputReceived: number;
+  private inputUnread = 0;
 
   constructor(
     private readonly client: HostClient,
@@ -61,12 +65,13 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     this.handle = info.handle;
     this.dropped = info.dropped;
     this.recovered = options.recovered;
+    this.inputSent = this.inputReceived = info.inputReceived;
     this.lifecycle = options.recovered ? 'replaying' : 'running';
     this.exited$ = new Promise((resolve) => (this.resolveExited = resolve));
     this.replayed$ = new Promise((resolve) => (this.resolveReplayed = resolve));
     if (!options.recovered) this.resolveReplayed();
     // Answers to terminal queries go back to the program, except for queries replayed from the ring.
-    this.screen = new Screen({ cols: info.cols, rows: info.rows, reply: (data) => this.lifecycle === 'running' && this.client.input(this.handle, data) });
+    this.screen = new Screen({ cols: info.cols, rows: info.rows, reply: (data) => this.lifecycle === 'running' && this.sendInput(data) });
     this.oscSubscription = this.screen.onOsc((event) => this.lifecycle !== 'replaying' && this.oscListeners.fire(event));
     this.tracker = new ForegroundTracker(this.pid);
     this.adoption = client.adopt(this.handle, this);
@@ -132,6 +137,11 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     void this.finishExit(exit);
   }
 
+  input(received: number, pending: number): void {
+    this.inputReceived = received;
+    this.inputUnread = pending;
+  }
+
   lost(): void {
     if (this.lifecycle === 'exited' || this.lifecycle === 'disposed' || this.lifecycle === 'exiting') return;
     this.reason = HOST_LOST_REASON;
@@ -141,7 +151,12 @@ export class RemotePane implements TerminalPane, HostPaneSink {
   // --- the daemon's side (TerminalPane) ---
 
   write(data: string): void {
-    if (this.lifecycle === 'running' || this.lifecycle === 'replaying') this.client.input(this.handle, data);
+    if (this.lifecycle === 'running' || this.lifecycle === 'replaying') this.sendInput(data);
+  }
+
+  private sendInput(data: string): void {
+    this.inputSent += Buffer.byteLength(data, 'utf8');
+    this.client.input(this.handle, data);
   }
 
   resize(cols: number, rows: number): void {
@@ -165,9 +180,10 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     return this.screen.scrollbackLength();
   }
 
-  /** Input queued in the pty host is not visible here; the host process bounds its own. */
+  /** Input the program has not read: what waits in the pty host plus what is on its way there. */
   get pendingInput(): number {
-    return 0;
+    if (this.lifecycle !== 'running' && this.lifecycle !== 'replaying') return 0;
+    return this.inputUnread + (this.inputSent - this.inputReceived);
   }
 
   foreground(): ForegroundProcess | null {

@@ -5,7 +5,7 @@
  */
 
 /** Bumped on any change of frames or messages; a daemon and a host of different versions refuse each other. */
-export const HOST_PROTOCOL_VERSION = 1;
+export const HOST_PROTOCOL_VERSION = 2;
 /** The largest frame either side accepts; a bigger one closes the connection. */
 export const MAX_HOST_FRAME_BYTES = 16 * 1024 * 1024;
 
@@ -45,6 +45,8 @@ export interface HostPaneInfo {
   dropped: number;
   /** Null while running. */
   exit: HostExit | null;
+  /** Input bytes the host has received for the pane since it started (the daemon counts what it sent on top). */
+  inputReceived: number;
 }
 
 export interface HostExit {
@@ -60,6 +62,8 @@ export type HostMessage =
   | { t: 'spawned'; id: number; handle: number; pid: number }
   | { t: 'failed'; id: number; message: string }
   | { t: 'exit'; handle: number; exit: HostExit }
+  /** Input for a pane: bytes received so far, and bytes its program has not read yet (sent while any wait, and once at 0). */
+  | { t: 'input'; handle: number; received: number; pending: number }
   | { t: 'shutdown'; id: number };
 
 export function encodeControl(message: DaemonMessage | HostMessage): Buffer {
