@@ -136,14 +136,13 @@ export class PaneRecord implements Disposable {
   }
 
   info(): PaneInfo {
-    const { id, name, workspace, command, args, cwd } = this.identity;
+    const { id, name, workspace, command, cwd } = this.identity;
     return {
       id,
       name,
       workspace,
       state: this.lifecycle,
       command,
-      args,
       cwd,
       pid: this.terminal.pid,
       cols: this.terminal.cols,
@@ -159,7 +158,7 @@ export class PaneRecord implements Disposable {
 
   detail(): PaneDetail {
     const process = this.lifecycle === 'running' ? describeForeground(this.terminal.foreground()) : null;
-    return { ...this.info(), process, title: this.terminal.osc.title?.value ?? null };
+    return { ...this.info(), args: this.identity.args, process, title: this.terminal.osc.title?.value ?? null };
   }
 
   /** Like dispose, but the pane's processes keep running where the pty host holds them. */

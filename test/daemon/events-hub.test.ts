@@ -21,6 +21,18 @@ describe('EventHub', () => {
     assert.throws(() => hub.checkResumable(6), { code: 'cursor_too_old' });
   });
 
+  it('keeps at most `retainBytes` of events, the oldest going first, and always the newest', () => {
+    const hub = new EventHub({ retain: 1000, retainBytes: 10_000, log });
+    const big = { id: 'w1:p1', name: 'x'.repeat(3000) };
+    for (let i = 0; i < 10; i += 1) hub.publish('pane.exited', big, { exitCode: i, signal: null });
+    assert.equal(hub.cursor, 10);
+    assert.equal(hub.oldest, 8, 'three events of about 3 KB fit in 10,000 bytes');
+    assert.equal(hub.at(7), undefined);
+    assert.throws(() => hub.checkResumable(6), { code: 'cursor_too_old', message: /at most 10000 bytes/ });
+    hub.publish('pane.exited', { id: 'w1:p1', name: 'y'.repeat(20_000) }, { exitCode: 0, signal: null });
+    assert.deepEqual([hub.oldest, hub.cursor], [11, 11], 'an event over the bound alone is still kept');
+  });
+
   it('tells listeners synchronously, in order', () => {
     const hub = new EventHub({ retain: 10, log });
     const seen: number[] = [];

@@ -19,6 +19,7 @@ describe('config.toml', () => {
         'timeout_ms = 2000',
         '[events]',
         'retain = 20000',
+        'retain_bytes = 2097152',
         'subscriber_buffer_bytes = 65536',
         '[arbiter]',
         'debounce_ms = 300',
@@ -33,7 +34,7 @@ describe('config.toml', () => {
     );
     assert.deepEqual(config, {
       notify: { command: ['notify-send', '{agent} in {name}', '{state}: {message}'], cooldownMs: 5000, timeoutMs: 2000 },
-      events: { retain: 20000, subscriberBufferBytes: 65536 },
+      events: { retain: 20000, retainBytes: 2097152, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
       panes: { respawn: 'auto' },

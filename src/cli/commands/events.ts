@@ -73,7 +73,7 @@ function describe(event: CorralEvent): string {
   const d = e.data;
   switch (e.kind) {
     case 'pane.created':
-      return [d.command, ...d.args].join(' ');
+      return d.command;
     case 'pane.exited':
     case 'pane.removed':
       return d.signal !== null ? `signal ${d.signal}` : `exit code ${d.exitCode ?? '-'}`;

@@ -8,6 +8,7 @@ import {
   PANE_RESIZE,
   PANE_SEND,
   PANE_SPAWN,
+  type PaneDetail,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
 import { withDaemon } from '../client.ts';
@@ -30,7 +31,7 @@ function exitText(pane: PaneInfo): string {
   return pane.signal !== null ? `exited (signal ${pane.signal})` : `exited (${pane.exitCode ?? '?'})`;
 }
 
-function commandLine(pane: PaneInfo): string {
+function commandLine(pane: PaneDetail): string {
   return [pane.command, ...pane.args].join(' ');
 }
 
@@ -75,7 +76,7 @@ export function registerPaneCommands(program: Command): void {
       if (json) return printJson(panes);
       printTable(
         ['ID', 'NAME', 'STATE', 'PID', 'SIZE', 'COMMAND'],
-        panes.map((p) => [p.id, p.name ?? '-', exitText(p), String(p.pid), `${p.cols}x${p.rows}`, commandLine(p)]),
+        panes.map((p) => [p.id, p.name ?? '-', exitText(p), String(p.pid), `${p.cols}x${p.rows}`, p.command]),
       );
     });
 

@@ -8,6 +8,8 @@ export interface CorralConfig {
   };
   events: {
     retain: number;
+    /** The ring's bound in bytes (events as JSON lines), besides `retain`. */
+    retainBytes: number;
     subscriberBufferBytes: number;
   };
   arbiter: {
@@ -32,7 +34,7 @@ export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
-  events: Object.freeze({ retain: 10_000, subscriberBufferBytes: 1 << 20 }),
+  events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'any' as const }),
   panes: Object.freeze({ respawn: 'never' as RespawnPolicy }),
@@ -56,6 +58,7 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   },
   events: {
     retain: { kind: 'int', min: 100, max: 1_000_000, field: 'retain' },
+    retain_bytes: { kind: 'int', min: 1 << 20, max: 1 << 30, field: 'retainBytes' },
     subscriber_buffer_bytes: { kind: 'int', min: 4096, max: 64 << 20, field: 'subscriberBufferBytes' },
   },
   arbiter: {

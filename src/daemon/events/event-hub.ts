@@ -3,7 +3,7 @@ import type { CorralEvent, EventData, EventKind } from '../../protocol/methods/e
 import type { Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
-import { EventRing, type RetainedEvent } from './event-ring.ts';
+import { EventRing, MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
 
 /** The issue's floor: a client that reconnects within 10,000 events resumes without loss. */
 export const DEFAULT_RETAIN = 10_000;
@@ -22,8 +22,8 @@ export class EventHub implements Disposable {
   readonly epoch: string;
   private readonly firstCursorAfter: number;
 
-  constructor(options: { retain?: number; log: Logger; now?: () => number; epoch?: string; firstCursorAfter?: number }) {
-    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, options.firstCursorAfter ?? 0);
+  constructor(options: { retain?: number; retainBytes?: number; log: Logger; now?: () => number; epoch?: string; firstCursorAfter?: number }) {
+    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, options.firstCursorAfter ?? 0, options.retainBytes ?? MAX_EVENT_RING_BYTES);
     this.epoch = options.epoch ?? '';
     this.firstCursorAfter = options.firstCursorAfter ?? 0;
     this.now = options.now ?? Date.now;
@@ -56,9 +56,14 @@ export class EventHub implements Disposable {
     return this.ring.capacity;
   }
 
+  /** What the ring retains, as words for messages: its count and byte bounds. */
+  get retention(): string {
+    return `the last ${this.ring.capacity} events, at most ${this.ring.maxBytes} bytes of them,`;
+  }
+
   publish<K extends EventKind>(kind: K, pane: PaneRef, data: EventData[K], agent: string | null = null): CorralEvent<K> {
     const event: CorralEvent<K> = { cursor: this.ring.nextCursor(), ts: this.now(), kind, pane, data };
-    const entry: RetainedEvent = { event: event as CorralEvent, agent };
+    const entry: RetainedEvent = { event: event as CorralEvent, agent, bytes: Buffer.byteLength(JSON.stringify(event)) + 1 };
     this.ring.push(entry);
     this.published.fire(entry);
     return event;
@@ -95,7 +100,7 @@ export class EventHub implements Disposable {
     if (since < this.ring.oldest - 1) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}, the last ${this.ring.capacity} events are kept, or the daemon restarted); subscribe again without since`,
+        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept; or the daemon restarted); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }

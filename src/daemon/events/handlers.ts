@@ -1,4 +1,4 @@
-import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE, matchesEventFilter, parseEventFilter, type CorralEvent } from '../../protocol/methods/events.ts';
+import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE, MAX_EVENTS_READ_BYTES, matchesEventFilter, parseEventFilter, type CorralEvent } from '../../protocol/methods/events.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
@@ -32,10 +32,14 @@ export function eventHandlers(hub: EventHub, subscriptions: Subscriptions, regis
       const parsed = parseEventFilter(filter ?? '');
       const max = limit ?? DEFAULT_READ_LIMIT;
       const events: CorralEvent[] = [];
+      let bytes = 0;
       let cursor = from + 1;
       for (; cursor <= hub.cursor && events.length < max; cursor += 1) {
         const entry = hub.at(cursor)!;
-        if (matchesEventFilter(parsed, entry.event, entry.agent)) events.push(entry.event);
+        if (!matchesEventFilter(parsed, entry.event, entry.agent)) continue;
+        if (events.length > 0 && bytes + entry.bytes > MAX_EVENTS_READ_BYTES) break;
+        bytes += entry.bytes;
+        events.push(entry.event);
       }
       return { cursor: cursor - 1, epoch: hub.epoch, oldest: hub.oldest, events, more: cursor <= hub.cursor };
     }),

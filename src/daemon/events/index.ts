@@ -12,7 +12,7 @@ import { Subscriptions } from './subscriptions.ts';
 
 export { EventHub, DEFAULT_RETAIN, type PaneRef } from './event-hub.ts';
 export { DEFAULT_SUBSCRIBER_BUFFER_BYTES, SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
-export type { RetainedEvent } from './event-ring.ts';
+export { MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
 export { publishMetadataEvents, type MetadataSource } from './metadata-events.ts';
 
 export interface DaemonEvents extends Disposable {
@@ -30,6 +30,7 @@ export function startEvents(options: {
   agents: AgentService;
   log: Logger;
   retain: number;
+  retainBytes: number;
   subscriberBufferBytes: number;
 }): DaemonEvents {
   // Each daemon's stream is a new epoch, and its cursors start above any an earlier daemon on this
@@ -38,6 +39,7 @@ export function startEvents(options: {
   const startedAt = Date.now();
   const hub = new EventHub({
     retain: options.retain,
+    retainBytes: options.retainBytes,
     log: options.log,
     epoch: `${startedAt.toString(36)}-${randomBytes(3).toString('hex')}`,
     firstCursorAfter: Math.floor(startedAt / 1000) * CURSORS_PER_SECOND,

@@ -82,7 +82,7 @@ export class Subscriber implements Disposable {
     while (this.lifecycle === 'streaming' && this.next <= this.hub.cursor) {
       if (this.connection.bufferedBytes > this.limits.maxBufferedBytes) return this.stall();
       const entry = this.hub.at(this.next);
-      if (!entry) return this.drop(`fell more than ${this.hub.retain} events behind`);
+      if (!entry) return this.drop(`fell behind what the ring retains (${this.hub.retention} are kept)`);
       this.next += 1;
       if (matchesEventFilter(this.filter, entry.event, entry.agent) && !this.connection.notify(EVENT, entry.event)) {
         return this.dispose();

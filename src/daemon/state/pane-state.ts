@@ -132,7 +132,7 @@ export class PaneStateStore implements Disposable {
       name: info.name,
       workspace: info.workspace,
       command: info.command,
-      args: info.args,
+      args: pane.identity.args,
       cwd: info.cwd,
       env: pane.env,
       cols: info.cols,

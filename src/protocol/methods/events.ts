@@ -147,10 +147,12 @@ export const EVENTS_UNSUBSCRIBE = defineMethod({
 });
 
 export const MAX_EVENTS_READ = 10_000;
+/** One `events.read` reply holds events of at most this many bytes (as JSON lines), and at least one. */
+export const MAX_EVENTS_READ_BYTES = 4 << 20;
 
 export const EVENTS_READ = defineMethod({
   name: 'events.read',
-  summary: 'Retained events after `since` (exclusive), oldest first, at most `limit`; `more` when some were left.',
+  summary: 'Retained events after `since` (exclusive), oldest first, at most `limit` and 4 MiB of them; `more` when some were left.',
   params: params({ since: optional(cursor), epoch: optional(epoch), filter: optional(filterText), limit: optional(int({ min: 1, max: MAX_EVENTS_READ })) }),
   result: returns<{ cursor: number; epoch: string; oldest: number; events: CorralEvent[]; more: boolean }>(),
   errors: ['cursor_too_old'],

@@ -17,7 +17,6 @@ export interface PaneInfo {
   workspace: string;
   state: PaneLifecycle;
   command: string;
-  args: string[];
   cwd: string;
   pid: number;
   cols: number;
@@ -41,7 +40,9 @@ export interface PaneProcess {
   agentHint?: string; // CORRAL_AGENT from a member's environment
 }
 
+/** PaneInfo plus what may be large: args stay out of every event and list, and live here only. */
 export interface PaneDetail extends PaneInfo {
+  args: string[];
   process: PaneProcess | null; // null once exited, or when /proc cannot be read
   title: string | null; // the last OSC 0/2 title the program set
 }

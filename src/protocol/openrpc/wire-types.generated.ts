@@ -1220,6 +1220,12 @@ export const WIRE_TYPES: WireTypes = {
     "pane.get": {
       "type": "object",
       "properties": {
+        "args": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
         "process": {
           "description": "null once exited, or when /proc cannot be read",
           "anyOf": [
@@ -1270,12 +1276,6 @@ export const WIRE_TYPES: WireTypes = {
         "command": {
           "type": "string"
         },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
         "cwd": {
           "type": "string"
         },
@@ -1362,6 +1362,7 @@ export const WIRE_TYPES: WireTypes = {
         }
       },
       "required": [
+        "args",
         "process",
         "title",
         "id",
@@ -1369,7 +1370,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -1411,12 +1411,6 @@ export const WIRE_TYPES: WireTypes = {
         "command": {
           "type": "string"
         },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
         "cwd": {
           "type": "string"
         },
@@ -1508,7 +1502,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -1657,12 +1650,6 @@ export const WIRE_TYPES: WireTypes = {
         "command": {
           "type": "string"
         },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
         "cwd": {
           "type": "string"
         },
@@ -1754,7 +1741,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -1795,12 +1781,6 @@ export const WIRE_TYPES: WireTypes = {
         },
         "command": {
           "type": "string"
-        },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
         },
         "cwd": {
           "type": "string"
@@ -1903,7 +1883,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -1956,12 +1935,6 @@ export const WIRE_TYPES: WireTypes = {
         },
         "command": {
           "type": "string"
-        },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
         },
         "cwd": {
           "type": "string"
@@ -2054,7 +2027,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -2624,12 +2596,6 @@ export const WIRE_TYPES: WireTypes = {
         "command": {
           "type": "string"
         },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
         "cwd": {
           "type": "string"
         },
@@ -2721,7 +2687,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
@@ -3552,12 +3517,6 @@ export const WIRE_TYPES: WireTypes = {
         "command": {
           "type": "string"
         },
-        "args": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          }
-        },
         "cwd": {
           "type": "string"
         },
@@ -3649,7 +3608,6 @@ export const WIRE_TYPES: WireTypes = {
         "workspace",
         "state",
         "command",
-        "args",
         "cwd",
         "pid",
         "cols",
