@@ -39,6 +39,7 @@ import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from
 import { stateFilePath } from './state/state-file.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
+import { LimitedLog } from './limited-log.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
 
 export type DaemonState = 'running' | 'stopping' | 'stopped';
@@ -74,6 +75,8 @@ export const MAX_CONNECTIONS = 256;
  */
 export class Daemon {
   private lifecycle: DaemonState = 'running';
+  /** Refused and cut-off clients, which a misbehaving client can repeat without end. */
+  private readonly clientWarnings: LimitedLog;
   private readonly connections = new Set<Connection>();
   private nextConnection = 1;
   private stopped: Promise<void> | null = null;
@@ -95,6 +98,7 @@ export class Daemon {
     readonly host: TerminalHost | null,
   ) {
     this.owned = new DisposableStore((error) => log.error({ err: error }, 'daemon part failed to dispose'));
+    this.clientWarnings = new LimitedLog(log);
   }
 
   static async start(options: DaemonOptions): Promise<Daemon> {
@@ -304,7 +308,7 @@ export class Daemon {
       return;
     }
     if (this.connections.size >= MAX_CONNECTIONS) {
-      this.log.warn({ limit: MAX_CONNECTIONS }, 'connection refused: too many connections');
+      this.clientWarnings.warn({ limit: MAX_CONNECTIONS }, 'connection refused: too many connections');
       const error = new CorralError('too_many_connections', `the daemon serves its maximum of ${MAX_CONNECTIONS} connections; close one and retry`, {
         limit: MAX_CONNECTIONS,
       });
@@ -319,7 +323,7 @@ export class Daemon {
       {
         frame: (conn, frame) => this.rpc.serveFrame(conn, frame),
         overflow: (conn) => {
-          this.log.warn({ connection: id, limit: MAX_FRAME_BYTES }, 'frame too large; closing connection');
+          this.clientWarnings.warn({ connection: id, limit: MAX_FRAME_BYTES }, 'frame too large; closing connection');
           conn.send(this.rpc.frameTooLarge(MAX_FRAME_BYTES));
         },
       },

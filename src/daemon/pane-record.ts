@@ -5,6 +5,7 @@ import type { ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../ter
 import { Emitter } from '../base/emitter.ts';
 import type { ArbiterMemory } from '../arbiter/index.ts';
 import type { Logger } from './logger.ts';
+import { LimitedLog } from './limited-log.ts';
 
 /** A typed key for something hung on each pane (an arbiter, a detector); created once per kind. */
 export class PaneSlot<T extends Disposable> {
@@ -54,6 +55,8 @@ export class PaneRecord implements Disposable {
   private readonly owned: DisposableStore;
   private readonly slots = new Map<PaneSlot<Disposable>, Disposable>();
   private readonly exited: Emitter<PaneRecord>;
+  /** This pane's warnings that may repeat, rate-limited: never a flood, never the pane's output. */
+  readonly warnings: LimitedLog;
 
   constructor(
     readonly identity: PaneIdentity,
@@ -67,6 +70,8 @@ export class PaneRecord implements Disposable {
     this.previous = origin.previous ?? null;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
+    this.warnings = new LimitedLog(log, { pane: identity.id });
+    this.own(terminal.onEmulatorLog((entry) => this.warnings[entry.level]({}, `terminal emulator: ${entry.message}`)));
     this.own(terminal.onExit((info) => this.markExited(info)));
     if (terminal.exited) this.markExited(terminal.exited);
   }

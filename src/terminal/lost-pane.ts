@@ -36,6 +36,7 @@ export function lostTerminalPane(options: { pid: number; cols: number; rows: num
     onOutput: () => NONE,
     onData: () => NONE,
     onOsc: () => NONE,
+    onEmulatorLog: () => NONE,
     onExit: () => NONE,
     terminate: () => Promise.resolve(exited),
     onForegroundChange: () => NONE,

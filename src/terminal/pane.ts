@@ -3,6 +3,7 @@ import { Emitter } from '../base/emitter.ts';
 import { isPaneSize, PANE_SIZE } from '../protocol/pane-size.ts';
 import type { ScreenSnapshot } from './snapshot.ts';
 import type {
+  EmulatorLogEntry,
   ExitInfo,
   ForegroundProcess,
   OscEvent,
@@ -134,6 +135,10 @@ class LivePane implements TerminalPane {
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
     return this.screen.onOsc(listener);
+  }
+
+  onEmulatorLog(listener: (entry: EmulatorLogEntry) => void): Disposable {
+    return this.screen.onEmulatorLog(listener);
   }
 
   onExit(listener: (info: ExitInfo) => void): Disposable {

@@ -5,6 +5,8 @@ import type { Disposable } from '../base/disposable.ts';
 import type { OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
 import { OscCapture } from './osc-capture.ts';
 import { lineToAnsi } from './cell-ansi.ts';
+import { Emitter } from '../base/emitter.ts';
+import type { EmulatorLogEntry } from './types.ts';
 
 const { Terminal } = xterm;
 
@@ -41,13 +43,19 @@ export class Screen implements Disposable {
   private unparsed = 0;
   private drainWaiters: (() => void)[] = [];
   private disposed = false;
+  private readonly logs = new Emitter<EmulatorLogEntry>();
 
   constructor(options: ScreenOptions) {
+    // The emulator's own warnings go to listeners (the daemon's log, rate-limited per pane), never
+    // to the console; only the message is kept: its arguments can hold what the program printed.
+    const log = (level: EmulatorLogEntry['level']) => (message: unknown) => this.logs.fire({ level, message: emulatorMessage(message) });
     this.terminal = new Terminal({
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? SCROLLBACK_LINES,
       allowProposedApi: true,
+      logLevel: 'warn',
+      logger: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: log('warn'), error: log('error') },
     });
     const reply = options.reply;
     this.capture = new OscCapture(this.terminal, { reply, now: options.now });
@@ -116,6 +124,11 @@ export class Screen implements Disposable {
     return this.capture.onOsc(listener);
   }
 
+  /** The emulator's own warnings and errors ("Parsing error" on malformed input), message only. */
+  onEmulatorLog(listener: (entry: EmulatorLogEntry) => void): Disposable {
+    return this.logs.event(listener);
+  }
+
   resetProgramState(): void {
     this.capture.resetProgramState();
   }
@@ -173,6 +186,7 @@ export class Screen implements Disposable {
     for (const resolve of this.drainWaiters.splice(0)) resolve();
     this.capture.dispose();
     this.terminal.dispose();
+    this.logs.dispose();
   }
 
   private rangeText(start: number, end: number, ansi: boolean): string[] {
@@ -186,4 +200,10 @@ export class Screen implements Disposable {
     }
     return lines;
   }
+}
+
+/** The emulator's message, at most 80 printable characters: a fixed text such as "Parsing error: ". */
+function emulatorMessage(message: unknown): string {
+  const text = message instanceof Error ? message.message : String(message);
+  return text.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, 80);
 }

@@ -74,6 +74,12 @@ export interface TerminalModes {
 }
 
 /** One pane: a PTY child rendered into a headless emulator. */
+/** A warning or error the terminal emulator itself raised; the message never carries pane output. */
+export interface EmulatorLogEntry {
+  level: 'warn' | 'error';
+  message: string;
+}
+
 export interface TerminalPane extends Disposable {
   readonly pid: number;
   readonly cols: number;
@@ -101,6 +107,8 @@ export interface TerminalPane extends Disposable {
   /** Modes an attached client's terminal must share to show the screen and send keys right. */
   readonly modes: TerminalModes;
   onOsc(listener: (event: OscEvent) => void): Disposable;
+  /** The emulator's own warnings ("Parsing error" on malformed output): for a rate-limited log. */
+  onEmulatorLog(listener: (entry: EmulatorLogEntry) => void): Disposable;
   /** Fires once, after the PTY stream has closed and the last output is parsed. */
   onExit(listener: (info: ExitInfo) => void): Disposable;
   /** Ends the process group: SIGHUP, then SIGKILL after a named delay. Resolves on exit. */

@@ -160,7 +160,7 @@ export class SteeringQueues implements Disposable {
     try {
       await this.deps.type(pane, prompt);
     } catch (error) {
-      this.deps.log.error({ err: error, pane: pane.id }, 'steering prompt delivery failed');
+      pane.warnings.error({ err: error }, 'steering prompt delivery failed');
     } finally {
       queue.delivering = false;
     }

@@ -177,7 +177,7 @@ export class PaneAgent implements Disposable {
     try {
       this.apply(this.arbiter.observeScreen(evaluate(manifest, this.input(), this.memory)));
     } catch (error) {
-      this.deps.log.error({ err: error, pane: this.pane.id, agent }, 'detection failed');
+      this.pane.warnings.error({ err: error, agent }, 'detection failed');
     }
   }
 

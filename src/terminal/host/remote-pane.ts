@@ -1,6 +1,7 @@
 import type { ScreenSnapshot } from '../snapshot.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type {
+  EmulatorLogEntry,
   ExitInfo,
   ForegroundProcess,
   OscEvent,
@@ -200,6 +201,10 @@ export class RemotePane implements TerminalPane, HostPaneSink {
 
   onData(listener: (data: string) => void): Disposable {
     return this.dataListeners.event(listener);
+  }
+
+  onEmulatorLog(listener: (entry: EmulatorLogEntry) => void): Disposable {
+    return this.screen.onEmulatorLog(listener);
   }
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
