@@ -1,4 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import type { Disposable } from '../base/disposable.ts';
 import { StartupError } from './startup-error.ts';
 
@@ -13,19 +14,37 @@ function readHolder(lockPath: string): number | null {
   }
 }
 
-/** A live corral process: the pid exists and its command line names corral (guards against pid reuse). */
-function isLiveDaemon(pid: number): boolean {
-  if (pid === process.pid) return false;
+export type LockHolder = 'daemon' | 'unknown' | 'gone';
+
+/**
+ * What the pid in a lock is now: `daemon` when it runs `corral daemon` on this socket (its argv:
+ * a `corral` entry point, then `daemon`, and `--socket` naming this socket when given), `gone` when
+ * it exited or is any other program (the pid was reused), `unknown` when its argv cannot be read.
+ */
+export function lockHolder(pid: number, socketPath: string): LockHolder {
+  if (pid === process.pid) return 'gone';
   try {
     process.kill(pid, 0);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
   }
+  let argv: string[];
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('corral');
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg.length > 0);
   } catch {
-    return true; // cannot tell: assume alive rather than steal a running daemon's socket
+    return 'unknown';
   }
+  return isDaemonArgv(argv, socketPath) ? 'daemon' : 'gone';
+}
+
+function isDaemonArgv(argv: string[], socketPath: string): boolean {
+  const entry = argv.findIndex((arg) => ['corral', 'corral.mjs', 'main.ts'].includes(basename(arg)));
+  const rest = argv.slice(entry + 1);
+  if (entry === -1 || !rest.includes('daemon')) return false;
+  const flag = rest.findIndex((arg) => arg === '--socket' || arg.startsWith('--socket='));
+  if (flag === -1) return true; // the socket came from its environment: take it to be this one
+  const given = rest[flag] === '--socket' ? rest[flag + 1] : rest[flag].slice('--socket='.length);
+  return given !== undefined && resolve(given) === resolve(socketPath);
 }
 
 function tryCreate(lockPath: string): boolean {
@@ -54,10 +73,18 @@ export function acquireLock(lockPath: string, socketPath: string): Disposable {
       };
     }
     const holder = readHolder(lockPath);
-    if (holder !== null && isLiveDaemon(holder)) {
+    const state = holder === null ? 'gone' : lockHolder(holder, socketPath);
+    if (state === 'daemon') {
       throw new StartupError(
         'daemon_running',
         `a daemon (pid ${holder}) already serves ${socketPath}; stop it with \`kill ${holder}\` or pass another --socket`,
+      );
+    }
+    if (state === 'unknown') {
+      // Never tell anyone to kill a process we could not identify.
+      throw new StartupError(
+        'daemon_running',
+        `the lock ${lockPath} names pid ${holder}, whose command line cannot be read; if no Corral daemon serves ${socketPath}, remove the lock`,
       );
     }
     // The holder is gone: the lock is stale. Remove it only if it still names the same holder.

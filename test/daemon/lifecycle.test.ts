@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
@@ -34,6 +35,25 @@ describe('the daemon lifecycle', () => {
       assert.match(next.stderr(), /removed a stale socket/);
       await next.dispose();
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a stale lock naming a live program that is not a daemon on this socket is taken over, never answered with "kill"', async () => {
+    const dir = makeTempDir();
+    // A live process whose command line mentions corral, but is no daemon (the pid was reused).
+    const lookalike = spawn('sh', ['-c', 'sleep 300', 'corral-notes'], { stdio: 'ignore' });
+    try {
+      await waitFor(() => isAlive(lookalike.pid!), { what: 'the lookalike' });
+      writeFileSync(join(dir, 'corral.sock.lock'), `${lookalike.pid}\n`);
+      const daemon = await startDaemon({ dir });
+      const client = await RawClient.connect(daemon.socket);
+      assert.equal((await client.call(1, 'server.status')).result.pid, daemon.pid, 'the new daemon serves');
+      client.close();
+      await daemon.dispose();
+      assert.ok(isAlive(lookalike.pid!), 'the other program is left alone');
+    } finally {
+      lookalike.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });
