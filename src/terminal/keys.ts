@@ -53,6 +53,11 @@ function encodeKey(name: string): string | null {
   return null;
 }
 
+/** Whether `name` is a key name `encodeKeys` knows. */
+export function isKeyName(name: string): boolean {
+  return encodeKey(name) !== null;
+}
+
 /**
  * Translates key names (Enter, Escape, Tab, BSpace, Up, F1-F12, C-c, M-x, ...) to the bytes a
  * terminal sends in normal cursor mode. Throws `invalid_key` naming every unknown key.

@@ -154,7 +154,19 @@ test('attaching marks the pane seen: a done agent becomes idle', async () => {
 });
 
 test('attach to a missing pane fails with exit 3 before touching the screen', async () => {
+  const tmux = new Tmux();
+  try {
+    tmux.start('a', ['--socket', daemon.socket, 'attach', 'nope']);
+    const screen = await tmux.waitScreen('a', /EXIT=\d+/, 'the attach command ending');
+    assert.match(screen.replace(/\n/g, ''), /no pane has id or name "nope".*\[pane_not_found\]/);
+    assert.match(screen, /EXIT=3/);
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('attach without a terminal exits 2 with a message, as top does', async () => {
   const result = await runCli(['--socket', daemon.socket, 'attach', 'nope']);
-  assert.equal(result.code, 3);
-  assert.match(result.stderr, /no pane has id or name "nope".*\[pane_not_found\]/);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /attach needs a terminal/);
 });

@@ -6,7 +6,7 @@ import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
-import { nonNegativeInt, positiveInt } from './parse.ts';
+import { nonNegativeInt, positiveDuration } from './parse.ts';
 
 /** The prompt's text: the argument, or all of stdin for `-` (its trailing newlines dropped, since Enter submits). */
 async function promptText(text: string): Promise<string> {
@@ -45,7 +45,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .argument('<target>', 'pane id or name')
     .argument('[choice]', 'the option number to pick, typed as digits', nonNegativeInt)
     .option('--keys <key...>', 'named keys to send instead of a number (Enter, Escape, Down, Tab, C-c, ...)')
-    .option('--timeout <ms>', 'give up after this many ms (default 10000); exit 124', positiveInt)
+    .option('--timeout <duration>', 'give up after this long (default 10s; 15m, 90s, 500ms, a plain number is ms); exit 124', positiveDuration)
     .action(async (target: string, choice: number | undefined, options: { keys?: string[]; timeout?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if ((choice === undefined) === (options.keys === undefined)) throw new UsageError('give an option number or --keys KEY..., exactly one');
@@ -90,7 +90,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--display-agent <name>', 'the agent name to show')
     .option('--state-label <text>', 'a label to show beside the state')
     .option('--tokens <n>', 'a token count to show', nonNegativeInt)
-    .option('--ttl <ms>', 'expire after this many ms (default 600000); no field at all removes the source', positiveInt)
+    .option('--ttl <duration>', 'expire after this long (default 10m; a plain number is ms); no field at all removes the source', positiveDuration)
     .action(async (target: string, options: { source: string; title?: string; displayAgent?: string; stateLabel?: string; tokens?: number; ttl?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {

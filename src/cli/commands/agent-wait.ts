@@ -6,7 +6,7 @@ import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
-import { nonNegativeInt } from './parse.ts';
+import { duration, nonNegativeInt } from './parse.ts';
 
 function collectStates(value: string, previous: AgentState[]): AgentState[] {
   const states = value.split(',').filter((s) => s !== '');
@@ -35,9 +35,9 @@ export function registerAgentWaitCommand(agent: Command): void {
     .option('--until <state>', 'a state to wait for, repeatable or comma-separated', collectStates, [])
     .option('--any', 'return when any target matches (the default)')
     .option('--all', 'return when every target matches at once')
-    .option('--timeout <ms>', 'give up after this long (exit 124)', nonNegativeInt)
+    .option('--timeout <duration>', 'give up after this long (15m, 90s, 500ms; a plain number is ms); exit 124', duration)
     .option('--since-seq <n>', 'only a change after this state_change_seq counts (from `agent list --json` .seq)', nonNegativeInt)
-    .option('--stable <ms>', 'the state must hold this long', nonNegativeInt)
+    .option('--stable <duration>', 'the state must hold this long (a plain number is ms)', duration)
     .action(async (targets: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.any && options.all) throw new UsageError('give --any or --all, not both');

@@ -4,6 +4,7 @@ import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts'
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { ClientError, withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
+import { UsageError } from '../print-error.ts';
 
 function labelOf(pane: AttachOutcome['pane']): string {
   return pane.name ? `${pane.id} (${pane.name})` : pane.id;
@@ -38,6 +39,9 @@ export function registerAttachCommand(program: Command): void {
     .action(async (target: string, options: { detachKey: string }, cmd: Command) => {
       const { socket } = globalsOf(cmd);
       const detachKey = parseDetachKey(options.detachKey);
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        throw new UsageError('attach needs a terminal; in scripts use `corral pane read` and `corral pane send` (or `agent read`, `agent prompt`)');
+      }
       const outcome = await withDaemon(socket, (client) =>
         attachTerminal(client, { target, detachKey, stdin: process.stdin, stdout: process.stdout }),
       );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { EVENT } from '../../protocol/events.ts';
-import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../protocol/methods/events.ts';
+import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../protocol/methods/events.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { checkProtocol, DaemonClient, withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
@@ -9,7 +9,7 @@ import { UsageError } from '../print-error.ts';
 const PAGE = 1000;
 
 export function registerEventsCommand(program: Command): void {
-  program
+  const events = program
     .command('events')
     .description('print retained events (after --since), or stream them live with --follow')
     .option('--since <cursor>', 'start after this cursor (default: the oldest retained; with --follow, now)')
@@ -33,6 +33,15 @@ export function registerEventsCommand(program: Command): void {
         return;
       }
       await follow(socket, { ...(since !== undefined ? { since } : {}), ...filter }, print);
+    });
+
+  events
+    .command('cursor')
+    .description('print the cursor of the last event (0 before any): `corral events --since N` later resumes after it')
+    .action(async (_options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const result = await withDaemon(socket, (client) => client.call(EVENTS_CURSOR, {}));
+      process.stdout.write(`${json ? JSON.stringify(result) : result.cursor}\n`);
     });
 }
 

@@ -15,6 +15,29 @@ import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { collect, positiveInt } from './parse.ts';
+import { isKeyName } from '../../terminal/keys.ts';
+import { UsageError } from '../print-error.ts';
+
+/**
+ * tmux-style words in order: a word that names a key (Enter, C-c, Up; not a single character, which
+ * types itself anyway) is that key, any other word is text. Each run of text followed by its keys is one
+ * pane.send, so the pane gets them in the order given.
+ */
+export function sendsOfWords(words: string[]): { text: string | undefined; keys: string[] }[] {
+  const sends: { text: string | undefined; keys: string[] }[] = [];
+  for (const word of words) {
+    const last = sends.at(-1);
+    if (word.length > 1 && isKeyName(word)) {
+      if (last) last.keys.push(word);
+      else sends.push({ text: undefined, keys: [word] });
+    } else if (last && last.keys.length === 0) {
+      last.text = (last.text ?? '') + word;
+    } else {
+      sends.push({ text: word, keys: [] });
+    }
+  }
+  return sends;
+}
 
 function envPair(value: string, previous: Record<string, string>): Record<string, string> {
   const eq = value.indexOf('=');
@@ -140,21 +163,26 @@ export function registerPaneCommands(program: Command): void {
 
   pane
     .command('send')
-    .description('type text, then named keys (Enter, Escape, Up, Down, Tab, C-c, ...)')
+    .description('type text, then named keys (Enter, Escape, Up, Down, Tab, C-c, ...); tmux-style words: `send T \'make test\' Enter`')
     .argument('<target>', 'pane id or name')
-    .option('--text <text>', 'text to type as is')
+    .argument('[words...]', 'tmux-style: a word that names a key is that key, any other word is typed as text, in order')
+    .option('--text <text>', 'text to type as is (before the words)')
     .option('--keys <names...>', 'key names, sent after the text')
     .option('--key <name>', 'one key name, repeatable', collect, [])
-    .action(async (target: string, options, cmd: Command) => {
+    .action(async (target: string, words: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const keys = [...((options.keys as string[] | undefined) ?? []), ...(options.key as string[])];
-      const params = {
-        target,
-        ...(options.text !== undefined ? { text: options.text as string } : {}),
-        ...(keys.length > 0 ? { keys } : {}),
-      };
-      const result = await withDaemon(socket, (client) => client.call(PANE_SEND, params));
-      if (json) printJson(result);
+      if (words.length > 0 && keys.length > 0) throw new UsageError('give keys as trailing words or with --keys/--key, not both');
+      const sends = words.length > 0 ? sendsOfWords(words) : [{ text: undefined, keys }];
+      if (options.text !== undefined) sends[0] = { ...sends[0]!, text: (options.text as string) + (sends[0]!.text ?? '') };
+      let bytes = 0;
+      await withDaemon(socket, async (client) => {
+        for (const send of sends) {
+          const params = { target, ...(send.text !== undefined ? { text: send.text } : {}), ...(send.keys.length > 0 ? { keys: send.keys } : {}) };
+          bytes += (await client.call(PANE_SEND, params)).bytes;
+        }
+      });
+      if (json) printJson({ bytes });
     });
 
   pane

@@ -1,4 +1,4 @@
-import { EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE, MAX_EVENTS_READ_BYTES, matchesEventFilter, parseEventFilter, type CorralEvent } from '../../protocol/methods/events.ts';
+import { EVENTS_CURSOR, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE, MAX_EVENTS_READ_BYTES, matchesEventFilter, parseEventFilter, type CorralEvent } from '../../protocol/methods/events.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
@@ -25,6 +25,8 @@ export function eventHandlers(hub: EventHub, subscriptions: Subscriptions, regis
     }),
 
     implement(EVENTS_UNSUBSCRIBE, (_params, { connection }) => ({ unsubscribed: subscriptions.unsubscribe(connection) })),
+
+    implement(EVENTS_CURSOR, () => ({ cursor: hub.cursor, epoch: hub.epoch, oldest: hub.oldest })),
 
     implement(EVENTS_READ, ({ since, filter, limit, epoch }) => {
       const from = since !== undefined ? hub.resolveSince(since) : hub.oldest - 1;

@@ -158,6 +158,14 @@ export const EVENTS_READ = defineMethod({
   errors: ['cursor_too_old'],
 });
 
+export const EVENTS_CURSOR = defineMethod({
+  name: 'events.cursor',
+  summary: 'The cursor of the last published event (0 before any) with its epoch, and the oldest retained cursor: a place to resume from later.',
+  params: params({}),
+  result: returns<{ cursor: number; epoch: string; oldest: number }>(),
+  errors: [],
+});
+
 /** Sent once before the daemon closes the connection of a subscriber that fell behind. */
 export const EVENTS_DROPPED = defineNotification({
   name: 'events.dropped',

@@ -7,7 +7,7 @@ import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS } from './manifests.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './report.ts';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
 import { PANE_REPORT_METADATA } from './metadata.ts';
-import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
+import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
 import { EVENT, SERVER_PROBE } from '../events.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
 import { RPC_DISCOVER } from './discover.ts';
@@ -60,6 +60,7 @@ export const ALL_METHODS = [
   EVENTS_SUBSCRIBE,
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,
+  EVENTS_CURSOR,
 ] as const;
 
 /** Every declared server-to-client notification. */

@@ -612,6 +612,25 @@ export const WIRE_TYPES: WireTypes = {
         "elapsedMs"
       ]
     },
+    "events.cursor": {
+      "type": "object",
+      "properties": {
+        "cursor": {
+          "type": "number"
+        },
+        "epoch": {
+          "type": "string"
+        },
+        "oldest": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "cursor",
+        "epoch",
+        "oldest"
+      ]
+    },
     "events.read": {
       "type": "object",
       "properties": {

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { AgentLab } from '../daemon/agent-wait-fixture.ts';
+
+describe('scripting through the CLI: durations with units, trailing keys, events cursor', () => {
+  let lab: AgentLab;
+  const corral = (...args: string[]) => runCli(['--socket', lab.daemon.socket, ...args], { timeoutMs: 60_000 });
+
+  before(async () => {
+    lab = await AgentLab.start();
+    await lab.agent('one', 200);
+  });
+
+  after(async () => {
+    await lab?.dispose();
+  });
+
+  it('reads timeouts with units (15m, 90s, 500ms) and plain numbers as ms', async () => {
+    const units = await corral('agent', 'wait', 'one', '--until', 'working', '--timeout', '1s', '--stable', '15m');
+    assert.equal(units.code, 124, units.stderr);
+    assert.match(units.stderr, /working for 900000 ms within 1000 ms/);
+    const plain = await corral('agent', 'wait', 'one', '--until', 'working', '--timeout', '500');
+    assert.equal(plain.code, 124, plain.stderr);
+    assert.match(plain.stderr, /within 500 ms/);
+    const ms = await corral('agent', 'wait', 'one', '--until', 'working', '--timeout', '300ms', '--stable', '90s');
+    assert.match(ms.stderr, /for 90000 ms within 300 ms/);
+    const bad = await corral('agent', 'wait', 'one', '--timeout', '5x');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /expected a duration/);
+  });
+
+  it('sends tmux-style trailing words: key names are keys, other words are text, in order', async () => {
+    const spawned = await corral('pane', 'spawn', '--name', 'sh', '--', 'bash', '--norc', '--noprofile');
+    assert.equal(spawned.code, 0, spawned.stderr);
+    const sent = await corral('--json', 'pane', 'send', 'sh', 'echo fir', 'st', 'Enter', 'echo $((6*7))', 'Enter');
+    assert.equal(sent.code, 0, sent.stderr);
+    assert.ok(JSON.parse(sent.stdout).bytes > 0);
+    await waitFor(async () => /^first$/m.test((await corral('pane', 'read', 'sh')).stdout) && /^42$/m.test((await corral('pane', 'read', 'sh')).stdout), {
+      timeoutMs: 30_000,
+      what: 'both commands to run in order',
+    });
+    const both = await corral('pane', 'send', 'sh', 'ls', 'Enter', '--key', 'Tab');
+    assert.equal(both.code, 2);
+  });
+
+  it('prints the events cursor, and events after it start there', async () => {
+    const before = await corral('events', 'cursor');
+    assert.equal(before.code, 0, before.stderr);
+    assert.match(before.stdout, /^\d+\n$/);
+    const cursor = Number(before.stdout);
+    const json = JSON.parse((await corral('--json', 'events', 'cursor')).stdout);
+    assert.equal(typeof json.epoch, 'string');
+    assert.ok(json.cursor >= cursor && json.oldest >= 1);
+    await corral('pane', 'spawn', '--name', 'later', '--', 'bash', '--norc', '--noprofile');
+    const events = (await corral('--json', 'events', '--since', String(cursor))).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.ok(events.length > 0 && events.every((e) => e.cursor > cursor));
+    assert.ok(events.some((e) => e.kind === 'pane.created' && e.pane.name === 'later'));
+  });
+});
