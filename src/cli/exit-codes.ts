@@ -24,6 +24,7 @@ export function exitCodeFor(code: string): number {
     case 'pane_exited':
     case 'agent_not_found':
     case 'agent_gone':
+    case 'no_agent':
       return EXIT.notFound;
     case 'invalid_params':
     case 'invalid_key':

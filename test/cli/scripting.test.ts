@@ -58,4 +58,44 @@ describe('scripting through the CLI: durations with units, trailing keys, events
     assert.ok(events.length > 0 && events.every((e) => e.cursor > cursor));
     assert.ok(events.some((e) => e.kind === 'pane.created' && e.pane.name === 'later'));
   });
+
+  it('a wait on a pane with no identified agent fails at once with no_agent, unless --allow-unknown', async () => {
+    await corral('pane', 'spawn', '--name', 'plain', '--', 'bash', '--norc', '--noprofile');
+    await waitFor(async () => (await corral('pane', 'read', 'plain')).stdout.trim() !== '', { timeoutMs: 30_000, what: 'the shell prompt' });
+    const unknown = await corral('agent', 'wait', 'plain');
+    assert.equal(unknown.code, 3, unknown.stderr);
+    assert.match(unknown.stderr, /pane plain has no identified agent.*\[no_agent\]/);
+    const allowed = await corral('agent', 'wait', 'plain', '--allow-unknown', '--timeout', '200ms');
+    assert.equal(allowed.code, 124, allowed.stderr);
+    const group = await corral('agent', 'wait', 'pla*');
+    assert.equal(group.code, 3);
+    assert.match(group.stderr, /"pla\*" has no pane with an identified agent.*\[no_agent\]/);
+  });
+
+  it('waits on groups: --all-agents, @WORKSPACE and name patterns, keyed by pane name; --read prints the screens', async () => {
+    await lab.agent('two', 200);
+    const all = await corral('--json', 'agent', 'wait', '--all-agents', '--all', '--until', 'idle');
+    assert.equal(all.code, 0, all.stderr);
+    const states = JSON.parse(all.stdout).states as Record<string, string>;
+    assert.deepEqual(Object.keys(states).sort(), ['one', 'two'], 'the shells have no agent and are left out');
+    const workspace = JSON.parse((await corral('--json', 'agent', 'wait', '@w1', '--all')).stdout);
+    assert.deepEqual(Object.keys(workspace.states).sort(), ['one', 'two']);
+    const pattern = JSON.parse((await corral('--json', 'agent', 'wait', 't?o', '--until', 'idle')).stdout);
+    assert.deepEqual(pattern.matched, ['two']);
+    const none = await corral('agent', 'wait', 'zz*');
+    assert.equal(none.code, 3);
+    assert.match(none.stderr, /no pane matches "zz\*".*\[pane_not_found\]/);
+
+    const read = await corral('agent', 'wait', 'one', '--until', 'idle', '--read');
+    assert.equal(read.code, 0, read.stderr);
+    const screen = (await corral('pane', 'read', 'one')).stdout;
+    const [states1, shown] = read.stdout.split('--- one screen ---\n');
+    assert.match(states1!, /^one: (idle|done)\n$/);
+    assert.equal(shown!.trimEnd(), screen.trimEnd());
+    const json = JSON.parse((await corral('--json', 'agent', 'wait', 'one', 'two', '--all', '--until', 'idle', '--read')).stdout);
+    assert.deepEqual(Object.keys(json.screens).sort(), ['one', 'two']);
+    assert.equal(json.screens.one.trimEnd(), screen.trimEnd());
+    const usage = await corral('agent', 'wait');
+    assert.equal(usage.code, 2);
+  });
 });

@@ -21,7 +21,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeo
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`corral ${args.join(' ')} timed out:\n${stderr}`));
-    }, options.timeoutMs ?? 20000);
+    }, options.timeoutMs ?? 120_000); // a hang guard, not a figure: on a loaded machine one CLI start can take 20 s
     child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });

@@ -31,7 +31,10 @@ export function registerAgentWaitCommand(agent: Command): void {
   agent
     .command('wait')
     .description(`wait until any (or all) targets are in a state (default ${DEFAULT_WAIT_UNTIL.join(', ')}); idle also matches done`)
-    .argument('<targets...>', 'pane ids or names')
+    .argument('[targets...]', 'pane ids or names, @WORKSPACE, or a name pattern with * or ?')
+    .option('--all-agents', 'wait on every pane with an identified agent (with targets: those too)')
+    .option('--allow-unknown', 'wait on a pane whose agent is not identified (instead of failing with no_agent)')
+    .option('--read', 'then print the screen of each matched target (--json: in .screens)')
     .option('--until <state>', 'a state to wait for, repeatable or comma-separated', collectStates, [])
     .option('--any', 'return when any target matches (the default)')
     .option('--all', 'return when every target matches at once')
@@ -41,9 +44,13 @@ export function registerAgentWaitCommand(agent: Command): void {
     .action(async (targets: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.any && options.all) throw new UsageError('give --any or --all, not both');
+      if (targets.length === 0 && !options.allAgents) throw new UsageError('name a target (a pane, @WORKSPACE or a pattern), or give --all-agents');
       const until = options.until as AgentState[];
       const params = {
-        targets,
+        ...(targets.length > 0 ? { targets } : {}),
+        ...(options.allAgents ? { allAgents: true } : {}),
+        ...(options.allowUnknown ? { allowUnknown: true } : {}),
+        ...(options.read ? { read: true } : {}),
         mode: options.all ? ('all' as const) : ('any' as const),
         ...(until.length > 0 ? { until } : {}),
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout as number } : {}),
@@ -60,6 +67,10 @@ export function registerAgentWaitCommand(agent: Command): void {
       if (json) return printJson(result);
       for (const [target, state] of Object.entries(result.states)) {
         printText(`${target}: ${state}${result.matched.includes(target) ? '' : ' (not matched)'}`);
+      }
+      for (const [target, screen] of Object.entries(result.screens ?? {})) {
+        printText(`--- ${target} screen ---`);
+        printText(screen);
       }
     });
 }

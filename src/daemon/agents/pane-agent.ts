@@ -46,6 +46,7 @@ export class PaneAgent implements Disposable {
   private previousBatchAt = 0;
   private foregroundPgid: number | null = null;
   private inferredAt = 0;
+  private drawn = false;
   private disposed = false;
   /** What time-conditioned rules remember of this pane's screen; judged on the arbiter's clock. */
   private readonly memory = new ScreenMemory();
@@ -74,6 +75,11 @@ export class PaneAgent implements Disposable {
 
   view(): AgentView {
     return this.arbiter.view();
+  }
+
+  /** Whether the pane's program has written anything yet: before that it may still be starting its agent. */
+  get hasDrawn(): boolean {
+    return this.drawn;
   }
 
   /** Re-reads the screen now (prompt and answer act on the state of this moment, never an older verdict). */
@@ -136,6 +142,7 @@ export class PaneAgent implements Disposable {
   }
 
   private noteOutput(): void {
+    this.drawn = true;
     this.previousBatchAt = this.lastBatchAt;
     this.lastBatchAt = this.deps.clock.now();
     if (childGroupsEnabled() && this.pane.state === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();

@@ -3,14 +3,11 @@ import { ROLLUP_ORDER, type WorkspaceRollup } from '../../protocol/methods/agent
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import type { Infer } from '../../protocol/validate.ts';
 import type { AGENT_LIST_FILTER } from '../../protocol/methods/agent-query.ts';
+import { namePattern } from '../../protocol/pane-target.ts';
 
 export type AgentListFilter = Infer<typeof AGENT_LIST_FILTER>;
 
-/** `*` any run of characters, `?` one character; everything else literal; the whole name must match. */
-export function namePattern(pattern: string): RegExp {
-  const body = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.+()[\]{}|/-]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 's');
-}
+export { namePattern };
 
 /** Every given field must hold: `agent` and `workspace` exactly, `state` literally (idle does not take done), `name` as a pattern. */
 export function filterAgents(infos: AgentInfo[], filter: AgentListFilter): AgentInfo[] {

@@ -1,14 +1,76 @@
 import { CorralError } from '../../protocol/errors.ts';
-import { AGENT_WAIT, DEFAULT_WAIT_UNTIL } from '../../protocol/methods/agent-wait.ts';
+import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
+import { inGroup, isGroupTarget } from '../../protocol/pane-target.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
+import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import { expandUntil } from '../waits/wait-match.ts';
+import type { WaitTarget } from '../waits/agent-wait.ts';
 import type { WaitHub } from '../waits/wait-hub.ts';
+
+interface TargetChoice {
+  targets?: string[] | undefined;
+  allAgents?: boolean | undefined;
+  allowUnknown?: boolean | undefined;
+}
+
+/**
+ * The panes a wait names, each under the key its result uses: a single target as given, a member of
+ * a group (`@W`, a pattern, `allAgents`) under its name, else its id. A running pane that has drawn
+ * output but has no identified agent (looked at again now) fails at once with `no_agent` unless
+ * `allowUnknown`; a group keeps its running members that are not unknown (all of them with `allowUnknown`).
+ */
+export function waitTargets(registry: PaneRegistry, agents: AgentService, choice: TargetChoice): WaitTarget[] {
+  const chosen = new Map<PaneRecord, string>();
+  const hasAgent = (pane: PaneRecord) => (pane.state === 'running' ? agents.of(pane).refresh() : agents.of(pane).view()).agent !== null;
+  // A pane that has drawn nothing yet may still be starting its agent (between fork and exec, or a
+  // launcher): it is not unknown yet, and the wait waits for it as before.
+  const unknown = (pane: PaneRecord) => pane.state === 'running' && !hasAgent(pane) && agents.of(pane).hasDrawn;
+  const keyOf = (pane: PaneRecord) => pane.name ?? pane.id;
+  const addGroup = (label: string, members: PaneRecord[]) => {
+    const kept = members.filter((pane) => pane.state === 'running' && (choice.allowUnknown === true || !unknown(pane)));
+    if (kept.length === 0) {
+      throw new CorralError('no_agent', `${label} has no pane with an identified agent; see \`corral agent list --all\`, or wait with --allow-unknown`, {
+        target: label,
+      });
+    }
+    for (const pane of kept) if (!chosen.has(pane)) chosen.set(pane, keyOf(pane));
+  };
+  if (choice.targets === undefined && choice.allAgents !== true) {
+    throw new CorralError('invalid_params', '"targets" must name at least one pane, or "allAgents" be true', { field: 'targets' });
+  }
+  if (choice.allAgents === true) addGroup('the daemon', registry.list());
+  for (const target of new Set(choice.targets ?? [])) {
+    if (isGroupTarget(target)) {
+      const members = registry.list().filter((pane) => inGroup(target, pane.identity));
+      if (members.length === 0) throw new CorralError('pane_not_found', `no pane matches "${target}"; run \`corral pane list\``, { target });
+      addGroup(`"${target}"`, members);
+      continue;
+    }
+    const pane = registry.resolve(target);
+    if (choice.allowUnknown !== true && unknown(pane)) {
+      throw new CorralError(
+        'no_agent',
+        `pane ${target} has no identified agent (its foreground program is not one the manifests know); wait with --allow-unknown if one is starting, or see \`corral agent explain ${target}\``,
+        { target },
+      );
+    }
+    chosen.set(pane, target); // as given, even when a group named the pane too
+  }
+  return [...chosen].map(([pane, name]) => ({ name, pane }));
+}
+
+/** The screen of each matched target, read when the wait ended. */
+function screensOf(targets: WaitTarget[], result: AgentWaitResult): Record<string, string> {
+  const screens: Record<string, string> = {};
+  for (const target of targets) if (result.matched.includes(target.name)) screens[target.name] = target.pane.terminal.read({ source: 'screen' });
+  return screens;
+}
 
 export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, hub: WaitHub): HandlerBinding[] {
   return [
-    implement(AGENT_WAIT, (params, context) => {
+    implement(AGENT_WAIT, async (params, context) => {
       const current = agents.stateChangeSeq;
       if (params.sinceSeq !== undefined && params.sinceSeq > current) {
         throw new CorralError(
@@ -17,8 +79,8 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
           { field: 'sinceSeq', seq: current },
         );
       }
-      const targets = [...new Set(params.targets)].map((name) => ({ name, pane: registry.resolve(name) }));
-      return hub.wait(
+      const targets = waitTargets(registry, agents, params);
+      const result = await hub.wait(
         {
           targets,
           want: expandUntil(params.until ?? DEFAULT_WAIT_UNTIL),
@@ -29,6 +91,7 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
         },
         context.signal,
       );
+      return params.read === true ? { ...result, screens: screensOf(targets, result) } : result;
     }),
   ];
 }

@@ -1,6 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { arrayOf, int, oneOf, optional, params, str } from '../validate.ts';
+import { arrayOf, bool, int, oneOf, optional, params } from '../validate.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** A wait names at most this many targets. */
@@ -24,13 +24,18 @@ export interface AgentWaitResult {
   /** The daemon-wide state_change_seq at that moment. */
   seq: number;
   elapsedMs: number;
+  /** With `read`: the screen of each matched target when the wait ended. */
+  screens?: Record<string, string>;
 }
 
 export const AGENT_WAIT = defineMethod({
   name: 'agent.wait',
   summary: 'Wait until any or all targets are in one of the states (level-triggered), or time out.',
   params: params({
-    targets: arrayOf(paneTarget, { min: 1, max: MAX_WAIT_TARGETS, hint: 'must name at least one pane' }),
+    targets: optional(arrayOf(paneTarget, { min: 1, max: MAX_WAIT_TARGETS, hint: 'must name at least one pane, or be left out with allAgents' })),
+    allAgents: optional(bool()),
+    allowUnknown: optional(bool()),
+    read: optional(bool()),
     until: optional(arrayOf(oneOf(AGENT_STATES), { min: 1, max: AGENT_STATES.length, hint: 'must name at least one state, or be left out' })),
     mode: optional(oneOf(WAIT_MODES)),
     timeoutMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
@@ -38,5 +43,5 @@ export const AGENT_WAIT = defineMethod({
     stableMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
   }),
   result: returns<AgentWaitResult>(),
-  errors: ['pane_not_found', 'agent_gone', 'timeout'],
+  errors: ['pane_not_found', 'no_agent', 'agent_gone', 'timeout'],
 });

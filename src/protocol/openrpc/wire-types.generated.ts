@@ -603,6 +603,14 @@ export const WIRE_TYPES: WireTypes = {
         },
         "elapsedMs": {
           "type": "number"
+        },
+        "screens": {
+          "description": "With `read`: the screen of each matched target when the wait ended.",
+          "type": "object",
+          "properties": {},
+          "additionalProperties": {
+            "type": "string"
+          }
         }
       },
       "required": [
