@@ -21,15 +21,16 @@ interface TargetChoice {
  * output but has no identified agent (looked at again now) fails at once with `no_agent` unless
  * `allowUnknown`; a group keeps its running members that are not unknown (all of them with `allowUnknown`).
  */
-export function waitTargets(registry: PaneRegistry, agents: AgentService, choice: TargetChoice): WaitTarget[] {
+export function waitTargets(registry: PaneRegistry, agents: AgentService, hub: WaitHub, choice: TargetChoice): WaitTarget[] {
   const chosen = new Map<PaneRecord, string>();
   const hasAgent = (pane: PaneRecord) => (pane.state === 'running' ? agents.of(pane).refresh() : agents.of(pane).view()).agent !== null;
   // A pane that has drawn nothing yet may still be starting its agent (between fork and exec, or a
   // launcher): it is not unknown yet, and the wait waits for it as before.
-  const unknown = (pane: PaneRecord) => pane.state === 'running' && !hasAgent(pane) && agents.of(pane).hasDrawn;
+  // A pane whose agent was released is gone (agent_gone), not unknown.
+  const unknown = (pane: PaneRecord) => pane.state === 'running' && !hasAgent(pane) && agents.of(pane).hasDrawn && !hub.released(pane);
   const keyOf = (pane: PaneRecord) => pane.name ?? pane.id;
   const addGroup = (label: string, members: PaneRecord[]) => {
-    const kept = members.filter((pane) => pane.state === 'running' && (choice.allowUnknown === true || !unknown(pane)));
+    const kept = members.filter((pane) => pane.state === 'running' && !hub.released(pane) && (choice.allowUnknown === true || !unknown(pane)));
     if (kept.length === 0) {
       throw new CorralError('no_agent', `${label} has no pane with an identified agent; see \`corral agent list --all\`, or wait with --allow-unknown`, {
         target: label,
@@ -79,7 +80,7 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
           { field: 'sinceSeq', seq: current },
         );
       }
-      const targets = waitTargets(registry, agents, params);
+      const targets = waitTargets(registry, agents, hub, params);
       const result = await hub.wait(
         {
           targets,

@@ -63,6 +63,11 @@ export class WaitHub implements Disposable {
     return wait.result;
   }
 
+  /** Whether the pane's last agent was released and none identified since: such a target is gone, not unknown. */
+  released(pane: PaneRecord): boolean {
+    return this.ledger.turnOf(pane.id).released;
+  }
+
   dispose(): void {
     this.subscriptions.dispose();
     const pending = new Set([...this.byPane.values()].flatMap((waits) => [...waits]));
