@@ -25,7 +25,7 @@ import { AttachService } from './attach/attach-service.ts';
 import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
-import { launchDir, launchPlanner, pruneLaunchDirs } from './integration/planner.ts';
+import { launchDir, launchFilesDir, launchPlanner, pruneLaunchDirs } from './integration/planner.ts';
 import { serverHandlers } from './handlers/server.ts';
 import { acquireLock } from './lock-file.ts';
 import type { Logger } from './logger.ts';
@@ -140,7 +140,7 @@ export class Daemon {
         log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
         host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
       }
-      const hooksDir = `${socketPath}.hooks`;
+      const hooksDir = launchFilesDir(socketPath);
       registry.planLaunch = launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled: config.integration.enabled, log });
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.hooksDir = hooksDir;

@@ -56,6 +56,15 @@ export interface IntegrationSpec {
   since: string;
   /** Whether these hooks see every transition: then `hook:<hook>` is a full-lifecycle source. */
   fullLifecycle: boolean;
+  /**
+   * settings_env: the agent reads the file only when it and every folder above it belong to root and
+   * only root can write them (Gemini CLI), so a daemon not running as root cannot add hooks this way.
+   */
+  rootOwned: boolean;
+  /** The user's own file `corral integration install` edits (`~` is $HOME), or null. */
+  userFile: string | null;
+  /** An environment variable naming the folder that holds `userFile` instead (CLAUDE_CONFIG_DIR), or null. */
+  userDirEnv: string | null;
 }
 
 /** A validated manifest, before its patterns are compiled. */

@@ -10,7 +10,7 @@ const RESUME_KEYS = ['args'];
 /** The resume form's limits: a few short arguments, one of them naming the session. */
 const RESUME_LIMITS = { args: 8, chars: 256 };
 const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules'];
-const INTEGRATION_KEYS = ['hook', 'mechanism', 'target', 'default_path', 'events', 'since', 'full_lifecycle'];
+const INTEGRATION_KEYS = ['hook', 'mechanism', 'target', 'default_path', 'events', 'since', 'full_lifecycle', 'root_owned', 'user_file', 'user_dir_env'];
 const MECHANISMS = ['settings_flag', 'notify_config', 'settings_env'];
 const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
 const REPORTS_KEYS = ['full_lifecycle_sources'];
@@ -115,6 +115,9 @@ function integrationOf(v: Validator, doc: Table, fail: (code: ManifestErrorCode,
     events: v.strings(table, ['integration', 'events']),
     since,
     fullLifecycle: v.boolean(table, ['integration', 'full_lifecycle']),
+    rootOwned: v.boolean(table, ['integration', 'root_owned']),
+    userFile: v.string(table, ['integration', 'user_file']) ?? null,
+    userDirEnv: v.string(table, ['integration', 'user_dir_env']) ?? null,
   };
 }
 

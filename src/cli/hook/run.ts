@@ -11,6 +11,8 @@ import { readStdin } from './stdin.ts';
 
 /** The whole budget of one hook call: read, connect, write, answer (issue 11: about 300 ms). */
 export const HOOK_DEADLINE_MS = 300;
+/** How long the hook waits for its payload on stdin (an agent writes it after starting the hook). */
+export const PAYLOAD_WAIT_MS = 2000;
 
 /** Exit codes under --strict; without it a hook always exits 0. */
 const STRICT_EXIT = { ok: 0, rejected: 1, usage: 2, unreachable: 4, timeout: 124 } as const;
@@ -25,7 +27,7 @@ export async function runReport(
   // Hook processes start in the order their agent fires the events: the start time orders them.
   startedMicros = Math.round(performance.timeOrigin * 1000),
 ): Promise<number> {
-  const deadline = Date.now() + deadlineMs(env);
+  let deadline = Date.now() + deadlineMs(env);
   let args: ReportArgs;
   try {
     args = parseReportArgs(argv);
@@ -41,7 +43,10 @@ export async function runReport(
   let action: HookAction;
   let payload: Payload | null = null;
   if (mapping) {
-    const raw = mapping.payloadFrom === 'last-argument' ? (args.positional.at(-1) ?? '') : await readStdin(deadline);
+    // The agent may write the payload late (its own event loop is busy as a turn starts): the wait for
+    // it costs the agent nothing, so it has its own cap, and the budget for the report starts after it.
+    const raw = mapping.payloadFrom === 'last-argument' ? (args.positional.at(-1) ?? '') : await readStdin(Date.now() + PAYLOAD_WAIT_MS);
+    deadline = Date.now() + deadlineMs(env);
     if (args.chain) runChained(args.chain, raw);
     capture(env, args.hook!, raw);
     payload = parsePayload(raw);

@@ -1,6 +1,7 @@
 /**
- * The hook's stdin, up to `limit` bytes, by `deadline` (ms since epoch). A terminal or an open pipe
- * that never ends yields what arrived so far: the agent is never held by a reader waiting for EOF.
+ * The hook's stdin, up to `limit` bytes. It ends at EOF, or as soon as what arrived is one whole JSON
+ * object (an agent may keep the pipe open), or at `deadline` (ms since epoch) with what arrived so far:
+ * a terminal or a pipe that never brings a payload does not hold the agent for long.
  */
 export function readStdin(deadline: number, limit = 1024 * 1024): Promise<string> {
   if (process.stdin.isTTY) return Promise.resolve('');
@@ -17,9 +18,20 @@ export function readStdin(deadline: number, limit = 1024 * 1024): Promise<string
     process.stdin.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= limit) done();
+      if (size >= limit || isWholeObject(chunk, chunks)) done();
     });
     process.stdin.on('end', done);
     process.stdin.on('error', done);
   });
+}
+
+/** Whether the bytes so far are one complete JSON object (checked only when a chunk ends in `}`). */
+function isWholeObject(last: Buffer, chunks: Buffer[]): boolean {
+  if (!/}\s*$/.test(last.subarray(-16).toString('latin1'))) return false;
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
 }

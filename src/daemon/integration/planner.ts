@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import { corralCommand } from '../corral-command.ts';
 import type { Logger } from '../logger.ts';
 import { integrate, launchedAgent } from './integrate.ts';
 import type { Launch } from './launch.ts';
+import { isRootOwnedPath } from './root-owned.ts';
 
 /** A launch as the pane will run it, and what to undo when the pane is gone. */
 export interface PlannedLaunch {
@@ -46,6 +48,20 @@ export function launchPlanner(options: { manifests: () => ManifestSet; stateDir:
       return untouched;
     }
   };
+}
+
+/** Where a daemon running as root keeps launch files when its socket's folder is not root's alone. */
+export const ROOT_LAUNCH_BASE = '/run/corral';
+
+/**
+ * The folder of a daemon's launch files: beside its socket (`<socket>.hooks`). A daemon running as
+ * root whose socket lies below a folder others can write (/tmp) uses /run/corral/hooks-<hash> instead,
+ * so that an agent reading its settings only from root's own folders (Gemini CLI) still gets them.
+ */
+export function launchFilesDir(socketPath: string, uid = process.getuid?.()): string {
+  const beside = `${socketPath}.hooks`;
+  if (uid !== 0 || isRootOwnedPath(dirname(socketPath)) || !isRootOwnedPath(dirname(ROOT_LAUNCH_BASE))) return beside;
+  return join(ROOT_LAUNCH_BASE, `hooks-${createHash('sha256').update(socketPath).digest('hex').slice(0, 12)}`);
 }
 
 /** The folder of one pane's launch files. */

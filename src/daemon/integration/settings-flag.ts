@@ -1,3 +1,4 @@
+import { hookEntries } from './hook-entries.ts';
 import { shellQuote, type IntegratedLaunch, type IntegrationContext, type Launch } from './launch.ts';
 
 /**
@@ -9,6 +10,6 @@ export function settingsFlag(launch: Launch, context: IntegrationContext): Integ
   const flag = context.spec.target;
   if (launch.args.some((arg) => arg === flag || arg.startsWith(`${flag}=`))) return null;
   const command = context.hookArgv.map(shellQuote).join(' ');
-  const hooks = Object.fromEntries(context.spec.events.map((event) => [event, [{ hooks: [{ type: 'command', command, timeout: 5 }] }]]));
+  const hooks = hookEntries(context.spec, command);
   return { ...launch, args: [flag, JSON.stringify({ hooks }), ...launch.args], files: [], summary: `${flag} with ${context.spec.events.length} hooks` };
 }

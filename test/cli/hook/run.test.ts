@@ -58,6 +58,19 @@ describe('corral report, the hook command', () => {
     await session.call('pane.kill', { target: pane.id });
   });
 
+  it('reports as soon as one whole payload has arrived, though the agent keeps its stdin open', async () => {
+    const pane = await reporterPane();
+    const child = spawn(process.execPath, [CORRAL_BIN, 'report', '--hook', 'gemini', '--target', pane.id, '--strict'], { stdio: ['pipe', 'pipe', 'pipe'], env: pane.env });
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Written in two parts, and never ended: the payload is whole only after the second.
+    child.stdin.write('{"hook_event_name":"BeforeAgent","session_id":"g-1",');
+    child.stdin.write('"timestamp":"2026-11-30T23:52:48.105Z"}');
+    assert.equal(await closed, 0);
+    assert.deepEqual([(await session.call('agent.get', { target: pane.id })).state], ['working']);
+    child.stdin.destroy();
+    await session.call('pane.kill', { target: pane.id });
+  });
+
   it('lets a later event win when an earlier hook process arrives after it', async () => {
     const pane = await reporterPane();
     // Two hook processes: the one that started later (blocked) is answered first.

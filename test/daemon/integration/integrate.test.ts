@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'smol-toml';
 import { integrate, launchedAgent } from '../../../src/daemon/integration/integrate.ts';
+import { launchFilesDir } from '../../../src/daemon/integration/planner.ts';
+import { isRootOwnedPath } from '../../../src/daemon/integration/root-owned.ts';
 import type { IntegrationContext, Launch } from '../../../src/daemon/integration/launch.ts';
 import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
 
@@ -40,7 +42,10 @@ test("Gemini CLI gets a system-defaults file that keeps the one it would have re
   const dir = mkdtempSync(join(tmpdir(), 'corral-int-'));
   const theirs = join(dir, 'theirs.json');
   writeFileSync(theirs, JSON.stringify({ ui: { theme: 'x' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'mine' }] }] } }));
-  const planned = integrate(launch('gemini'), context('gemini', dir, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: theirs }))!;
+  // What is written, wherever it is written (placement: the next tests).
+  const anywhere = { ...context('gemini', dir, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: theirs }) };
+  anywhere.spec = { ...anywhere.spec, rootOwned: false };
+  const planned = integrate(launch('gemini'), anywhere)!;
   const path = planned.env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH!;
   assert.notEqual(path, theirs);
   const written = JSON.parse(readFileSync(path, 'utf8'));
@@ -48,6 +53,21 @@ test("Gemini CLI gets a system-defaults file that keeps the one it would have re
   assert.equal(written.hooks.AfterAgent[0].hooks[0].command, 'mine', 'the user hook stays first');
   assert.equal(written.hooks.AfterAgent[1].hooks[0].command, '/usr/bin/node /opt/corral/bin/corral report --hook gemini');
   assert.deepEqual(JSON.parse(readFileSync(theirs, 'utf8')).hooks.AfterAgent.length, 1, 'their file is untouched');
+});
+
+test('Gemini CLI reads a system-defaults file only where root alone can write: elsewhere nothing is added, and the error says what to do', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-int-')); // below /tmp, which everyone can write
+  assert.equal(manifests.find((m) => m.id === 'gemini')!.integration!.rootOwned, true);
+  assert.throws(() => integrate(launch('gemini'), context('gemini', dir)), /root owns.*corral integration install gemini/s);
+});
+
+test('a daemon running as root whose socket lies below /tmp keeps launch files in /run/corral; others keep them beside the socket', () => {
+  const socket = join(mkdtempSync(join(tmpdir(), 'corral-int-')), 'corral.sock');
+  assert.equal(launchFilesDir(socket, 1000), `${socket}.hooks`);
+  const asRoot = launchFilesDir(socket, 0);
+  if (isRootOwnedPath('/run')) assert.match(asRoot, /^\/run\/corral\/hooks-[0-9a-f]{12}$/);
+  else assert.equal(asRoot, `${socket}.hooks`);
+  if (isRootOwnedPath('/run')) assert.equal(launchFilesDir('/run/corral.sock', 0), '/run/corral.sock.hooks', 'a socket folder root alone can write keeps them');
 });
 
 test("Codex gets a notify override for this launch that chains to the user's own notify", () => {
