@@ -26,7 +26,7 @@ function needsOfflineCommands(argv: string[]): boolean {
   const words = commandWords(argv);
   const [group, command] = words;
   if (group === undefined || group === 'help' || argv.includes('--help') || argv.includes('-h')) return true;
-  return group === 'detect' || group === 'manifest' || (group === 'server' && command === 'update-manifests');
+  return group === 'detect' || group === 'manifest' || group === 'integration' || (group === 'server' && command === 'update-manifests');
 }
 
 /** The words of the command line that are neither global options nor their values. */

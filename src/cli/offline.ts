@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerConformanceCommand } from './offline/conformance.ts';
 import { registerExplainFileOption } from './offline/explain-file.ts';
+import { registerIntegrationCommand } from './offline/integration.ts';
 import { registerLintCommand } from './offline/lint.ts';
 import { registerReplayCommand } from './offline/replay.ts';
 import { registerUpdateManifestsCommand } from './offline/update-manifests.ts';
@@ -14,5 +15,6 @@ export function registerOfflineCommands(program: Command): void {
   registerConformanceCommand(detect);
   registerLintCommand(program);
   registerUpdateManifestsCommand(program);
+  registerIntegrationCommand(program);
   registerExplainFileOption(program);
 }
