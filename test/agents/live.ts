@@ -453,7 +453,10 @@ async function step5Events(run: AgentRun): Promise<void> {
 /**
  * The CLI's own hooks, added per launch: what they reported (the payloads kept by CORRAL_HOOK_CAPTURE,
  * mapped as `corral report` maps them), that none was refused, and for each published transition how
- * much earlier the hook for that state ran than the screen-driven publish (negative: the screen was first).
+ * much earlier the hook reported that state than the publish, which the screen decides (negative: the
+ * screen was first). "report" is when the hook had its payload (the capture file's time, just before it
+ * connects); "fired" is the CLI's own timestamp of the event, where the payload has one (Gemini CLI):
+ * the difference is the hook process's start-up.
  */
 async function step6Hooks(run: AgentRun): Promise<void> {
   const mapping = HOOK_MAPPINGS[run.spec.id];
@@ -461,13 +464,16 @@ async function step6Hooks(run: AgentRun): Promise<void> {
   const hooks = readdirSync(run.hooks).flatMap((file) => {
     const at = Number(file.split('-')[1]);
     try {
-      const action = mapping.map(JSON.parse(readFileSync(join(run.hooks, file), 'utf8')));
-      return [{ file, at, state: action.kind === 'state' ? action.state : action.kind, event: file }];
+      const payload = JSON.parse(readFileSync(join(run.hooks, file), 'utf8'));
+      const action = mapping.map(payload);
+      const fired = Date.parse(typeof payload.timestamp === 'string' ? payload.timestamp : '');
+      const event = [payload.hook_event_name ?? payload.type, payload.notification_type].filter(Boolean).join(':');
+      return [{ file, at, fired: Number.isFinite(fired) ? fired : null, state: action.kind === 'state' ? action.state : action.kind, event }];
     } catch {
       return [];
     }
   }).sort((a, b) => a.at - b.at);
-  for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)} ${hook.file} -> ${hook.state}`);
+  for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)}${hook.fired ? ` (fired ${run.rel(hook.fired)})` : ''} ${hook.event} -> ${hook.state}`);
   const explain = (await run.corral(['agent', 'explain', PANE])).json;
   const refused = (explain?.arbiter?.rejections ?? []).filter((r: any) => String(r.source).startsWith('hook:'));
   const events = (await run.corral(['events', '--since', '0'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -476,7 +482,10 @@ async function step6Hooks(run: AgentRun): Promise<void> {
   for (const change of changes) {
     const state = change.data.to === 'done' ? 'idle' : change.data.to;
     const near = hooks.filter((h) => h.state === state && Math.abs(change.ts - h.at) < 15_000).sort((a, b) => Math.abs(change.ts - a.at) - Math.abs(change.ts - b.at))[0];
-    if (near) leads.push(`${change.data.from}>${change.data.to} ${change.ts - near.at} ms (${near.file.replace(/-\d+-\d+\.json$/, '')} ${run.rel(near.at)}, published ${run.rel(change.ts)} by ${change.data.source})`);
+    if (near) {
+      const fired = near.fired ? `, fired ${change.ts - near.fired} ms` : '';
+      leads.push(`${change.data.from}>${change.data.to}: report ${change.ts - near.at} ms${fired} (${near.event} ${run.rel(near.at)}, published ${run.rel(change.ts)} by ${change.data.source})`);
+    }
   }
   const states = new Set<string>(hooks.map((h) => h.state));
   const ok = ['working', 'blocked', 'idle'].every((s) => states.has(s)) && refused.length === 0;
