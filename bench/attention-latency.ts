@@ -7,21 +7,19 @@
 // A tiny program draws a Claude-like idle prompt; on "b" it records the time, then draws a permission
 // form; on "i" it draws the prompt again. Both ends read process.hrtime (CLOCK_MONOTONIC), one clock
 // for the whole machine, so times taken in different processes compare directly.
-import { spawn as spawnChild } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { spawn as spawnPty } from 'node-pty';
 import { DaemonClient } from '../src/cli/client.ts';
 import { EVENT } from '../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
+import { startDaemon, type DaemonProcess } from '../test/helpers/daemon.ts';
 import { BUSY_AGENT, cpuShare, daemonPids, sleep } from './_lib.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 200);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
-const CORRAL_BIN = fileURLToPath(new URL('../bin/corral', import.meta.url));
 const FORM_END = 'Esc to cancel';
 const IDLE_END = '? for shortcuts';
 
@@ -103,36 +101,13 @@ async function plainPty(dir: string, program: string): Promise<number[]> {
   return samples;
 }
 
-async function startDaemon(dir: string): Promise<{ socket: string; pid: number; stop(): Promise<void> }> {
-  const socket = join(dir, 'corral.sock');
+/** A daemon with a short debounce; dispose() ends its pty host and every pane with it. */
+async function startBenchDaemon(dir: string): Promise<DaemonProcess> {
   const config = join(dir, 'config.toml');
   // Only the reset to idle (leaving blocked) is debounced; a short window keeps the run quick.
   // Entering blocked, the path measured, is never debounced.
   writeFileSync(config, '[arbiter]\ndebounce_ms = 60\n');
-  const child = spawnChild(process.execPath, [CORRAL_BIN, 'daemon', '--socket', socket, '--config', config, '--log-level', 'warn'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-  const deadline = Date.now() + 15000;
-  for (;;) {
-    try {
-      (await DaemonClient.connect(socket)).dispose();
-      break;
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the daemon did not start:\n${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    socket,
-    pid: child.pid!,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return startDaemon({ dir, args: ['--config', config] });
 }
 
 async function throughDaemon(daemon: { socket: string }, dir: string, program: string): Promise<number[]> {
@@ -191,7 +166,7 @@ const dir = mkdtempSync(join(tmpdir(), 'corral-bench-attention-'));
 try {
   const program = join(dir, 'bench-agent.cjs');
   writeFileSync(program, PROGRAM);
-  const daemon = await startDaemon(dir);
+  const daemon = await startBenchDaemon(dir);
   let plain, attention, daemonCpu;
   try {
     await startLoad(daemon, dir);
@@ -199,7 +174,7 @@ try {
     plain = summary(await plainPty(dir, program));
     attention = summary(await throughDaemon(daemon, dir, program));
   } finally {
-    await daemon.stop();
+    await daemon.dispose();
   }
   const result = {
     bench: 'attention-latency',

@@ -76,6 +76,11 @@ export class Connection implements Disposable {
     return this.lifecycle;
   }
 
+  /** No request of this connection is being served: nothing it asked for is waiting to be answered. */
+  get idle(): boolean {
+    return this.inFlight === 0;
+  }
+
   /** Bytes written but not yet taken by the client: what an event stream watches to drop a slow consumer. */
   get bufferedBytes(): number {
     return this.socket.writableLength;

@@ -135,16 +135,26 @@ export class Screen implements Disposable {
 
   /** The bottom `rows` rows of the active buffer (from baseY, never the viewport), right-trimmed. */
   snapshot(): ScreenSnapshot {
+    // Detection takes one per output turn of every busy pane: each row is read once, the row below
+    // is read for its wrap flag only.
     const buffer = this.terminal.buffer.active;
     const rows = this.terminal.rows;
-    const wrapped: boolean[] = [];
-    for (let y = 0; y < rows; y++) wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
+    const wrapped: boolean[] = new Array(rows);
+    const lines: string[] = new Array(rows);
+    let line = buffer.getLine(buffer.baseY);
+    for (let y = 0; y < rows; y++) {
+      const below = y + 1 < rows ? buffer.getLine(buffer.baseY + y + 1) : undefined;
+      wrapped[y] = line?.isWrapped ?? false;
+      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them,
+      // except on a row that wraps onto the next, where they are part of the wrapped line.
+      const text = line ? line.translateToString(true) : '';
+      lines[y] = below?.isWrapped ? text : text.trimEnd();
+      line = below;
+    }
     return {
       cols: this.terminal.cols,
       rows,
-      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them,
-      // except on a row that wraps onto the next, where they are part of the wrapped line.
-      lines: this.rangeText(buffer.baseY, buffer.baseY + rows, false).map((line, y) => (wrapped[y + 1] ? line : line.trimEnd())),
+      lines,
       wrapped,
       cursor: { x: buffer.cursorX, y: buffer.cursorY },
       title: this.osc.title?.value ?? null,

@@ -35,7 +35,7 @@ export interface PaneAgentDeps {
 /**
  * One pane's agent tracking: feeds the pane's foreground, screen verdicts and OSC reports into its
  * arbiter, and keeps one timer on the arbiter's next deadline. Detection runs at most once per turn
- * of the event loop, however many output batches arrived in it.
+ * of the event loop, however many output batches arrived in it, in the same turn as the output.
  */
 export class PaneAgent implements Disposable {
   readonly arbiter: PaneArbiter;
@@ -146,7 +146,11 @@ export class PaneAgent implements Disposable {
     this.previousBatchAt = this.lastBatchAt;
     this.lastBatchAt = this.deps.clock.now();
     if (childGroupsEnabled() && this.pane.state === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
-    this.detectSoon();
+    // The pane tells of output once per turn of the event loop already (it coalesces its parse
+    // callbacks): judge the screen now, not a turn later behind every other pane's output of that turn.
+    if (this.detectScheduled) clearImmediate(this.detectScheduled);
+    this.detectScheduled = null;
+    this.detect();
   }
 
   /**

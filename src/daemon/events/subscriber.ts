@@ -31,6 +31,8 @@ export class Subscriber implements Disposable {
   private scheduled: NodeJS.Immediate | null = null;
   private retry: NodeJS.Timeout | null = null;
   private stalledSince: number | null = null;
+  /** The first flush ran: the subscribe reply is out. */
+  private started = false;
   private readonly closing: Disposable;
 
   constructor(
@@ -61,8 +63,13 @@ export class Subscriber implements Disposable {
    */
   wake(): void {
     if (this.lifecycle !== 'streaming' || this.scheduled || this.retry) return;
+    // Once streaming, an event goes out in the turn that published it (an attention event must not
+    // wait behind a whole turn of every pane's output), unless a reply on this connection is pending,
+    // which keeps going out first.
+    if (this.started && this.connection.idle) return this.flush();
     this.scheduled = setImmediate(() => {
       this.scheduled = null;
+      this.started = true;
       this.flush();
     });
   }
