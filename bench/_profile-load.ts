@@ -48,11 +48,14 @@ try {
   const cpu = await cpuShare(() => daemonPids(child.pid!), seconds * 1000);
   const rss = rssKiB(child.pid!);
   client.dispose();
+  const host = daemonPids(child.pid!).slice(1);
   const stopStart = performance.now();
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
+  // The daemon leaves its panes running in the pty host: end the host, and the busy panes with it.
+  for (const pid of host) process.kill(pid, 'SIGTERM');
   const stopUs = (performance.now() - stopStart) * 1000;
   const file = readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'))!;
   const profile = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; endTime: number };

@@ -2,6 +2,7 @@
 export const RING_BYTES = 1024 * 1024;
 
 const JOIN_BELOW_BYTES = 16 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * A bounded queue of output chunks: the oldest whole chunks are dropped first once the total
@@ -28,7 +29,10 @@ export class OutputRing {
     else this.chunks.push(chunk);
     this.total += chunk.length;
     while (this.total > this.limit && this.head < this.chunks.length - 1) {
-      const old = this.chunks[this.head++];
+      const old = this.chunks[this.head];
+      // Let go of a dropped chunk at once: slots before `head` are compacted away only now and then,
+      // and up to 1024 chunks of 16 KiB held there were 16 MiB per pane beyond the limit.
+      this.chunks[this.head++] = EMPTY;
       this.total -= old.length;
       this.dropped += old.length;
     }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { OutputRing } from '../../../src/terminal/host/ring.ts';
 
 test('the ring keeps the newest output within its limit and counts what it dropped', () => {
@@ -25,4 +27,20 @@ test('many tiny writes are joined rather than kept one object each', () => {
   for (let i = 0; i < 100_000; i += 1) ring.push('.');
   assert.equal(ring.size, 100_000);
   assert.equal(ring.contents().length, 100_000);
+});
+
+test('a dropped chunk is let go at once: memory stays within the limit however much went through', () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const limit = 1024 * 1024;
+  const ring = new OutputRing(limit);
+  const chunk = 'x'.repeat(16 * 1024);
+  gc();
+  const before = process.memoryUsage().arrayBuffers;
+  for (let i = 0; i < 2000; i += 1) ring.push(chunk); // 31 MiB through a 1 MiB ring
+  gc();
+  const held = process.memoryUsage().arrayBuffers - before;
+  assert.equal(ring.size, limit);
+  // What the ring keeps, and room for the allocator's pooled slabs; 1024 dropped chunks held would be 16 MiB.
+  assert.ok(held < 4 * limit, `the ring holds ${held} bytes of buffers`);
 });
