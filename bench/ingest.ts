@@ -1,0 +1,107 @@
+// Ingest: bytes per second from programs printing a large mixed stream (plain text, SGR colours, wide
+// and accented characters) until the daemon has parsed it all, through the real daemon and pty host.
+// Baselines from the same run: 8 panes against a tmux server running the same 8 programs, and one pane
+// against a plain node-pty read of the same stream (no emulator).
+// Run: node --import tsx bench/ingest.ts   (CORRAL_BENCH_MB per pane, default 20; CORRAL_BENCH_PANES, default 8)
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { spawn as spawnPty } from 'node-pty';
+import { join } from 'node:path';
+import { startDaemon } from '../test/helpers/daemon.ts';
+import { LineClient } from '../test/reliability/helpers.ts';
+import { MiB, sleep, Tmux, writeMixedFile } from './_lib.ts';
+
+const MB = Number(process.env.CORRAL_BENCH_MB ?? 20);
+const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 8);
+
+/** A raw terminal, so the line discipline neither echoes nor translates, then the file. */
+const catScript = (path: string) => `stty raw -echo; cat '${path}'`;
+
+/** Seconds from spawning `count` panes through the daemon to the last one exited (its output parsed). */
+async function throughDaemon(dir: string, path: string, count: number): Promise<number> {
+  const daemon = await startDaemon({ dir: mkdtempSync(join(dir, 'daemon-')) });
+  const client = await LineClient.connect(daemon.socket);
+  try {
+    let id = 0;
+    const call = async (method: string, params: unknown) => {
+      client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+      const answer = await client.nextAnswer(120_000);
+      if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
+      return answer.result as any;
+    };
+    const start = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', catScript(path)], cwd: dir })).id);
+    // A pane is exited once the host saw the end of its stream and the emulator parsed the tail.
+    for (;;) {
+      const panes = (await call('pane.list', {})).panes as { id: string; state: string }[];
+      if (panes.filter((p) => ids.includes(p.id)).every((p) => p.state !== 'running')) break;
+      await sleep(20);
+    }
+    return (performance.now() - start) / 1000;
+  } finally {
+    client.destroy();
+    await daemon.dispose();
+  }
+}
+
+/** Seconds for a tmux server to take the same `count` programs' output (history-limit 1000). */
+async function throughTmux(path: string, count: number): Promise<number | null> {
+  if (!Tmux.available()) return null;
+  const server = new Tmux();
+  try {
+    const start = performance.now();
+    server.start(`sleep 1000`, 1000);
+    server.run('set-option', '-g', 'remain-on-exit', 'on');
+    for (let i = 0; i < count; i += 1) server.window(`bash -c "${catScript(path)}"`);
+    for (;;) {
+      const dead = server.run('list-panes', '-a', '-F', '#{pane_dead}').trim().split('\n').filter((d) => d === '1').length;
+      if (dead >= count) break;
+      await sleep(20);
+    }
+    return (performance.now() - start) / 1000;
+  } finally {
+    server.kill();
+  }
+}
+
+/** Seconds for a plain node-pty reader in this process to read the same stream (no emulator). */
+async function rawPty(path: string): Promise<number> {
+  const start = performance.now();
+  const pty = spawnPty('bash', ['-c', catScript(path)], { cols: 120, rows: 32, env: { ...process.env, TERM: 'xterm-256color' } as Record<string, string> });
+  let received = 0;
+  pty.onData((data) => (received += data.length));
+  await new Promise((resolve) => pty.onExit(resolve));
+  return (performance.now() - start) / 1000;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'corral-bench-ingest-'));
+try {
+  const { path, bytes } = writeMixedFile(dir, MB);
+  const loadBefore = loadavg()[0]!;
+  const many = await throughDaemon(dir, path, PANES);
+  const tmux = await throughTmux(path, PANES);
+  const one = await throughDaemon(dir, path, 1);
+  const raw = await rawPty(path);
+  const rate = (seconds: number, panes: number) => +((bytes * panes) / MiB / seconds).toFixed(1);
+  const result = {
+    bench: 'ingest',
+    mibPerPane: MB,
+    panes: PANES,
+    corralMiBps: rate(many, PANES),
+    tmuxMiBps: tmux === null ? null : rate(tmux, PANES),
+    ratioToTmux: tmux === null ? null : +(tmux / many).toFixed(2),
+    onePaneMiBps: rate(one, 1),
+    rawPtyMiBps: rate(raw, 1),
+    ratioToRaw: +(raw / one).toFixed(2),
+    loadAverage: [loadBefore, loadavg()[0]!].map((l) => +l.toFixed(1)),
+  };
+  console.log(JSON.stringify(result));
+  console.log(
+    `${PANES} panes x ${MB} MiB: ${result.corralMiBps} MiB/s` +
+      (tmux === null ? ' (tmux not found, no baseline)' : `, tmux ${result.tmuxMiBps} MiB/s (ratio ${result.ratioToTmux}x, goal at least 1.0x)`) +
+      `; one pane ${result.onePaneMiBps} MiB/s, raw node-pty read ${result.rawPtyMiBps} MiB/s (ratio ${result.ratioToRaw}, goal at least 0.5); load average ${result.loadAverage.join(' to ')}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,86 @@
+// Memory per pane: the daemon's and its pty host's RSS together, per pane, for panes that printed 1,200
+// lines of 100 columns and then sit still, and for idle panes that printed nothing; against a tmux
+// server holding the same panes with history-limit 1000, in the same run.
+// Run: node --import tsx bench/pane-memory.ts   (CORRAL_BENCH_PANES, default 40)
+import { loadavg } from 'node:os';
+import { startDaemon } from '../test/helpers/daemon.ts';
+import { LineClient } from '../test/reliability/helpers.ts';
+import { daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
+
+const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 40);
+const LINES = 1200;
+const SETTLE_MS = 3000;
+
+/** Prints LINES numbered lines of 100 columns, then sits still. */
+const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" "$(printf 'x%.0s' {1..93})"; done; exec sleep 100000`;
+
+async function corral(script: string): Promise<{ baseKiB: number; loadedKiB: number }> {
+  const daemon = await startDaemon();
+  const client = await LineClient.connect(daemon.socket);
+  let id = 0;
+  const call = async (method: string, params: unknown): Promise<any> => {
+    client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    const answer = await client.nextAnswer(60_000);
+    if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
+    return answer.result;
+  };
+  const memory = () => daemonPids(daemon.pid).reduce((sum, pid) => sum + rssKiB(pid), 0);
+  try {
+    // One pane first, so the host is running and the emulator's code is loaded in the baseline.
+    await call('pane.spawn', { command: 'sleep', args: ['100000'], cwd: daemon.dir });
+    await sleep(SETTLE_MS);
+    const baseKiB = memory();
+    const ids: string[] = [];
+    for (let i = 0; i < PANES; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', script], cwd: daemon.dir })).id);
+    if (script.includes('printf')) {
+      // Wait for every pane's last line to be on its screen.
+      for (const target of ids) {
+        for (let i = 0; i < 600 && !(await call('pane.read', { target, source: 'screen' })).text.includes(String(LINES).padStart(6, '0')); i += 1) await sleep(100);
+      }
+    }
+    await sleep(SETTLE_MS);
+    return { baseKiB, loadedKiB: memory() };
+  } finally {
+    client.destroy();
+    await daemon.dispose();
+  }
+}
+
+async function tmux(script: string): Promise<{ baseKiB: number; loadedKiB: number } | null> {
+  if (!Tmux.available()) return null;
+  const server = new Tmux();
+  try {
+    server.start('sleep 100000', 1000);
+    await sleep(SETTLE_MS);
+    const baseKiB = rssKiB(server.pid);
+    for (let i = 0; i < PANES; i += 1) server.window(`bash -c "${script.replace(/"/g, '\\"').replace(/\$/g, '\\$')}"`);
+    await sleep(SETTLE_MS * 2);
+    return { baseKiB, loadedKiB: rssKiB(server.pid) };
+  } finally {
+    server.kill();
+  }
+}
+
+const perPane = (m: { baseKiB: number; loadedKiB: number } | null) => (m === null ? null : Math.round((m.loadedKiB - m.baseKiB) / PANES));
+const load = [loadavg()[0]!];
+const printed = perPane(await corral(PRINTER));
+const idle = perPane(await corral('exec sleep 100000'));
+const tmuxPrinted = perPane(await tmux(PRINTER));
+const tmuxIdle = perPane(await tmux('exec sleep 100000'));
+load.push(loadavg()[0]!);
+const result = {
+  bench: 'pane-memory',
+  panes: PANES,
+  lines: LINES,
+  perPaneAfterLinesKiB: printed,
+  perPaneIdleKiB: idle,
+  tmuxPerPaneAfterLinesKiB: tmuxPrinted,
+  tmuxPerPaneIdleKiB: tmuxIdle,
+  loadAverage: load.map((l) => +l.toFixed(1)),
+};
+console.log(JSON.stringify(result));
+console.log(
+  `memory per pane (daemon and pty host RSS): ${printed} KiB after ${LINES} lines (goal at most 1536), ${idle} KiB idle (goal at most 256)` +
+    (tmuxPrinted === null ? '; tmux not found, no baseline' : `; tmux with history-limit 1000: ${tmuxPrinted} KiB after ${LINES} lines, ${tmuxIdle} KiB idle`) +
+    `; load average ${result.loadAverage.join(' to ')}`,
+);
