@@ -3,6 +3,7 @@ import type { CompiledGate, CompiledManifest, CompiledMatcher, CompiledRule } fr
 import type { GateSpec, ManifestSpec, MatcherSpec } from './manifest-spec.ts';
 import type { KeyPath } from './positions.ts';
 import { expandGlyphClasses } from './glyphs.ts';
+import { compileRe2, type Pattern } from './pattern.ts';
 
 const CASE_INSENSITIVE = '(?i)';
 
@@ -29,25 +30,18 @@ export function compileManifest(spec: ManifestSpec, source: string, locate: Loca
   };
 }
 
-/** The pattern as the manifest wrote it (before glyph classes were expanded), for explain. */
-const WRITTEN = new WeakMap<RegExp, string>();
-
-export function writtenPattern(regex: RegExp): string {
-  return WRITTEN.get(regex) ?? String(regex);
-}
-
 /**
- * Compiles one pattern: JavaScript syntax with flag `u`; a leading `(?i)` makes it case-insensitive;
- * `{name}` is a glyph class (glyphs.ts).
+ * Compiles one pattern: RE2 syntax (regex-dialect.ts: linear time, no backreferences or lookaround);
+ * a leading `(?i)` makes it case-insensitive; `{name}` is a glyph class (glyphs.ts). The error names
+ * the manifest's owner (a rule, or identity.argv_patterns) and the pattern as written.
  */
-export function compilePattern(pattern: string, path: KeyPath, owner: string, locate: Locate): RegExp {
+export function compilePattern(pattern: string, path: KeyPath, owner: string, locate: Locate): Pattern {
   const insensitive = pattern.startsWith(CASE_INSENSITIVE);
-  const expanded = expandGlyphClasses(insensitive ? pattern.slice(CASE_INSENSITIVE.length) : pattern);
+  const source = insensitive ? pattern.slice(CASE_INSENSITIVE.length) : pattern;
+  const expanded = expandGlyphClasses(source);
   if ('error' in expanded) throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)}: ${expanded.error}`, locate(path));
   try {
-    const regex = new RegExp(expanded.source, insensitive ? 'iu' : 'u');
-    WRITTEN.set(regex, `/${pattern}/`);
-    return regex;
+    return compileRe2(pattern, source, expanded.source, insensitive);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)} does not compile: ${reason}`, locate(path));

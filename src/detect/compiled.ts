@@ -1,12 +1,13 @@
 import type { ManifestRef } from './types.ts';
 import type { ManifestSpec, RuleSpec } from './manifest-spec.ts';
+import type { Pattern } from './pattern.ts';
 import type { RegionSpec } from './region-spec.ts';
 
 /** A matcher with its patterns compiled; `contains` entries are stored lower-cased. */
 export interface CompiledMatcher {
   contains: string[];
-  regex: RegExp[];
-  lineRegex: RegExp[];
+  regex: Pattern[];
+  lineRegex: Pattern[];
   all: CompiledGate[];
   any: CompiledGate[];
   not: CompiledGate[];
@@ -24,7 +25,7 @@ export interface CompiledRule extends CompiledMatcher {
 export interface CompiledIdentity {
   executables: ReadonlySet<string>;
   packages: readonly string[];
-  argvPatterns: readonly RegExp[];
+  argvPatterns: readonly Pattern[];
 }
 
 /** One manifest ready for evaluation: rules sorted by priority (highest first, then file order). */

@@ -1,5 +1,5 @@
-import { writtenPattern } from './compile.ts';
 import type { CompiledMatcher } from './compiled.ts';
+import type { Pattern } from './pattern.ts';
 import type { RegionSpec } from './region-spec.ts';
 import type { Anchor, RegionReader, RegionView } from './regions.ts';
 import { findTruncated } from './truncation.ts';
@@ -41,10 +41,10 @@ export function matches(matcher: CompiledMatcher, region: RegionSpec, ctx: Match
     trace?.push(`contains ${JSON.stringify(needle)} cut short on line ${cut + 1} of ${view.name}: ${JSON.stringify(clip(view.lines[cut]!))}`);
   }
   for (const pattern of matcher.regex) {
-    const hit = pattern.exec(view.text);
-    if (!hit) return false;
-    if (top && ctx.subject === null) ctx.subject = firstLine(hit[0]);
-    trace?.push(`regex ${writtenPattern(pattern)} hit ${JSON.stringify(clip(hit[0]))}`);
+    const hit = pattern.find(view.text, pattern.readsLower ? view.lower : undefined);
+    if (hit === null) return false;
+    if (top && ctx.subject === null) ctx.subject = firstLine(hit);
+    trace?.push(`regex ${pattern.written} hit ${JSON.stringify(clip(hit))}`);
   }
   for (const [i, pattern] of matcher.lineRegex.entries()) {
     const line = i === 0 && top ? lastMatchingLine(pattern, view) : firstMatchingLine(pattern, view);
@@ -53,7 +53,7 @@ export function matches(matcher: CompiledMatcher, region: RegionSpec, ctx: Match
       ctx.anchor = { first: view.firstRows[line] ?? -1, last: view.lastRows[line] ?? -1 };
       ctx.subject = view.lines[line]!;
     }
-    trace?.push(`line_regex ${writtenPattern(pattern)} hit ${ctx.logical ? 'logical ' : ''}line ${line + 1} of ${view.name}: ${JSON.stringify(clip(view.lines[line]!))}`);
+    trace?.push(`line_regex ${pattern.written} hit ${ctx.logical ? 'logical ' : ''}line ${line + 1} of ${view.name}: ${JSON.stringify(clip(view.lines[line]!))}`);
   }
   for (const gate of matcher.all) {
     if (!matches(gate, gate.region ?? region, ctx, false)) return false;
@@ -72,16 +72,18 @@ export function matches(matcher: CompiledMatcher, region: RegionSpec, ctx: Match
   return true;
 }
 
-function firstMatchingLine(pattern: RegExp, view: RegionView): number {
+function firstMatchingLine(pattern: Pattern, view: RegionView): number {
   const lines = view.lines;
-  for (let i = 0; i < lines.length; i++) if (pattern.test(lines[i]!)) return i;
+  const lower = pattern.readsLower ? view.lowerLines : null;
+  for (let i = 0; i < lines.length; i++) if (pattern.test(lines[i]!, lower?.[i])) return i;
   return -1;
 }
 
 /** The rule's anchor is the newest line its first line_regex matches: older ones are history. */
-function lastMatchingLine(pattern: RegExp, view: RegionView): number {
+function lastMatchingLine(pattern: Pattern, view: RegionView): number {
   const lines = view.lines;
-  for (let i = lines.length - 1; i >= 0; i--) if (pattern.test(lines[i]!)) return i;
+  const lower = pattern.readsLower ? view.lowerLines : null;
+  for (let i = lines.length - 1; i >= 0; i--) if (pattern.test(lines[i]!, lower?.[i])) return i;
   return -1;
 }
 
