@@ -13,7 +13,8 @@ export type ManifestErrorCode =
   | 'manifest_limit_exceeded'
   | 'manifest_engine_too_old'
   | 'manifest_duplicate_rule'
-  | 'manifest_read_failed';
+  | 'manifest_read_failed'
+  | 'manifest_not_regular_file';
 
 /** A manifest that cannot be used, with a stable code and a message a person can act on. */
 export class ManifestError extends Error {

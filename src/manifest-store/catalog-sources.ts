@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRegularFile } from './read-regular-file.ts';
 
 /** The file in the catalog folder that records where each installed manifest came from. */
 export const CATALOG_SOURCES_FILE = 'sources.json';
+/** sources.json holds one short record per installed manifest; anything larger is not ours. */
+export const CATALOG_SOURCES_MAX_BYTES = 1024 * 1024;
 
 export interface CatalogRecord {
   version: string;
@@ -12,7 +14,7 @@ export interface CatalogRecord {
 
 export function readCatalogRecords(dir: string): Record<string, CatalogRecord> {
   try {
-    const parsed = JSON.parse(readFileSync(join(dir, CATALOG_SOURCES_FILE), 'utf8')) as unknown;
+    const parsed = JSON.parse(readRegularFile(join(dir, CATALOG_SOURCES_FILE), CATALOG_SOURCES_MAX_BYTES)) as unknown;
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, CatalogRecord>) : {};
   } catch {
     return {};

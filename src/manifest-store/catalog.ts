@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CATALOG_SOURCES_FILE, readCatalogRecords, type CatalogRecord } from './catalog-sources.ts';
 import type { CompiledManifest } from '../detect/compiled.ts';
 import { ManifestError } from '../detect/errors.ts';
+import { LIMITS } from '../detect/limits.ts';
 import { loadManifestFile, toLoadError, type ManifestLoadError } from './loader.ts';
+import { readRegularFile } from './read-regular-file.ts';
 import { compareVersions } from '../detect/version.ts';
 
 export type CatalogDecision = 'installed' | 'unchanged' | 'refused_downgrade' | 'refused_same_version_changed' | 'not_newer_than_bundled';
@@ -54,6 +56,11 @@ export function installFromCatalog(catalog: string, targetDir: string, options: 
     }
     const { id, version } = manifest.spec;
     const target = join(targetDir, `${id}.toml`);
+    // The schema's id pattern already keeps `/` and `..` out; an id that still named another folder would be refused here.
+    if (dirname(resolve(target)) !== resolve(targetDir)) {
+      result.errors.push(toLoadError(file, new ManifestError('manifest_invalid_value', `${file}: id "${id}" does not name a file in ${targetDir}`)));
+      continue;
+    }
     const installed = existsSync(target) ? readInstalled(target) : null;
     const outcome = (decision: CatalogDecision): CatalogOutcome => ({ id, version, file, decision, previous: installed?.version ?? null });
     const bundledVersion = bundled.get(id);
@@ -106,8 +113,14 @@ function readInstalled(file: string): { version: string; text: string } | null {
     const { manifest, text } = loadManifestFile(file, 'catalog');
     return { version: manifest.spec.version, text };
   } catch {
-    // A broken installed file is replaced by any valid catalog version.
-    return { version: '0', text: readFileSync(file, 'utf8') };
+    // A broken installed file (or no regular file at all) is replaced by any valid catalog version.
+    let text = '';
+    try {
+      text = readRegularFile(file, LIMITS.maxManifestBytes);
+    } catch {
+      // replaced all the same
+    }
+    return { version: '0', text };
   }
 }
 

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CompiledManifest } from '../detect/compiled.ts';
 import { ManifestError } from '../detect/errors.ts';
 import { LIMITS } from '../detect/limits.ts';
 import { parseManifest } from '../detect/parse.ts';
+import { readRegularFile } from './read-regular-file.ts';
 
 /** The manifests shipped with Corral. */
 export const BUNDLED_MANIFEST_DIR = fileURLToPath(new URL('../../manifests/', import.meta.url));
@@ -24,19 +25,9 @@ export interface DirectoryLoad {
   errors: ManifestLoadError[];
 }
 
-/** Reads one manifest file; the only place manifests touch the file system. */
+/** Reads one manifest file: a regular file of at most LIMITS.maxManifestBytes (read-regular-file.ts). */
 export function loadManifestFile(file: string, source: string): { manifest: CompiledManifest; text: string } {
-  let text: string;
-  try {
-    const size = statSync(file).size;
-    if (size > LIMITS.maxManifestBytes) {
-      throw new ManifestError('manifest_limit_exceeded', `${file}: ${size} bytes exceed the manifest size limit of ${LIMITS.maxManifestBytes}`);
-    }
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error instanceof ManifestError) throw error;
-    throw new ManifestError('manifest_read_failed', `${file}: cannot read: ${(error as Error).message}`);
-  }
+  const text = readRegularFile(file, LIMITS.maxManifestBytes);
   return { manifest: parseManifest(text, { file, source }), text };
 }
 
@@ -72,7 +63,7 @@ export function toLoadError(file: string, error: unknown): ManifestLoadError {
 /** The `id = "..."` of a file that failed to parse, so the error can name the agent it meant to change. */
 function readIdLoosely(file: string): string | null {
   try {
-    const match = /^\s*id\s*=\s*["']([a-z0-9][a-z0-9_-]*)["']/m.exec(readFileSync(file, 'utf8'));
+    const match = /^\s*id\s*=\s*["']([a-z0-9][a-z0-9_-]*)["']/m.exec(readRegularFile(file, LIMITS.maxManifestBytes));
     return match ? match[1]! : null;
   } catch {
     return null;

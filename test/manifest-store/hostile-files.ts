@@ -1,0 +1,47 @@
+// Hostile manifest folders for the tests: special files, an oversized file, a catastrophic pattern
+// and an id that tries to leave its folder, beside one good manifest that must keep working.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Only a guard against a hang: a blocking open or an endless read never returns at all. */
+export const HANG_GUARD_MS = 60_000;
+
+export const TEN_MB = 10 * 1024 * 1024;
+
+export function manifestToml(id: string, version: string, body = 'contains = ["ready"]'): string {
+  return `id = "${id}"\nversion = "${version}"\n[[rules]]\nid = "r"\nstate = "idle"\n${body}\n`;
+}
+
+/**
+ * Fills `dir` with: good.toml (id `good`), a FIFO zz.toml, zero.toml -> /dev/zero, big.toml of
+ * 10 MB, dir.toml (a folder), evil.toml with id `../../evil`, and redos.toml whose rule is `(a+)+$`.
+ * Returns the names of the files that must be refused.
+ */
+export function fillHostile(dir: string, goodVersion = '1.0.0'): string[] {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'good.toml'), manifestToml('good', goodVersion));
+  const fifo = spawnSync('mkfifo', [join(dir, 'zz.toml')]);
+  if (fifo.status !== 0) throw new Error(`mkfifo failed: ${fifo.stderr}`);
+  symlinkSync('/dev/zero', join(dir, 'zero.toml'));
+  writeFileSync(join(dir, 'big.toml'), `${manifestToml('big', '1.0.0')}# ${'x'.repeat(TEN_MB)}\n`);
+  mkdirSync(join(dir, 'dir.toml'));
+  writeFileSync(join(dir, 'evil.toml'), manifestToml('../../evil', '1.0.0'));
+  // Loads (RE2 runs it in linear time); a screen of a's ending in ! is what made backtracking hang.
+  writeFileSync(join(dir, 'redos.toml'), manifestToml('redos', '1.0.0', `line_regex = ['(a+)+$']\nregex = ['(x+x+)+y']`));
+  return ['big.toml', 'dir.toml', 'evil.toml', 'zero.toml', 'zz.toml'];
+}
+
+/** Runs an ES module snippet with tsx in a child, from the project root; its stdout is JSON. */
+export function runGuarded(script: string): { timedOut: boolean; status: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    timeout: HANG_GUARD_MS,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { timedOut: child.signal !== null, status: child.status, stdout: child.stdout, stderr: child.stderr };
+}
