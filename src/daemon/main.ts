@@ -36,7 +36,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // SIGHUP reloads the agent manifests, as `server.reloadManifests` does.
   process.on('SIGHUP', () => {
     log.info('SIGHUP: reloading manifests');
-    daemon.agents.reloadManifests();
+    daemon.agents.reloadManifests().catch((error: unknown) => log.error({ err: error }, 'manifest reload failed'));
   });
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {

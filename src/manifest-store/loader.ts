@@ -31,24 +31,29 @@ export function loadManifestFile(file: string, source: string): { manifest: Comp
   return { manifest: parseManifest(text, { file, source }), text };
 }
 
+/** Every `*.toml` of a folder in name order; a missing folder has none. */
+export function manifestFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((name) => name.endsWith('.toml')).sort().map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/** Loads one file into a directory load: its manifest, or its error. */
+export function loadInto(result: DirectoryLoad, file: string, source: string): void {
+  try {
+    const { manifest, text } = loadManifestFile(file, source);
+    result.manifests.push({ manifest, file, text });
+  } catch (error) {
+    result.errors.push(toLoadError(file, error));
+  }
+}
+
 /** Loads every `*.toml` of a folder in name order; a missing folder is empty, not an error. */
 export function loadManifestDir(dir: string, sourceFor: (file: string) => string): DirectoryLoad {
   const result: DirectoryLoad = { manifests: [], errors: [] };
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.toml')).sort();
-  } catch {
-    return result;
-  }
-  for (const name of names) {
-    const file = join(dir, name);
-    try {
-      const { manifest, text } = loadManifestFile(file, sourceFor(file));
-      result.manifests.push({ manifest, file, text });
-    } catch (error) {
-      result.errors.push(toLoadError(file, error));
-    }
-  }
+  for (const file of manifestFilesIn(dir)) loadInto(result, file, sourceFor(file));
   return result;
 }
 

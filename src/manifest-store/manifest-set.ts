@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CompiledManifest } from '../detect/compiled.ts';
 import { readCatalogSources } from './catalog-sources.ts';
-import { BUNDLED_MANIFEST_DIR, loadManifestDir, type ManifestLoadError } from './loader.ts';
+import { BUNDLED_MANIFEST_DIR, loadInto, manifestFilesIn, type DirectoryLoad, type ManifestLoadError } from './loader.ts';
 import { compareVersions } from '../detect/version.ts';
 
 export type ManifestLayer = 'bundled' | 'catalog' | 'user';
@@ -66,6 +66,27 @@ export class ManifestSet {
 
   /** Re-reads every source; returns the errors of this load (also kept for `list()` and explain). */
   reload(): ManifestLoadError[] {
+    const steps = this.#reloadSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `reload()` one file per event-loop turn, so a daemon answers its clients while it compiles
+   * (a manifest of 200 rules takes tens of milliseconds). The new state is swapped in at the end.
+   */
+  async reloadInTurns(): Promise<ManifestLoadError[]> {
+    const steps = this.#reloadSteps();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  *#reloadSteps(): Generator<void, ManifestLoadError[]> {
     const previous = this.#state;
     const next = emptyState();
     const catalogSources = this.#options.catalogDir ? readCatalogSources(this.#options.catalogDir) : new Map<string, string>();
@@ -76,7 +97,11 @@ export class ManifestSet {
     ];
     for (const [layer, dir, sourceFor] of layers) {
       if (!dir) continue;
-      const load = loadManifestDir(dir, (file) => sourceFor(file, idFromFileName(file)));
+      const load: DirectoryLoad = { manifests: [], errors: [] };
+      for (const file of manifestFilesIn(dir)) {
+        loadInto(load, file, sourceFor(file, idFromFileName(file)));
+        yield;
+      }
       const map = next.byLayer[layer];
       for (const { manifest, file } of load.manifests) {
         const ref = layer === 'catalog' ? { ...manifest.ref, source: `catalog:${catalogSources.get(manifest.spec.id) ?? 'unknown'}` } : manifest.ref;

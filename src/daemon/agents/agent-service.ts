@@ -51,6 +51,7 @@ export interface AgentInfoExtras {
 export class AgentService implements Disposable {
   private seq = 0;
   private identifier: AgentIdentifier;
+  private reloading: Promise<void> = Promise.resolve();
   private readonly changed: Emitter<AgentChange>;
   private readonly accepted: Emitter<PaneRecord>;
   private readonly subscriptions = new DisposableStore();
@@ -132,12 +133,20 @@ export class AgentService implements Disposable {
     this.changed.fire({ seq: this.seq, pane, record, info: this.info(pane, view), extrasOnly: true });
   }
 
-  /** Re-reads manifests from every source and re-evaluates every pane under them. */
-  reloadManifests(): void {
-    const errors = this.options.manifests.reload();
-    this.identifier = this.options.identifier(this.options.manifests);
-    for (const error of errors) this.options.log.warn({ file: error.file, code: error.code }, error.message);
-    for (const pane of this.options.registry.list()) pane.get(AGENT_SLOT)?.manifestsChanged();
+  /**
+   * Re-reads manifests from every source, one file per event-loop turn so clients stay answered,
+   * and re-evaluates every pane under them. Reloads run one after another.
+   */
+  reloadManifests(): Promise<void> {
+    const reload = async () => {
+      const errors = await this.options.manifests.reloadInTurns();
+      this.identifier = this.options.identifier(this.options.manifests);
+      for (const error of errors) this.options.log.warn({ file: error.file, code: error.code }, error.message);
+      for (const pane of this.options.registry.list()) pane.get(AGENT_SLOT)?.manifestsChanged();
+    };
+    const run = this.reloading.then(reload, reload);
+    this.reloading = run.catch(() => undefined);
+    return run;
   }
 
   dispose(): void {

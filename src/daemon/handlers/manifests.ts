@@ -21,8 +21,8 @@ function problem(error: ManifestLoadError): ManifestsResult['errors'][number] {
 export function manifestHandlers(agents: AgentService): HandlerBinding[] {
   return [
     implement(SERVER_MANIFESTS, () => listing(agents)),
-    implement(SERVER_RELOAD_MANIFESTS, () => {
-      agents.reloadManifests();
+    implement(SERVER_RELOAD_MANIFESTS, async () => {
+      await agents.reloadManifests();
       return listing(agents);
     }),
   ];
