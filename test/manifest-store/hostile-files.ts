@@ -17,22 +17,27 @@ export function manifestToml(id: string, version: string, body = 'contains = ["r
 }
 
 /**
- * Fills `dir` with: good.toml (id `good`), a FIFO zz.toml, zero.toml -> /dev/zero, big.toml of
- * 10 MB, dir.toml (a folder), evil.toml with id `../../evil`, and redos.toml whose rule is `(a+)+$`.
+ * Fills `dir` with: good.toml (id `good`, at `version`), a FIFO zz.toml, zero.toml -> /dev/zero, big.toml of
+ * 10 MB, dir.toml (a folder), evil.toml with id `../../evil`, and redos.toml (at `version`) whose
+ * rule is `(a+)+$`.
  * Returns the names of the files that must be refused.
  */
-export function fillHostile(dir: string, goodVersion = '1.0.0'): string[] {
+export function fillHostile(dir: string, version = '1.0.0'): string[] {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'good.toml'), manifestToml('good', goodVersion));
-  const fifo = spawnSync('mkfifo', [join(dir, 'zz.toml')]);
-  if (fifo.status !== 0) throw new Error(`mkfifo failed: ${fifo.stderr}`);
+  writeFileSync(join(dir, 'good.toml'), manifestToml('good', version));
+  mkfifo(join(dir, 'zz.toml'));
   symlinkSync('/dev/zero', join(dir, 'zero.toml'));
   writeFileSync(join(dir, 'big.toml'), `${manifestToml('big', '1.0.0')}# ${'x'.repeat(TEN_MB)}\n`);
   mkdirSync(join(dir, 'dir.toml'));
   writeFileSync(join(dir, 'evil.toml'), manifestToml('../../evil', '1.0.0'));
   // Loads (RE2 runs it in linear time); a screen of a's ending in ! is what made backtracking hang.
-  writeFileSync(join(dir, 'redos.toml'), manifestToml('redos', '1.0.0', `line_regex = ['(a+)+$']\nregex = ['(x+x+)+y']`));
+  writeFileSync(join(dir, 'redos.toml'), manifestToml('redos', version, `line_regex = ['(a+)+$']\nregex = ['(x+x+)+y']`));
   return ['big.toml', 'dir.toml', 'evil.toml', 'zero.toml', 'zz.toml'];
+}
+
+export function mkfifo(path: string): void {
+  const made = spawnSync('mkfifo', [path], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`mkfifo ${path} failed: ${made.stderr}`);
 }
 
 /** Runs an ES module snippet with tsx in a child, from the project root; its stdout is JSON. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CATALOG_SOURCES_FILE } from '../../src/manifest-store/catalog-sources.ts';
-import { fillHostile, HANG_GUARD_MS, manifestToml, runGuarded } from './hostile-files.ts';
+import { fillHostile, HANG_GUARD_MS, manifestToml, mkfifo, runGuarded } from './hostile-files.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'corral-special-files-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -87,8 +87,7 @@ describe('manifest files that are no regular files, too large, or named out of t
   it('loads an installed catalog folder holding special files and a FIFO for sources.json', () => {
     const installed = join(root, 'data-catalog');
     fillHostile(installed);
-    const fifo = runGuarded(`import { execFileSync } from 'node:child_process'; execFileSync('mkfifo', [${JSON.stringify(join(installed, CATALOG_SOURCES_FILE))}]); console.log('null');`);
-    assert.equal(fifo.status, 0, fifo.stderr);
+    mkfifo(join(installed, CATALOG_SOURCES_FILE));
     const outcome = runGuarded(`
       import { ManifestSet } from './src/manifest-store/manifest-set.ts';
       const set = new ManifestSet({ userDir: null, catalogDir: ${JSON.stringify(installed)} });
