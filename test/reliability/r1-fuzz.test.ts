@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_METHODS } from '../../src/protocol/methods/index.ts';
+import { PROTOCOL_VERSION } from '../../src/protocol/version.ts';
 import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { RawClient } from '../helpers/raw-client.ts';
 import { isAlive, LineClient, report, summary } from './helpers.ts';
@@ -132,7 +133,7 @@ describe('R1, fuzz', () => {
       for (let id = 1; fuzzing; id += 1) {
         const start = performance.now();
         const reply = await bystander.call(id, 'server.status').catch(() => null);
-        if (reply?.result?.protocolVersion === 1) served.push(performance.now() - start);
+        if (reply?.result?.protocolVersion === PROTOCOL_VERSION) served.push(performance.now() - start);
         else bystanderFailures += 1;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -154,7 +155,7 @@ describe('R1, fuzz', () => {
     assert.ok(served.length > 0);
     assert.ok(isAlive(daemon.pid) && daemon.child.exitCode === null, 'the daemon still runs');
     const after = await RawClient.connect(daemon.socket);
-    assert.equal((await after.call(1, 'server.status')).result.protocolVersion, 2);
+    assert.equal((await after.call(1, 'server.status')).result.protocolVersion, PROTOCOL_VERSION);
     after.close();
   });
 });
