@@ -40,6 +40,7 @@ import { stateFilePath } from './state/state-file.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
 import { LimitedLog } from './limited-log.ts';
+import { retainExitedPanes } from './exited-retention.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
 
 export type DaemonState = 'running' | 'stopping' | 'stopped';
@@ -169,6 +170,7 @@ export class Daemon {
       daemon.recover(host, stored);
       daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
       daemon.respawnLost(config.panes.respawn);
+      daemon.own(retainExitedPanes(registry, config.panes.keepExited, log));
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -22,6 +22,8 @@ export interface CorralConfig {
   panes: {
     /** What a start does with panes lost since the last daemon (docs/operations.md). */
     respawn: RespawnPolicy;
+    /** Exited panes kept (screen, exit code) before the oldest are removed. */
+    keepExited: number;
   };
   integration: {
     /** Whether agents started by `pane.spawn` get their own hooks for the launch (docs/reporting.md). */
@@ -37,7 +39,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'any' as const }),
-  panes: Object.freeze({ respawn: 'never' as RespawnPolicy }),
+  panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100 }),
   integration: Object.freeze({ enabled: true }),
 });
 
@@ -69,6 +71,7 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   },
   panes: {
     respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
+    keep_exited: { kind: 'int', min: 0, max: 100_000, field: 'keepExited' },
   },
   integration: {
     enabled: { kind: 'bool', field: 'enabled' },
