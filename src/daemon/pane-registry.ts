@@ -129,7 +129,7 @@ export class PaneRegistry implements Disposable {
     const cwd = request.cwd ?? process.env.HOME ?? '/';
     refuseNul(request);
     const env = this.paneEnv(id, request.env ?? {});
-    checkSpawnable(request.command, cwd, env);
+    checkSpawnable(request.command, cwd, env, request.args ?? []);
     if (options.id === undefined) this.nextPane += 1;
     const identity: PaneIdentity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
     const meta: PaneMeta = { ...identity, createdAt: Date.now(), env: withoutSecrets(request.env ?? {}).env, previous: options.previous ?? null };

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { useDaemon } from '../helpers/session.ts';
 import { isAlive, waitFor } from '../helpers/wait.ts';
 
@@ -88,6 +90,26 @@ describe('panes on real PTYs through the daemon', () => {
     // Before: `echo a\0b` ran `echo a`.
     const refused = await callError('pane.spawn', { command: 'echo', args: ['a\u0000b'], cwd: session.daemon.dir });
     assert.deepEqual([refused.data.code, refused.data.field], ['invalid_params', 'args[0]']);
+  });
+
+  it('answers spawn_failed with the reason when exec would fail: a missing #! interpreter, a missing env program, an argument too long', async () => {
+    // Before: each made a pane that exited 126 or 127 (or 1) at once.
+    const dir = session.daemon.dir;
+    const script = (name: string, line: string) => {
+      writeFileSync(join(dir, name), `${line}\necho never\n`, { mode: 0o755 });
+      return join(dir, name);
+    };
+    const interpreter = await callError('pane.spawn', { command: script('a.sh', '#!/no/such/interpreter'), cwd: dir });
+    assert.equal(interpreter.data.code, 'spawn_failed');
+    assert.match(interpreter.message, /interpreter \/no\/such\/interpreter/);
+    const viaEnv = await callError('pane.spawn', { command: script('b.sh', '#!/usr/bin/env no-such-runtime-here'), cwd: dir });
+    assert.equal(viaEnv.data.code, 'spawn_failed');
+    assert.match(viaEnv.message, /no-such-runtime-here is not in the pane's PATH/);
+    const long = await callError('pane.spawn', { command: 'echo', args: ['\u20ac'.repeat(60_000)], cwd: dir }); // 180,000 bytes
+    assert.equal(long.data.code, 'spawn_failed');
+    assert.match(long.message, /args\[0\] is 180001 bytes.*argument list too long/);
+    const fine = await call('pane.spawn', { command: script('c.sh', '#!/bin/sh'), cwd: dir });
+    await call('pane.kill', { target: fine.id });
   });
 
   it('refuses a command that does not exist and an unknown key name', async () => {
