@@ -40,7 +40,7 @@ export interface IdentitySpec {
 }
 
 /** How Corral adds the agent's own hooks to one launch (docs/manifests.md, `[integration]`). */
-export type IntegrationMechanism = 'settings_flag' | 'notify_config' | 'settings_env';
+export type IntegrationMechanism = 'settings_flag' | 'notify_config' | 'settings_env' | 'plugin_dir';
 
 export interface IntegrationSpec {
   /** The `corral report --hook` mapping its events go through. */

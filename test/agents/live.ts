@@ -455,8 +455,8 @@ async function step5Events(run: AgentRun): Promise<void> {
  * mapped as `corral report` maps them), that none was refused, and for each published transition how
  * much earlier the hook reported that state than the publish, which the screen decides (negative: the
  * screen was first). "report" is when the hook had its payload (the capture file's time, just before it
- * connects); "fired" is the CLI's own timestamp of the event, where the payload has one (Gemini CLI):
- * the difference is the hook process's start-up.
+ * connects); "hook started" is when the hook process started; "fired" is the CLI's own timestamp of
+ * the event, where the payload has one (Gemini CLI). The differences are the hook's start-up.
  */
 async function step6Hooks(run: AgentRun): Promise<void> {
   const mapping = HOOK_MAPPINGS[run.spec.id];
@@ -467,13 +467,14 @@ async function step6Hooks(run: AgentRun): Promise<void> {
       const payload = JSON.parse(readFileSync(join(run.hooks, file), 'utf8'));
       const action = mapping.map(payload);
       const fired = Date.parse(typeof payload.timestamp === 'string' ? payload.timestamp : '');
+      const started = Number(file.split('-')[3]?.replace(/\.json$/, ''));
       const event = [payload.hook_event_name ?? payload.type, payload.notification_type].filter(Boolean).join(':');
-      return [{ file, at, fired: Number.isFinite(fired) ? fired : null, state: action.kind === 'state' ? action.state : action.kind, event }];
+      return [{ file, at, fired: Number.isFinite(fired) ? fired : null, started: Number.isFinite(started) && started > 0 ? started : null, state: action.kind === 'state' ? action.state : action.kind, event }];
     } catch {
       return [];
     }
   }).sort((a, b) => a.at - b.at);
-  for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)}${hook.fired ? ` (fired ${run.rel(hook.fired)})` : ''} ${hook.event} -> ${hook.state}`);
+  for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)}${hook.started ? ` (started ${run.rel(hook.started)})` : ''}${hook.fired ? ` (fired ${run.rel(hook.fired)})` : ''} ${hook.event} -> ${hook.state}`);
   const explain = (await run.corral(['agent', 'explain', PANE])).json;
   const refused = (explain?.arbiter?.rejections ?? []).filter((r: any) => String(r.source).startsWith('hook:'));
   const events = (await run.corral(['events', '--since', '0'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -483,7 +484,7 @@ async function step6Hooks(run: AgentRun): Promise<void> {
     const state = change.data.to === 'done' ? 'idle' : change.data.to;
     const near = hooks.filter((h) => h.state === state && Math.abs(change.ts - h.at) < 15_000).sort((a, b) => Math.abs(change.ts - a.at) - Math.abs(change.ts - b.at))[0];
     if (near) {
-      const fired = near.fired ? `, fired ${change.ts - near.fired} ms` : '';
+      const fired = `${near.started ? `, hook started ${change.ts - near.started} ms` : ''}${near.fired ? `, fired ${change.ts - near.fired} ms` : ''}`;
       leads.push(`${change.data.from}>${change.data.to}: report ${change.ts - near.at} ms${fired} (${near.event} ${run.rel(near.at)}, published ${run.rel(change.ts)} by ${change.data.source})`);
     }
   }

@@ -15,6 +15,7 @@ export function mapOpencode(payload: Payload): HookAction {
     if (status === 'idle') return say('idle', 'session idle');
   }
   if (type === 'permission.updated' || type === 'permission.asked') return say('blocked', 'permission asked');
-  if (type === 'permission.replied') return say('working', 'permission answered');
+  if (type === 'question.asked') return say('blocked', 'question asked');
+  if (type === 'permission.replied' || type === 'question.replied' || type === 'question.rejected') return say('working', 'answered');
   return { kind: 'ignore', why: `event ${type || '(none)'} is not a transition` };
 }

@@ -48,7 +48,7 @@ export async function runReport(
     const raw = mapping.payloadFrom === 'last-argument' ? (args.positional.at(-1) ?? '') : await readStdin(Date.now() + PAYLOAD_WAIT_MS);
     deadline = Date.now() + deadlineMs(env);
     if (args.chain) runChained(args.chain, raw);
-    capture(env, args.hook!, raw);
+    capture(env, args.hook!, raw, startedMicros);
     payload = parsePayload(raw);
     if (payload === null) return fail(strict, 'usage', `the ${args.hook} hook payload is not a JSON object`);
     action = mapping.map(payload);
@@ -120,12 +120,15 @@ function runChained(chain: string[], raw: string): void {
   }
 }
 
-/** CORRAL_HOOK_CAPTURE=<dir> keeps each payload as it came (the live check records fixtures this way). */
-function capture(env: NodeJS.ProcessEnv, hook: string, raw: string): void {
+/**
+ * CORRAL_HOOK_CAPTURE=<dir> keeps each payload as it came (the live check records fixtures this way),
+ * named `<hook>-<ms now>-<pid>-<ms the process started>.json`: the live check measures from both.
+ */
+function capture(env: NodeJS.ProcessEnv, hook: string, raw: string, startedMicros: number): void {
   const dir = env.CORRAL_HOOK_CAPTURE;
   if (!dir) return;
   try {
-    writeFileSync(join(dir, `${hook}-${Date.now()}-${process.pid}.json`), raw);
+    writeFileSync(join(dir, `${hook}-${Date.now()}-${process.pid}-${Math.round(startedMicros / 1000)}.json`), raw);
   } catch {
     // capturing is best effort
   }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { ManifestSpec } from '../../detect/manifest-spec.ts';
 import { notifyConfig } from './notify-config.ts';
+import { pluginDir } from './plugin-dir.ts';
 import { settingsEnv } from './settings-env.ts';
 import { settingsFlag } from './settings-flag.ts';
 import type { IntegratedLaunch, IntegrationContext, Launch } from './launch.ts';
@@ -20,5 +21,7 @@ export function integrate(launch: Launch, context: IntegrationContext): Integrat
       return settingsEnv(launch, context);
     case 'notify_config':
       return notifyConfig(launch, context);
+    case 'plugin_dir':
+      return pluginDir(launch, context);
   }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -9,6 +9,7 @@ import { launchFilesDir } from '../../../src/daemon/integration/planner.ts';
 import { isRootOwnedPath } from '../../../src/daemon/integration/root-owned.ts';
 import type { IntegrationContext, Launch } from '../../../src/daemon/integration/launch.ts';
 import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const manifests = new ManifestSet().all().map((manifest) => manifest.spec);
 const hookArgv = ['/usr/bin/node', '/opt/corral/bin/corral', 'report', '--hook'];
@@ -80,4 +81,21 @@ test("Codex gets a notify override for this launch that chains to the user's own
   assert.deepEqual(override.notify, [...hookArgv, 'codex', '--chain', '["notify-send","Codex"]']);
   const plain = integrate(launch('codex', [], { CODEX_HOME: join(dir, 'none') }), context('codex', dir))!;
   assert.deepEqual((parse(plain.args[1]!) as { notify: string[] }).notify, [...hookArgv, 'codex']);
+});
+
+test('OpenCode gets one more config folder holding a plugin that hands each listed event to the hook on stdin, unless the folder variable is set', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corral-int-'));
+  const out = join(dir, 'events.ndjson');
+  // The "hook" appends its stdin to a file: the plugin runs it once per listed event.
+  const sink = ['/bin/sh', '-c', `cat >> '${out}'; echo >> '${out}'`];
+  const ctx = { ...context('opencode', dir), hookArgv: sink };
+  const planned = integrate(launch('opencode'), ctx)!;
+  assert.equal(planned.env.OPENCODE_CONFIG_DIR, dir);
+  const plugin = await import(join(dir, 'plugins', 'corral.js'));
+  const hooks = await plugin.CorralReport({});
+  await hooks.event({ event: { id: '1', type: 'message.part.updated', properties: {} } });
+  await hooks.event({ event: { id: '2', type: 'permission.asked', properties: { sessionID: 's' } } });
+  await waitFor(() => existsSync(out) && readFileSync(out, 'utf8').includes('permission.asked'), { what: 'the plugin to run the hook' });
+  assert.doesNotMatch(readFileSync(out, 'utf8'), /message\.part/);
+  assert.equal(integrate(launch('opencode', [], { OPENCODE_CONFIG_DIR: '/theirs' }), ctx), null);
 });

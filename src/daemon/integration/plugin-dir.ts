@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IntegratedLaunch, IntegrationContext, Launch } from './launch.ts';
+
+/**
+ * OpenCode: an environment variable names one more config folder (OPENCODE_CONFIG_DIR), whose
+ * `plugins/*.js` OpenCode loads beside the user's own plugins. Corral writes a folder holding one
+ * plugin that runs the hook command with each listed event as JSON on stdin. A launch or a user that
+ * sets the variable already is left alone: it names one folder only.
+ */
+export function pluginDir(launch: Launch, context: IntegrationContext): IntegratedLaunch | null {
+  const variable = context.spec.target;
+  if (launch.env[variable] ?? context.userEnv[variable]) return null;
+  const plugins = join(context.dir, 'plugins');
+  mkdirSync(plugins, { recursive: true, mode: 0o700 });
+  const path = join(plugins, 'corral.js');
+  writeFileSync(path, pluginSource(context.hookArgv, context.spec.events), { mode: 0o600 });
+  return { ...launch, env: { ...launch.env, [variable]: context.dir }, files: [path], summary: `${variable} with a plugin for ${context.spec.events.length} events` };
+}
+
+/** The plugin: one hook process per listed event, started in event order, never awaited. */
+function pluginSource(argv: string[], events: string[]): string {
+  return `// Corral's per-launch plugin: each listed event goes to \`corral report --hook opencode\` on stdin.
+import { spawn } from 'node:child_process';
+
+const ARGV = ${JSON.stringify(argv)};
+const EVENTS = new Set(${JSON.stringify(events)});
+
+export const CorralReport = async () => ({
+  event: async ({ event }) => {
+    if (!event || !EVENTS.has(event.type)) return;
+    try {
+      const child = spawn(ARGV[0], ARGV.slice(1), { stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('error', () => {});
+      child.stdin.on('error', () => {});
+      child.stdin.end(JSON.stringify(event));
+    } catch {
+      // a hook never breaks its agent
+    }
+  },
+});
+`;
+}
