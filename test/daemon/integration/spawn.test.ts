@@ -13,7 +13,8 @@ describe('per-launch integration through pane.spawn', () => {
     const dir = join(session.daemon.dir, 'bin');
     mkdirSync(dir, { recursive: true });
     const command = join(dir, 'claude');
-    writeFileSync(command, '#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGS_OUT"\nexec sleep 100\n');
+    // Written aside and renamed: the test never reads a file the program is still writing.
+    writeFileSync(command, '#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGS_OUT.tmp" && mv "$ARGS_OUT.tmp" "$ARGS_OUT"\nexec sleep 100\n');
     chmodSync(command, 0o755);
     return { command, out: join(session.daemon.dir, `args-${Date.now()}-${Math.random()}.txt`) };
   }
