@@ -41,6 +41,8 @@ export interface SpawnRequest {
   command: string;
   args?: string[];
   name?: string;
+  /** The workspace (created on first use); default `w1`. It is the first part of the pane's id. */
+  workspace?: string;
   cwd?: string;
   env?: Record<string, string>;
   cols?: number;
@@ -49,7 +51,7 @@ export interface SpawnRequest {
   integrate?: boolean;
 }
 
-/** One workspace for now; ids keep the `w<n>:` part so that more can come without a format change. */
+/** The workspace of a pane spawned without one. A pane's id is `<workspace>:p<n>`, n unique in the daemon. */
 const WORKSPACE = 'w1';
 
 /**
@@ -125,13 +127,14 @@ export class PaneRegistry implements Disposable {
       });
     }
     if (options.id !== undefined && this.panes.has(options.id)) throw new Error(`pane id ${options.id} is in use`);
-    const id = options.id ?? `${WORKSPACE}:p${this.nextPane}`;
+    const workspace = request.workspace ?? WORKSPACE;
+    const id = options.id ?? `${workspace}:p${this.nextPane}`;
     const cwd = request.cwd ?? process.env.HOME ?? '/';
     refuseNul(request);
     const env = this.paneEnv(id, request.env ?? {});
     checkSpawnable(request.command, cwd, env, request.args ?? []);
     if (options.id === undefined) this.nextPane += 1;
-    const identity: PaneIdentity = { id, name: request.name ?? null, workspace: WORKSPACE, command: request.command, args: request.args ?? [], cwd };
+    const identity: PaneIdentity = { id, name: request.name ?? null, workspace, command: request.command, args: request.args ?? [], cwd };
     const meta: PaneMeta = { ...identity, createdAt: Date.now(), env: withoutSecrets(request.env ?? {}).env, previous: options.previous ?? null };
     if (identity.name !== null) this.reserved.add(identity.name);
     const plan = this.planLaunch?.({ command: request.command, args: request.args ?? [], env }, id, request.integrate !== false);

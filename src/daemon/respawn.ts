@@ -30,13 +30,13 @@ export async function respawnPane(
   }
   const { agent, session } = lastAgentOf(agents, pane);
   const extra = fresh ? null : resumeArgs(agents.manifests, agent, session);
-  const { id, name, command, args, cwd } = pane.identity;
+  const { id, name, workspace, command, args, cwd } = pane.identity;
   const { cols, rows } = pane.terminal;
   const env = pane.env;
   const previous = pane.previous;
   await registry.remove(pane);
   const next = await registry.spawn(
-    { command, args, cwd, env, cols, rows, ...(name !== null ? { name } : {}) },
+    { command, args, cwd, env, cols, rows, workspace, ...(name !== null ? { name } : {}) },
     { id, ...(extra ? { extraArgs: extra } : {}), previous: previous ? { ...previous, arbiter: null } : null },
   );
   return { ...next.info(), resumed: extra ? session : null };

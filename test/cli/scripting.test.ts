@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { AgentLab } from '../daemon/agent-wait-fixture.ts';
+import { AgentLab, FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 
 describe('scripting through the CLI: durations with units, trailing keys, events cursor', () => {
   let lab: AgentLab;
@@ -97,5 +97,33 @@ describe('scripting through the CLI: durations with units, trailing keys, events
     assert.equal(json.screens.one.trimEnd(), screen.trimEnd());
     const usage = await corral('agent', 'wait');
     assert.equal(usage.code, 2);
+  });
+
+  it('workspaces: pane spawn --workspace, @W and patterns as targets, the rollup in agent list, top and events', async () => {
+    const cursor = (await corral('events', 'cursor')).stdout.trim();
+    const spawned = await corral('--json', 'pane', 'spawn', '--workspace', 'build', '--name', 'b1', '--env', 'CORRAL_AGENT=claude', '--env', 'FAKE_WORK_MS=200', '--', process.execPath, FAKE_AGENT);
+    assert.equal(spawned.code, 0, spawned.stderr);
+    const pane = JSON.parse(spawned.stdout);
+    assert.equal(pane.workspace, 'build');
+    assert.match(pane.id, /^build:p\d+$/);
+    await corral('agent', 'wait', '@build', '--until', 'idle', '--timeout', '2m');
+    const list = JSON.parse((await corral('--json', 'agent', 'list')).stdout);
+    assert.deepEqual(list.workspaces.find((w: { workspace: string }) => w.workspace === 'build').counts.idle + list.workspaces.find((w: { workspace: string }) => w.workspace === 'build').counts.done, 1);
+    const top = await corral('top', '--once');
+    assert.match(top.stdout, /\[.*build (idle|done).*\]/);
+    const events = (await corral('--json', 'events', '--since', cursor, '--filter', 'kind:workspace.stateChanged')).stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.ok(events.some((e) => e.data.workspace === 'build' && e.data.from === null), JSON.stringify(events));
+
+    const read = await corral('agent', 'read', '@build');
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, new RegExp(`^==> ${pane.id} <==\n`));
+    const reads = JSON.parse((await corral('--json', 'pane', 'read', 'b?')).stdout);
+    assert.deepEqual(reads.map((r: { id: string }) => r.id), [pane.id]);
+    const sent = await corral('pane', 'send', '@nowhere', 'x');
+    assert.equal(sent.code, 3);
+    const killed = await corral('pane', 'kill', '@build');
+    assert.equal(killed.code, 0, killed.stderr);
+    assert.equal(killed.stdout, `==> ${pane.id} <==\n${pane.id}\n`);
+    assert.equal((await corral('pane', 'get', pane.id)).code, 3);
   });
 });

@@ -3,6 +3,7 @@ import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../.
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
+import { forEachTarget } from '../targets.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
@@ -26,17 +27,24 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
   agent
     .command('prompt')
     .description('type TEXT into the agent and submit it; refused while the agent is blocked (answer it instead)')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .argument('<text>', 'the prompt, or - to read it from stdin')
     .option('--no-submit', 'type the text without pressing Enter')
     .option('--queue', "if the agent is working, queue the prompt until it is next idle (see `corral agent queue`)")
     .action(async (target: string, text: string, options: { submit: boolean; queue?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const params = { target, text: await promptText(text), submit: options.submit, queue: options.queue === true };
-      const result = await withDaemon(socket, (client) => client.call(AGENT_PROMPT, params));
-      if (json) return printJson(result);
-      if ('queued' in result) printText(`queued for ${target} at position ${result.position}; it is typed when the agent is next idle`);
-      else printText(`delivered to ${target} (sinceSeq ${result.seq})`);
+      const body = { text: await promptText(text), submit: options.submit, queue: options.queue === true };
+      await forEachTarget(
+        socket,
+        target,
+        json,
+        (client, id) => client.call(AGENT_PROMPT, { target: id, ...body }),
+        (result, id) => {
+          if ('queued' in result) printText(`queued for ${id} at position ${result.position}; it is typed when the agent is next idle`);
+          else printText(`delivered to ${id} (sinceSeq ${result.seq})`);
+        },
+        { running: true },
+      );
     });
 
   agent

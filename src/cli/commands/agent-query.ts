@@ -11,6 +11,7 @@ import {
 } from '../../protocol/methods/agent-query.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
+import { forEachTarget } from '../targets.ts';
 import { printJson, printTable, printText } from '../output.ts';
 import { formatAge } from './format.ts';
 import { positiveInt } from './parse.ts';
@@ -68,32 +69,27 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
   agent
     .command('read')
     .description("print the pane's screen, scrollback, or exactly what detection reads; never marks it seen")
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--source <source>', `${AGENT_READ_SOURCES.join(', ')} (default screen)`, readSource)
     .option('--lines <n>', 'only the last N lines', positiveInt)
     .option('--ansi', 'keep colours and attributes as escape sequences (not with detection)')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {
-        target,
         ...(options.source !== undefined ? { source: options.source as AgentReadSource } : {}),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };
-      const result = await withDaemon(socket, (client) => client.call(AGENT_READ, params));
-      if (json) return printJson(result);
-      printText(result.text);
+      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_READ, { target: id, ...params }), (result) => printText(result.text));
     });
 
   agent
     .command('focus')
     .description('mark the pane seen: done becomes idle')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(AGENT_FOCUS, { target }));
-      if (json) return printJson(info);
-      printText(`${paneLabel(info)}: ${info.state}`);
+      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
     });
 
   const pane = program.commands.find((c) => c.name() === 'pane');

@@ -11,7 +11,8 @@ import {
   type PaneDetail,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon, type DaemonClient } from '../client.ts';
+import { forEachTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { collect, positiveInt } from './parse.ts';
@@ -68,6 +69,7 @@ export function registerPaneCommands(program: Command): void {
     .argument('<command>', 'program to run')
     .argument('[args...]', 'its arguments (put -- before CMD when they start with -)')
     .option('--name <name>', 'a unique name usable wherever an id is')
+    .option('--workspace <w>', 'the workspace to put it in, created on first use (default w1); `@W` targets all its panes')
     .option('--cwd <dir>', 'working folder (default: the current folder)')
     .option('--cols <n>', 'columns (default 120)', positiveInt)
     .option('--rows <n>', 'rows (default 32)', positiveInt)
@@ -81,6 +83,7 @@ export function registerPaneCommands(program: Command): void {
         cwd: (await import('node:path')).resolve(options.cwd ?? process.cwd()),
         env: options.env,
         ...(options.name !== undefined ? { name: options.name as string } : {}),
+        ...(options.workspace !== undefined ? { workspace: options.workspace as string } : {}),
         ...(options.cols !== undefined ? { cols: options.cols as number } : {}),
         ...(options.rows !== undefined ? { rows: options.rows as number } : {}),
         ...(options.integrate === false ? { integrate: false } : {}),
@@ -129,12 +132,10 @@ export function registerPaneCommands(program: Command): void {
   pane
     .command('kill')
     .description('end the pane process group (SIGHUP, then SIGKILL) and remove the pane')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(PANE_KILL, { target }));
-      if (json) printJson(info);
-      else printText(info.id);
+      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_KILL, { target: id }), (info) => printText(info.id));
     });
 
   pane
@@ -164,7 +165,7 @@ export function registerPaneCommands(program: Command): void {
   pane
     .command('send')
     .description('type text, then named keys (Enter, Escape, Up, Down, Tab, C-c, ...); tmux-style words: `send T \'make test\' Enter`')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .argument('[words...]', 'tmux-style: a word that names a key is that key, any other word is typed as text, in order')
     .option('--text <text>', 'text to type as is (before the words)')
     .option('--keys <names...>', 'key names, sent after the text')
@@ -175,33 +176,35 @@ export function registerPaneCommands(program: Command): void {
       if (words.length > 0 && keys.length > 0) throw new UsageError('give keys as trailing words or with --keys/--key, not both');
       const sends = words.length > 0 ? sendsOfWords(words) : [{ text: undefined, keys }];
       if (options.text !== undefined) sends[0] = { ...sends[0]!, text: (options.text as string) + (sends[0]!.text ?? '') };
-      let bytes = 0;
-      await withDaemon(socket, async (client) => {
+      const sendAll = async (client: DaemonClient, id: string) => {
+        let bytes = 0;
         for (const send of sends) {
-          const params = { target, ...(send.text !== undefined ? { text: send.text } : {}), ...(send.keys.length > 0 ? { keys: send.keys } : {}) };
+          const params = { target: id, ...(send.text !== undefined ? { text: send.text } : {}), ...(send.keys.length > 0 ? { keys: send.keys } : {}) };
           bytes += (await client.call(PANE_SEND, params)).bytes;
         }
-      });
-      if (json) printJson({ bytes });
+        return { bytes };
+      };
+      // Without --json a send prints nothing, for one pane or a group.
+      await forEachTarget(socket, target, json, sendAll, () => {}, { running: true });
     });
 
   pane
     .command('read')
     .description('print the screen (or the scrollback) as text; works on exited panes')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--scrollback', 'read the scrollback instead of the screen')
     .option('--lines <n>', 'only the last N lines', positiveInt)
     .option('--ansi', 'keep colours and attributes as escape sequences')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const params = {
-        target,
+      const base = {
         source: options.scrollback ? ('scrollback' as const) : ('screen' as const),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };
       // The daemon sends the scrollback in pages, newest first: without --lines, read back to the start.
-      const result = await withDaemon(socket, async (client) => {
+      const readOne = async (client: DaemonClient, id: string) => {
+        const params = { target: id, ...base };
         const first = await client.call(PANE_READ, params);
         const pages = [first.text];
         let offset = first.text === '' ? 0 : first.text.split('\n').length;
@@ -211,8 +214,7 @@ export function registerPaneCommands(program: Command): void {
           offset += page.text.split('\n').length;
         }
         return options.lines === undefined && params.source === 'scrollback' ? { ...first, text: pages.join('\n'), more: false } : first;
-      });
-      if (json) printJson(result);
-      else printText(result.text);
+      };
+      await forEachTarget(socket, target, json, readOne, (result) => printText(result.text));
     });
 }

@@ -2,6 +2,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { AgentState } from '../../protocol/states.ts';
 import { formatAge } from '../commands/format.ts';
 import { ATTENTION_ORDER } from './rows.ts';
+import { ROLLUP_ORDER } from '../../protocol/methods/agent-query.ts';
 
 export interface FrameOptions {
   cols: number;
@@ -67,7 +68,15 @@ function summary(rows: readonly AgentInfo[]): string {
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`);
   const noun = rows.length === 1 ? 'agent' : 'agents';
-  return `corral top: ${rows.length} ${noun}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
+  return `corral top: ${rows.length} ${noun}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}${workspaceRollup(rows)}`;
+}
+
+/** Once panes live in workspaces of their own: each workspace with its most pressing state (ROLLUP_ORDER). */
+function workspaceRollup(rows: readonly AgentInfo[]): string {
+  const workspaces = [...new Set(rows.map((row) => row.workspace))];
+  if (workspaces.length === 0 || (workspaces.length === 1 && workspaces[0] === 'w1')) return '';
+  const states = workspaces.map((w) => `${w} ${ROLLUP_ORDER.find((state) => rows.some((row) => row.workspace === w && row.state === state)) ?? 'unknown'}`);
+  return `  [${states.join(', ')}]`;
 }
 
 /** One frame of `corral top` as lines, each at most `cols` wide (escape sequences aside). */

@@ -4,6 +4,7 @@ import type { AgentChange, AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
+import { rollup } from '../handlers/agent-list-view.ts';
 
 /** What a person reads in a notification for each attention state. */
 export const ATTENTION_MESSAGES = {
@@ -34,6 +35,21 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
     announced.add(pane.id);
     hub.publish('pane.created', ref(pane), pane.info(), agentOf(pane));
   };
+  // Each workspace's rollup state as last published: a change of it is a workspace.stateChanged.
+  const rolledUp = new Map<string, AgentState>();
+  const publishRollup = () => {
+    const infos = registry.list().flatMap((pane) => (agents.find(pane) ? [agents.info(pane)] : []));
+    const now = new Map(rollup(infos).map((w) => [w.workspace, w] as const));
+    for (const workspace of new Set([...rolledUp.keys(), ...now.keys()])) {
+      const from = rolledUp.get(workspace) ?? null;
+      const current = now.get(workspace);
+      const to = current?.state ?? null;
+      if (from === to) continue;
+      if (to === null) rolledUp.delete(workspace);
+      else rolledUp.set(workspace, to);
+      hub.publish('workspace.stateChanged', null, { workspace, from, to, counts: current?.counts ?? null }, null);
+    }
+  };
   const subscriptions = new DisposableStore();
   subscriptions.add(registry.onCreated(announce));
   subscriptions.add(
@@ -48,6 +64,7 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       lastAgent.delete(info.id);
       announced.delete(info.id);
       settled.delete(info.id);
+      publishRollup();
     }),
   );
   subscriptions.add(
@@ -57,6 +74,7 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       const recovered = change.pane.recovered && !settled.has(change.pane.id);
       if (!change.extrasOnly && change.record.after.displayed !== 'unknown') settled.add(change.pane.id);
       publishAgentChange(hub, change, recovered);
+      publishRollup();
     }),
   );
   return subscriptions;

@@ -17,6 +17,7 @@ export const EVENT_KINDS = [
   'agent.attention',
   'agent.queueChanged',
   'metadata.changed',
+  'workspace.stateChanged',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -43,6 +44,8 @@ export interface EventData {
   'agent.released': { agent: string | null; state: AgentState; seq: number };
   'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };
   'metadata.changed': { metadata: Record<string, unknown> | null };
+  /** A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent. */
+  'workspace.stateChanged': { workspace: string; from: AgentState | null; to: AgentState | null; counts: Record<AgentState, number> | null };
 }
 
 export type CorralEvent<K extends EventKind = EventKind> = EventEnvelope<K, EventData[K]>;

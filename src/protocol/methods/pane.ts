@@ -63,6 +63,7 @@ export const PANE_SPAWN = defineMethod({
     command: str({ min: 1, max: 4096 }),
     args: optional(arrayOf(str({ max: 65536 }), { max: 1024 })),
     name: optional(name),
+    workspace: optional(name),
     cwd: optional(str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' })),
     env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
     cols: optional(paneCols),

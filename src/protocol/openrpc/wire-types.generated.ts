@@ -674,7 +674,8 @@ export const WIRE_TYPES: WireTypes = {
                   "agent.released",
                   "agent.attention",
                   "agent.queueChanged",
-                  "metadata.changed"
+                  "metadata.changed",
+                  "workspace.stateChanged"
                 ]
               },
               "pane": {
@@ -1004,6 +1005,108 @@ export const WIRE_TYPES: WireTypes = {
                     },
                     "required": [
                       "metadata"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "workspace": {
+                        "type": "string"
+                      },
+                      "from": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "string",
+                            "const": "idle"
+                          },
+                          {
+                            "type": "string",
+                            "const": "working"
+                          },
+                          {
+                            "type": "string",
+                            "const": "blocked"
+                          },
+                          {
+                            "type": "string",
+                            "const": "done"
+                          },
+                          {
+                            "type": "string",
+                            "const": "unknown"
+                          }
+                        ]
+                      },
+                      "to": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "string",
+                            "const": "idle"
+                          },
+                          {
+                            "type": "string",
+                            "const": "working"
+                          },
+                          {
+                            "type": "string",
+                            "const": "blocked"
+                          },
+                          {
+                            "type": "string",
+                            "const": "done"
+                          },
+                          {
+                            "type": "string",
+                            "const": "unknown"
+                          }
+                        ]
+                      },
+                      "counts": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "object",
+                            "properties": {
+                              "idle": {
+                                "type": "number"
+                              },
+                              "working": {
+                                "type": "number"
+                              },
+                              "blocked": {
+                                "type": "number"
+                              },
+                              "done": {
+                                "type": "number"
+                              },
+                              "unknown": {
+                                "type": "number"
+                              }
+                            },
+                            "required": [
+                              "idle",
+                              "working",
+                              "blocked",
+                              "done",
+                              "unknown"
+                            ]
+                          }
+                        ]
+                      }
+                    },
+                    "required": [
+                      "workspace",
+                      "from",
+                      "to",
+                      "counts"
                     ]
                   }
                 ]
@@ -2780,6 +2883,109 @@ export const WIRE_TYPES: WireTypes = {
       "required": [
         "exitCode",
         "signal"
+      ]
+    },
+    "workspace.stateChanged": {
+      "description": "A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent.",
+      "type": "object",
+      "properties": {
+        "workspace": {
+          "type": "string"
+        },
+        "from": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string",
+              "const": "idle"
+            },
+            {
+              "type": "string",
+              "const": "working"
+            },
+            {
+              "type": "string",
+              "const": "blocked"
+            },
+            {
+              "type": "string",
+              "const": "done"
+            },
+            {
+              "type": "string",
+              "const": "unknown"
+            }
+          ]
+        },
+        "to": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string",
+              "const": "idle"
+            },
+            {
+              "type": "string",
+              "const": "working"
+            },
+            {
+              "type": "string",
+              "const": "blocked"
+            },
+            {
+              "type": "string",
+              "const": "done"
+            },
+            {
+              "type": "string",
+              "const": "unknown"
+            }
+          ]
+        },
+        "counts": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "object",
+              "properties": {
+                "idle": {
+                  "type": "number"
+                },
+                "working": {
+                  "type": "number"
+                },
+                "blocked": {
+                  "type": "number"
+                },
+                "done": {
+                  "type": "number"
+                },
+                "unknown": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "idle",
+                "working",
+                "blocked",
+                "done",
+                "unknown"
+              ]
+            }
+          ]
+        }
+      },
+      "required": [
+        "workspace",
+        "from",
+        "to",
+        "counts"
       ]
     }
   },
