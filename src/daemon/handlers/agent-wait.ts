@@ -27,7 +27,8 @@ export function waitTargets(registry: PaneRegistry, agents: AgentService, hub: W
   // A pane that has drawn nothing yet may still be starting its agent (between fork and exec, or a
   // launcher): it is not unknown yet, and the wait waits for it as before.
   // A pane whose agent was released is gone (agent_gone), not unknown.
-  const unknown = (pane: PaneRecord) => pane.state === 'running' && !hasAgent(pane) && agents.of(pane).hasDrawn && !hub.released(pane);
+  // The foreground is looked at again only for a pane that has drawn: a pane still starting is left alone.
+  const unknown = (pane: PaneRecord) => pane.state === 'running' && agents.of(pane).hasDrawn && !hub.released(pane) && !hasAgent(pane);
   const keyOf = (pane: PaneRecord) => pane.name ?? pane.id;
   const addGroup = (label: string, members: PaneRecord[]) => {
     const kept = members.filter((pane) => pane.state === 'running' && !hub.released(pane) && (choice.allowUnknown === true || !unknown(pane)));
