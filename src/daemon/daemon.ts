@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { CorralError } from '../protocol/errors.ts';
 import { dirname } from 'node:path';
@@ -289,6 +289,11 @@ export class Daemon {
       this.stateStore?.dispose(); // the panes live on: the file keeps them for the next daemon
       this.registry.detachAll();
       this.host.dispose();
+      try {
+        if (this.hooksDir !== null) rmdirSync(this.hooksDir); // only when no pane that lives on keeps files there
+      } catch {
+        // not empty, or never made
+      }
     }
     this.stateStore?.dispose();
     this.owned.dispose();
