@@ -34,8 +34,8 @@ export interface AgentSpec {
   starting?: RegExp;
   /** On screen while a turn runs; label 03 waits for it. */
   working: RegExp;
-  /** On screen when the shell permission prompt is live. */
-  permission: RegExp;
+  /** On screen when the shell permission prompt is live; null for a CLI that never asks (Pi). */
+  permission: RegExp | null;
   /** Keys that accept the permission prompt once. */
   approve: string;
   startupTimeoutMs: number;
@@ -176,7 +176,7 @@ export const agents: Record<string, AgentSpec> = {
     package: '@anthropic-ai/claude-code',
     version: '2.1.197',
     bin: 'claude',
-    others: { '2.1.328': 'claude-code-2.1.328/bin/claude.exe' },
+    others: { '2.1.328': 'claude-code-2.1.328/bin/claude.exe', '2.1.332': 'claude-code-2.1.332/bin/claude.exe' },
     args: [],
     env: ({ port }) => ({
       ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
@@ -244,5 +244,57 @@ export const agents: Record<string, AgentSpec> = {
     approve: '\r',
     startupTimeoutMs: 60000,
     dialogs: [{ pattern: /Trust and continue/, keys: '\r', label: '00-blocked-folder-trust' }],
+  },
+  // Pi: a custom OpenAI-compatible provider in ~/.pi/agent/models.json; offline mode skips the
+  // update check and telemetry. Pi has no permission prompts: tools run at once.
+  pi: {
+    id: 'pi',
+    package: '@mariozechner/pi-coding-agent',
+    version: '0.73.1',
+    bin: 'pi',
+    args: ['--offline', '--provider', 'mock', '--model', 'mock-model'],
+    env: () => ({ PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' }),
+    setup: ({ home, port }) => {
+      writeJson(join(home, '.pi', 'agent', 'models.json'), {
+        providers: {
+          mock: {
+            baseUrl: `http://127.0.0.1:${port}/v1`,
+            api: 'openai-completions',
+            apiKey: 'mock-key',
+            compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+            models: [{ id: 'mock-model' }],
+          },
+        },
+      });
+    },
+    idle: /mock-model/,
+    working: /Working\.\.\./,
+    permission: null,
+    approve: '',
+    startupTimeoutMs: 90000,
+  },
+  // Cline: `cline auth` stores an OpenAI-compatible provider (base URL at the mock) before the
+  // launch; the TUI with auto-approve off asks before each tool.
+  cline: {
+    id: 'cline',
+    package: 'cline',
+    version: '3.0.65',
+    bin: 'cline',
+    args: ['--tui', '--auto-approve', 'false'],
+    env: () => ({}),
+    setup: ({ home, port }) => {
+      const bin = join(here, 'node_modules', '.bin', 'cline');
+      const run = spawnSync(bin, ['auth', '-p', 'openai', '-k', 'mock-key', '-m', 'mock-model', '-b', `http://127.0.0.1:${port}/v1`], {
+        env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      if (run.status !== 0) throw new Error(`cline_auth_failed: ${run.stderr || run.stdout}`);
+    },
+    idle: /What can I do for you\?|Cline is ready for your message/i,
+    working: /Thinking\.\.\.|esc to cancel/i,
+    permission: /Approve tool call\?|\[y\] Approve|Let Cline use this tool|execute (this )?command\?/i,
+    approve: 'y',
+    startupTimeoutMs: 90000,
   },
 };

@@ -283,14 +283,19 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
     await waitQuiet(watch, 800);
     child.write('\r');
     cast.input('\r', Date.now());
-    await waitFor(watch, spec.permission, patient(20000), 'the permission prompt');
-    await waitQuiet(watch, 2000);
-    await mark('06-blocked-permission', 'blocked');
-    child.write(spec.approve);
-    cast.input(spec.approve, Date.now());
-    await waitForAbsent(watch, spec.permission, patient(10000), 'the permission prompt');
-    await sleep(700);
-    await mark('07-working-after-approval', 'working');
+    if (spec.permission) {
+      await waitFor(watch, spec.permission, patient(20000), 'the permission prompt');
+      await waitQuiet(watch, 2000);
+      await mark('06-blocked-permission', 'blocked');
+      child.write(spec.approve);
+      cast.input(spec.approve, Date.now());
+      await waitForAbsent(watch, spec.permission, patient(10000), 'the permission prompt');
+      await sleep(700);
+      await mark('07-working-after-approval', 'working');
+    } else {
+      // A CLI without permission prompts (Pi) runs the command at once: nothing to label until idle.
+      notes.push('## 06-blocked-permission, 07-working-after-approval: none, this CLI runs tools without asking', '');
+    }
     await waitFor(watch, wrapped(TOOL_ANSWER_END), patient(20000), 'the closing answer');
     await waitQuiet(watch, 2000);
     // The answer can be whole while the CLI still shows its working row (Copilot on a loaded machine).
@@ -311,7 +316,7 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
   // A failed run never overwrites a good recording: its files go to the kept temp folder.
   // A run that failed after the permission label still holds good labels: it is kept, with a note,
   // unless a fuller recording is already there.
-  const partial = failure !== null && labels.some((l) => l.label.startsWith('06-')) && labels.length > existingLabels(outDir);
+  const partial = failure !== null && labels.some((l) => l.label.startsWith(spec.permission ? '06-' : '05-')) && labels.length > existingLabels(outDir);
   const target = failure && !partial ? work : outDir;
   if (!failure || partial) {
     rmSync(outDir, { recursive: true, force: true });
