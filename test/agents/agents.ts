@@ -44,7 +44,7 @@ export interface AgentSpec {
   /** Multiplies every in-session wait: some CLIs are slow to start a turn on a 2-core machine. */
   patience?: number;
   /** Dialogs shown before the composer (folder trust): labelled blocked, then answered. */
-  dialogs?: { pattern: RegExp; keys: string | string[]; label: string }[];
+  dialogs?: { pattern: RegExp; keys: string | string[]; label: string; notice?: boolean }[];
 }
 
 /** The executable of one installed version of an agent CLI. */
@@ -164,7 +164,8 @@ export const agents: Record<string, AgentSpec> = {
       COPILOT_AUTO_UPDATE: 'false',
     }),
     setup: () => {},
-    idle: /\/ commands · \? help/,
+    // From 80 columns down the footer drops "? help": "/ commands" is still there.
+    idle: /\/ commands/,
     working: /Working/,
     permission: /Do you want to run|Yes, and don't ask|No, and tell Copilot/i,
     approve: '\r',
@@ -291,10 +292,13 @@ export const agents: Record<string, AgentSpec> = {
       });
       if (run.status !== 0) throw new Error(`cline_auth_failed: ${run.stderr || run.stdout}`);
     },
-    idle: /What can I do for you\?|Cline is ready for your message/i,
+    idle: /What can I do for you\?|Cline is ready for your message|^❯ Ask anything\.\.\./im,
     working: /Thinking\.\.\.|esc to cancel/i,
     permission: /Approve tool call\?|\[y\] Approve|Let Cline use this tool|execute (this )?command\?/i,
     approve: 'y',
     startupTimeoutMs: 90000,
+    // A promotion drawn over the composer at start; any key but Enter closes it. A notice, not a
+    // question about the work: dismissed without a label.
+    dialogs: [{ pattern: /Press Enter to open, any other key to close/, keys: '\x1b', label: 'promotion', notice: true }],
   },
 };

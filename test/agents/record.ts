@@ -200,7 +200,7 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
       const text = watch.text();
       const dialog = spec.dialogs?.find((d) => d.pattern.test(text) && !answered.has(d.label));
       if (dialog) {
-        await mark(dialog.label, 'blocked');
+        if (!dialog.notice) await mark(dialog.label, 'blocked');
         for (const key of [dialog.keys].flat()) {
           child.write(key);
           cast.input(key, Date.now());
