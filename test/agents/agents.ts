@@ -288,9 +288,9 @@ export const agents: Record<string, AgentSpec> = {
       const run = spawnSync(bin, ['auth', '-p', 'openai', '-k', 'mock-key', '-m', 'mock-model', '-b', `http://127.0.0.1:${port}/v1`], {
         env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: home },
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 180_000,
       });
-      if (run.status !== 0) throw new Error(`cline_auth_failed: ${run.stderr || run.stdout}`);
+      if (run.status !== 0) throw new Error(`cline_auth_failed: status ${run.status} signal ${run.signal} ${run.error?.message ?? ''} ${run.stderr || run.stdout}`);
     },
     idle: /What can I do for you\?|Cline is ready for your message|^❯ Ask anything\.\.\./im,
     working: /Thinking\.\.\.|esc to cancel/i,
