@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -67,6 +67,23 @@ describe('manifest lint', () => {
     writeFileSync(file, 'id = "loose"\nversion = "1"\n[[rules]]\nid = "would_you_like"\nstate = "blocked"\ncontains = ["would you like to"]\n');
     const findings = lintManifests([file], [{ agent: 'loose', name: 'a', input: { lines: ['Would you like to run it?', '(y/n)'], title: null, progress: null } }]);
     assert.deepEqual(findings.map((f) => [f.level, f.code]), [['error', 'blocked_rule_reads_prose']]);
+  });
+
+  it('counts a required gate on a narrow region as an anchor, and any-gates only when every one is anchored', () => {
+    const file = join(dir, 'gated.toml');
+    const rule = (id: string, gates: string) => `[[rules]]\nid = "${id}"\nstate = "blocked"\nregion = "bottom_non_empty_lines(14)"\n${gates}\n`;
+    writeFileSync(file, 'id = "gated"\nversion = "1"\n' +
+      rule('bottom_gate', `any = [{ contains = ["Enter: Select"] }]\nall = [{ region = "bottom_non_empty_lines(1)", contains = ["Waiting for user confirmation"] }]`) +
+      rule('anchored_any', `any = [{ line_regex = ['^\\s*\\d\\. '] }, { regex = ['Esc: Cancel$'] }]`) +
+      rule('loose_any', `any = [{ line_regex = ['^\\s*\\d\\. '] }, { contains = ["would you like to"] }]`));
+    const findings = lintManifests([file], []).filter((f) => f.code === 'blocked_rule_reads_prose');
+    assert.deepEqual(findings.map((f) => f.rule), ['loose_any']);
+  });
+
+  it('passes every bundled manifest without an error', () => {
+    const folder = fileURLToPath(new URL('../../manifests/', import.meta.url));
+    const files = readdirSync(folder).filter((name) => name.endsWith('.toml')).map((name) => join(folder, name));
+    assert.deepEqual(lintManifests(files, []).filter((f) => f.level === 'error'), []);
   });
 
   it('flags equal-priority rules that both match a fixture, and rules nothing matches', () => {

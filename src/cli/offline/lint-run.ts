@@ -1,4 +1,5 @@
-import type { CompiledManifest, CompiledRule } from '../../detect/compiled.ts';
+import type { CompiledGate, CompiledManifest, CompiledMatcher, CompiledRule } from '../../detect/compiled.ts';
+import type { RegionSpec } from '../../detect/region-spec.ts';
 import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
 import { matchContext, matches } from '../../detect/match.ts';
 import { RegionReader } from '../../detect/regions.ts';
@@ -46,8 +47,7 @@ function lintProse(manifest: CompiledManifest, file: string): LintFinding[] {
   for (const rule of manifest.rules) {
     if (rule.spec.state !== 'blocked') continue;
     const region = rule.spec.region;
-    const wide = WIDE_REGIONS.has(region.kind) || (region.count > WIDE_COUNT && region.kind !== 'osc_title');
-    if (wide && !isAnchored(rule)) {
+    if (isWide(region) && !isAnchored(rule)) {
       findings.push({
         level: region.kind === 'after_last_horizontal_rule' ? 'warning' : 'error',
         code: 'blocked_rule_reads_prose',
@@ -60,9 +60,20 @@ function lintProse(manifest: CompiledManifest, file: string): LintFinding[] {
   return findings;
 }
 
-/** A pattern tied to the start of a line or the end of the region cannot fire on a phrase inside prose. */
-function isAnchored(rule: CompiledRule): boolean {
-  return rule.lineRegex.some((pattern) => pattern.source.startsWith('^')) || rule.regex.some((pattern) => pattern.source.endsWith('$'));
+function isWide(region: RegionSpec): boolean {
+  return WIDE_REGIONS.has(region.kind) || (region.count > WIDE_COUNT && region.kind !== 'osc_title');
+}
+
+/**
+ * A pattern tied to the start of a line or the end of the region cannot fire on a phrase inside prose.
+ * A matcher is anchored by its own patterns, by one required (`all`) gate that is anchored or reads a
+ * narrow region, or by `any` gates that are all so.
+ */
+function isAnchored(matcher: CompiledMatcher): boolean {
+  if (matcher.lineRegex.some((pattern) => pattern.source.startsWith('^'))) return true;
+  if (matcher.regex.some((pattern) => pattern.source.endsWith('$'))) return true;
+  const gateAnchored = (gate: CompiledGate) => (gate.region !== null && !isWide(gate.region)) || isAnchored(gate);
+  return matcher.all.some(gateAnchored) || (matcher.any.length > 0 && matcher.any.every(gateAnchored));
 }
 
 function lintAgainstFixtures(manifest: CompiledManifest, file: string, screens: FixtureScreen[]): LintFinding[] {
