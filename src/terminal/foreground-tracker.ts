@@ -1,7 +1,7 @@
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ForegroundProcess } from './types.ts';
-import { readArgv, readForeground, readStat, readTpgid } from './proc-identity.ts';
+import { descendantsByChildren, readArgv, readForeground, readStat, readTpgid } from './proc-identity.ts';
 
 /**
  * After output, when to look again: a program often takes the terminal just after the shell
@@ -36,6 +36,8 @@ export class ForegroundTracker implements Disposable {
   private stopped = false;
   private lastCheckAt = -Infinity;
   private interval = FOREGROUND_SETTLE_MS;
+  /** The pids below the shell at the last look, to notice a program that joined the group. */
+  private lastBelow: string | null = null;
 
   constructor(private readonly shellPid: number) {}
 
@@ -82,6 +84,14 @@ export class ForegroundTracker implements Disposable {
     const cached = this.current;
     if (cached === null) return true;
     if (readTpgid(this.shellPid) !== cached.pgid) return true;
+    // A program may join the same group without changing any member: a shell run without job control
+    // forks the agent into its own group. Seen under load: the first read came before that fork.
+    const below = descendantsByChildren(this.shellPid);
+    const belowKey = below === null ? null : below.join(',');
+    if (belowKey === null || belowKey !== this.lastBelow) {
+      this.lastBelow = belowKey;
+      return true;
+    }
     // An exec keeps the pid and may keep the comm (node running node): compare the command line too.
     // Seen under load: the first read landed between the PTY child's fork and its exec, when it was
     // still a copy of the daemon; comm alone never showed the program that replaced it.
