@@ -14,6 +14,14 @@ export const FOREGROUND_SETTLE_MS = 150;
  * 10 Hz (bench/_profile-load.ts). Output after a quiet spell starts again at FOREGROUND_SETTLE_MS.
  */
 export const FOREGROUND_BUSY_INTERVAL_MS = 1000;
+/**
+ * A member read with an empty command line was caught inside execve: the kernel gives the new comm
+ * before the new command line and environment exist. Look again this soon, output or not, so that a
+ * quiet program is not left without its argv and CORRAL_AGENT hint. The delay doubles per try, and
+ * the tries stop after FOREGROUND_MID_EXEC_TRIES: a zombie member keeps an empty command line for good.
+ */
+export const FOREGROUND_MID_EXEC_RETRY_MS = 20;
+export const FOREGROUND_MID_EXEC_TRIES = 5;
 
 function sameGroup(a: ForegroundProcess | null, b: ForegroundProcess | null): boolean {
   if (a === null || b === null) return a === b;
@@ -38,6 +46,9 @@ export class ForegroundTracker implements Disposable {
   private interval = FOREGROUND_SETTLE_MS;
   /** The pids below the shell at the last look, to notice a program that joined the group. */
   private lastBelow: string | null = null;
+  /** Looks taken in a row that found a member inside execve. */
+  private midExecTries = 0;
+  private rereadNext = false;
 
   constructor(private readonly shellPid: number) {}
 
@@ -84,6 +95,11 @@ export class ForegroundTracker implements Disposable {
     const cached = this.current;
     if (cached === null) return true;
     if (readTpgid(this.shellPid) !== cached.pgid) return true;
+    // Caught inside execve at the last look: read again, whatever the cheap checks say.
+    if (this.rereadNext) {
+      this.rereadNext = false;
+      return true;
+    }
     // A program may join the same group without changing any member: a shell run without job control
     // forks the agent into its own group. Seen under load: the first read came before that fork.
     const below = descendantsByChildren(this.shellPid);
@@ -119,6 +135,15 @@ export class ForegroundTracker implements Disposable {
     const changed = !sameGroup(this.current, next);
     this.current = next;
     if (changed) this.changed.fire(next);
+    if (next !== null && next.members.some((member) => member.argv.length === 0)) this.lookAgainSoon();
+    else this.midExecTries = 0;
     return changed;
+  }
+
+  private lookAgainSoon(): void {
+    if (this.stopped || this.midExecTries >= FOREGROUND_MID_EXEC_TRIES) return;
+    this.rereadNext = true;
+    if (this.settleTimer !== null) return; // the pending look will read again
+    this.arm(FOREGROUND_MID_EXEC_RETRY_MS * 2 ** this.midExecTries++);
   }
 }

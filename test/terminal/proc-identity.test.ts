@@ -77,9 +77,11 @@ test('CORRAL_AGENT in a member environment becomes its agent hint', async () => 
   try {
     await waitForScreen(pane, '$ ');
     pane.write('CORRAL_AGENT=x sleep 2\r');
+    // Inside execve the kernel shows the new comm before the new command line and environment
+    // exist; wait for the exec to finish (argv read), then the hint must be there.
     const fg = await waitFor('the hinted sleep', () => {
       const current = pane.foreground();
-      return current?.leader?.comm === 'sleep' ? current : null;
+      return current?.leader?.comm === 'sleep' && current.leader.argv.length > 0 ? current : null;
     });
     assert.equal(fg.leader?.agentHint, 'x');
     const shell = await waitFor('the shell back', () => {
