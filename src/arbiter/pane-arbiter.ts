@@ -54,6 +54,11 @@ export interface ArbiterMemory {
   sequence: Array<[string, number]>;
   sessions: Array<[string, SessionEntry]>;
   retired: Array<[number, number]>;
+  /**
+   * The agent's last known state and whether it was seen. Lets a turn that ended while no daemon ran
+   * come back done (idle, not seen), and a done pane stay done. Absent in older state files.
+   */
+  last?: { agent: string; state: RawState; seen: boolean };
 }
 
 export class PaneArbiter {
@@ -84,6 +89,8 @@ export class PaneArbiter {
   #pending: PendingTransition | null = null;
   /** The last state other than unknown in this generation: a turn that ends through unknown still completes. */
   #lastKnown: RawState | null = null;
+  /** The previous daemon's last state of the same agent process, until the first state is read. */
+  #restored: { agent: string; state: RawState; seen: boolean } | null = null;
   #view: AgentView;
   readonly #rejections: RejectionLog;
 
@@ -113,7 +120,8 @@ export class PaneArbiter {
 
   /**
    * What must survive a daemon restart for late reports to be judged as before: the generation and
-   * the process it belongs to, the sessions, the seq watermarks and the retired agent pids.
+   * the process it belongs to, the sessions, the seq watermarks and the retired agent pids; and the
+   * last state, so that a turn that ended meanwhile reads done.
    */
   memory(): ArbiterMemory {
     return {
@@ -123,8 +131,17 @@ export class PaneArbiter {
       sequence: this.#sequence.save(),
       sessions: this.#sessions.save(),
       retired: this.#retiredAgentPids.entries(),
+      ...(this.#lastMemory() ?? {}),
     };
   }
+
+  #lastMemory(): { last: NonNullable<ArbiterMemory['last']> } | null {
+    const agent = this.#view.agent;
+    const state = this.#view.state === 'unknown' ? this.#lastKnown : this.#view.state;
+    if (agent !== null && state !== null && state !== 'unknown') return { last: { agent, state, seen: this.#view.seen } };
+    return this.#restored ? { last: { ...this.#restored } } : null; // nothing read yet since a restore
+  }
+
 
   /**
    * Takes back a previous daemon's memory before anything is observed. The same agent process seen
@@ -138,6 +155,10 @@ export class PaneArbiter {
     if (Array.isArray(memory.sequence)) this.#sequence.load(memory.sequence);
     if (Array.isArray(memory.sessions)) this.#sessions.load(memory.sessions);
     if (Array.isArray(memory.retired)) for (const [pid, generation] of memory.retired) this.#retiredAgentPids.set(pid, generation);
+    const last = memory.last;
+    if (last && typeof last.agent === 'string' && (last.state === 'working' || last.state === 'blocked' || last.state === 'idle') && typeof last.seen === 'boolean') {
+      this.#restored = { agent: last.agent, state: last.state, seen: last.seen };
+    }
     this.#view = { ...this.#view, generation: this.#generation };
   }
 
@@ -395,6 +416,7 @@ export class PaneArbiter {
     this.#skipArrival = null;
     this.#pending = null;
     this.#lastKnown = null;
+    this.#restored = null;
     const decision = decide(this.#decideInput());
     // The ended agent's final state is published once, as `before` of the released record.
     const next = before.agent !== null ? this.#apply(decision, 'released', { force: true }) : this.#apply(decision, 'changed');
@@ -420,9 +442,12 @@ export class PaneArbiter {
     const now = this.#clock.now();
     const agentChanged = decision.agent !== before.agent;
     const stateChanged = decision.state !== before.state;
-    const from = before.state === 'unknown' ? this.#lastKnown : before.state;
-    const completed = !agentChanged && decision.state === 'idle' && (from === 'working' || from === 'blocked');
-    const seen = options.seen ?? (completed ? false : before.seen);
+    // The first state read after a restart continues the previous daemon's: same agent, same turn.
+    const restored = this.#restored !== null && decision.agent === this.#restored.agent ? this.#restored : null;
+    const from = restored ? restored.state : before.state === 'unknown' ? this.#lastKnown : before.state;
+    const completed = (restored !== null || !agentChanged) && decision.state === 'idle' && (from === 'working' || from === 'blocked');
+    const seen = options.seen ?? (completed ? false : restored ? restored.seen : before.seen);
+    if (decision.state !== 'unknown' || (decision.agent !== null && restored === null)) this.#restored = null;
     const changed = options.force === true || agentChanged || stateChanged || seen !== before.seen;
     this.#view = {
       agent: decision.agent,

@@ -51,4 +51,41 @@ describe('a turn across a daemon restart', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a turn that ends while no daemon runs comes back done, marked recovered, and asks for attention once', async () => {
+    const dir = makeTempDir();
+    const release = join(dir, 'release');
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
+      await a.call('agent.prompt', { target: pane.id, text: 'hold' });
+      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
+      a.client.close();
+
+      await first.stop();
+      // The turn ends with no daemon to see it; the pty host keeps the screen.
+      writeFileSync(release, '');
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state !== 'unknown', { what: 'the recomputed state', timeoutMs: 60_000 });
+      // The held turn may still be finishing its last frame when the new daemon reads it.
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
+      const events = (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id);
+      const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
+      assert.ok(changes.every((e: any) => e.data.to !== 'idle'), `never plain idle: ${JSON.stringify(changes.map((e: any) => e.data))}`);
+      assert.deepEqual(
+        events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
+        ['done'],
+        'the turn nobody announced asks for attention once',
+      );
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -73,14 +73,16 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
       const recovered = change.pane.recovered && !settled.has(change.pane.id);
       if (!change.extrasOnly && change.record.after.displayed !== 'unknown') settled.add(change.pane.id);
-      publishAgentChange(hub, change, recovered);
+      // A turn that ended while no daemon ran was never announced: its recovered done asks for attention.
+      const unannounced = recovered && change.record.after.displayed === 'done' && (change.pane.previous?.state === 'working' || change.pane.previous?.state === 'blocked');
+      publishAgentChange(hub, change, recovered, unannounced);
       publishRollup();
     }),
   );
   return subscriptions;
 }
 
-function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boolean): void {
+function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boolean, unannounced: boolean): void {
   const { seq, pane, record, info } = change;
   const { before, after } = record;
   const paneRef = { id: pane.id, name: pane.name };
@@ -113,7 +115,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
     after.agent,
   );
   const entering = attentionState(after.displayed);
-  if (entering && !recovered && (before.displayed !== after.displayed || before.agent !== after.agent)) {
+  if (entering && (!recovered || unannounced) && (before.displayed !== after.displayed || before.agent !== after.agent)) {
     hub.publish(
       'agent.attention',
       paneRef,
