@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { DaemonClient } from '../../src/cli/client.ts';
 import { EVENT } from '../../src/protocol/events.ts';
 import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
-import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { PANE_KILL, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { PANE_REPORT_AGENT } from '../../src/protocol/methods/report.ts';
 import { PANE_REPORT_METADATA } from '../../src/protocol/methods/metadata.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
@@ -24,7 +24,8 @@ let proxies = 0;
 async function reporterPane(control: DaemonClient, dir: string, name?: string) {
   const path = join(dir, `proxy-${(proxies += 1)}.sock`);
   const pane = await control.call(PANE_SPAWN, { command: process.execPath, args: [REPORT_PROXY, path], cwd: dir, ...(name ? { name } : {}) });
-  await waitFor(() => existsSync(path), { what: 'the report proxy to listen' });
+  // The socket file appears at bind(), before listen(): a connect in between is refused. Wait for the proxy's own word.
+  await waitFor(async () => (await control.call(PANE_READ, { target: pane.id })).text.includes('proxy ready'), { what: 'the report proxy to listen' });
   return { pane, path, reporter: await DaemonClient.connect(path) };
 }
 

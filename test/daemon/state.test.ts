@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -100,7 +100,8 @@ describe('state that survives the daemon', () => {
       // Reports come from inside the pane (the kernel names the sender): the pane runs a relay to the daemon.
       const relay = join(dir, 'relay.sock');
       const pane = await a.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, relay], cwd: dir });
-      await waitFor(() => existsSync(relay), { what: 'the report relay to listen', timeoutMs: 60_000 });
+      // The socket file appears at bind(), before listen(): a connect in between is refused. Wait for the relay's own word.
+      await waitFor(async () => (await a.call('pane.read', { target: pane.id })).text.includes('proxy ready'), { what: 'the report relay to listen', timeoutMs: 60_000 });
       const viaPane = async (method: string, params: unknown) => {
         const client = await RawClient.connect(relay);
         const reply = await client.call(1, method, params);

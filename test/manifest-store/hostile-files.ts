@@ -1,6 +1,6 @@
 // Hostile manifest folders for the tests: special files, an oversized file, a catastrophic pattern
 // and an id that tries to leave its folder, beside one good manifest that must keep working.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Only a guard against a hang: a blocking open or an endless read never returns at all. */
+/** How long a load may take once the child's imports are loaded; a blocking open never ends. */
 export const HANG_GUARD_MS = 60_000;
 
 export const TEN_MB = 10 * 1024 * 1024;
@@ -40,13 +41,37 @@ export function mkfifo(path: string): void {
   if (made.status !== 0) throw new Error(`mkfifo ${path} failed: ${made.stderr}`);
 }
 
-/** Runs an ES module snippet with tsx in a child, from the project root; its stdout is JSON. */
-export function runGuarded(script: string): { timedOut: boolean; status: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd: ROOT,
-    timeout: HANG_GUARD_MS,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+/** The line a guarded child prints once its imports are loaded: the guard counts from there. */
+const GUARD_START = 'corral-guard-start';
+
+/**
+ * Runs an ES module snippet with tsx in a child, from the project root; its stdout is JSON. The hang
+ * guard starts once the snippet's imports are loaded, so that compiling them on a loaded machine is
+ * not mistaken for a load that blocks.
+ */
+export function runGuarded(script: string): Promise<{ timedOut: boolean; status: number | null; stdout: string; stderr: string }> {
+  const lines = script.split('\n');
+  const lastImport = lines.reduce((last, line, index) => (/^\s*import\s/.test(line) ? index : last), -1);
+  lines.splice(lastImport + 1, 0, `process.stderr.write(${JSON.stringify(GUARD_START + '\n')});`);
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', lines.join('\n')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let timedOut = false;
+  let guard: NodeJS.Timeout | null = null;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    if (guard === null && stderr.includes(GUARD_START)) {
+      guard = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, HANG_GUARD_MS);
+    }
   });
-  return { timedOut: child.signal !== null, status: child.status, stdout: child.stdout, stderr: child.stderr };
+  return new Promise((resolve) => {
+    child.on('close', (status) => {
+      if (guard !== null) clearTimeout(guard);
+      resolve({ timedOut, status, stdout, stderr: stderr.replace(`${GUARD_START}\n`, '') });
+    });
+  });
 }

@@ -25,10 +25,10 @@ function codesByFile(errors: { file: string; code: string }[]): Record<string, s
 }
 
 describe('manifest files that are no regular files, too large, or named out of their folder', () => {
-  it('refuses each in the override folder, and the good and the catastrophic ones load and work', () => {
+  it('refuses each in the override folder, and the good and the catastrophic ones load and work', async () => {
     const user = join(root, 'user');
     fillHostile(user);
-    const outcome = runGuarded(`
+    const outcome = await runGuarded(`
       import { ManifestSet } from './src/manifest-store/manifest-set.ts';
       import { evaluate } from './src/detect/evaluate.ts';
       const set = new ManifestSet({ userDir: ${JSON.stringify(user)}, catalogDir: null });
@@ -54,12 +54,12 @@ describe('manifest files that are no regular files, too large, or named out of t
     assert.equal(result.claude, 'bundled', 'the bundled manifests are in force beside the overrides');
   });
 
-  it('follows a symlink to a regular manifest', () => {
+  it('follows a symlink to a regular manifest', async () => {
     const user = join(root, 'linked');
     fillHostile(user);
     writeFileSync(join(root, 'real.toml'), manifestToml('linked', '1.0.0'));
     symlinkSync(join(root, 'real.toml'), join(user, 'linked.toml'));
-    const outcome = runGuarded(`
+    const outcome = await runGuarded(`
       import { ManifestSet } from './src/manifest-store/manifest-set.ts';
       console.log(JSON.stringify(new ManifestSet({ userDir: ${JSON.stringify(user)}, catalogDir: null }).get('linked')?.spec.version ?? null));
     `);
@@ -67,11 +67,11 @@ describe('manifest files that are no regular files, too large, or named out of t
     assert.equal(JSON.parse(outcome.stdout), '1.0.0');
   });
 
-  it('installs only the good manifests of a hostile catalog folder, and none outside its target', () => {
+  it('installs only the good manifests of a hostile catalog folder, and none outside its target', async () => {
     const catalog = join(root, 'catalog');
     fillHostile(catalog, '9.0.0');
     const target = join(root, 'installed', 'agent-detection');
-    const outcome = runGuarded(`
+    const outcome = await runGuarded(`
       import { installFromCatalog } from './src/manifest-store/catalog.ts';
       console.log(JSON.stringify(installFromCatalog(${JSON.stringify(catalog)}, ${JSON.stringify(target)})));
     `);
@@ -84,11 +84,11 @@ describe('manifest files that are no regular files, too large, or named out of t
     assert.deepEqual(readdirSync(join(root, 'installed')), ['agent-detection'], 'nothing was written beside the target');
   });
 
-  it('loads an installed catalog folder holding special files and a FIFO for sources.json', () => {
+  it('loads an installed catalog folder holding special files and a FIFO for sources.json', async () => {
     const installed = join(root, 'data-catalog');
     fillHostile(installed);
     mkfifo(join(installed, CATALOG_SOURCES_FILE));
-    const outcome = runGuarded(`
+    const outcome = await runGuarded(`
       import { ManifestSet } from './src/manifest-store/manifest-set.ts';
       const set = new ManifestSet({ userDir: null, catalogDir: ${JSON.stringify(installed)} });
       console.log(JSON.stringify({ errors: set.list().errors, good: set.get('good')?.ref.source ?? null }));

@@ -4,7 +4,6 @@ import { runReport } from '../../../src/cli/hook/run.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useDaemon } from '../../helpers/session.ts';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORRAL_BIN } from '../../helpers/daemon.ts';
@@ -41,7 +40,8 @@ describe('corral report, the hook command', () => {
   async function reporterPane(): Promise<{ id: string; env: NodeJS.ProcessEnv }> {
     const path = join(session.daemon.dir, `hook-proxy-${(proxies += 1)}.sock`);
     const pane = await session.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, path], cwd: session.daemon.dir });
-    await waitFor(() => existsSync(path), { what: 'the report proxy to listen' });
+    // The socket file appears at bind(), before listen(): a connect in between is refused. Wait for the proxy's own word.
+    await waitFor(async () => (await session.call('pane.read', { target: pane.id })).text.includes('proxy ready'), { what: 'the report proxy to listen' });
     return { id: pane.id, env: env(path) };
   }
 
