@@ -49,6 +49,8 @@ export class ForegroundTracker implements Disposable {
   /** Looks taken in a row that found a member inside execve. */
   private midExecTries = 0;
   private rereadNext = false;
+  /** The children lists mayHaveChanged read in this refresh, passed on so they are not read twice. */
+  private below: number[] | null | undefined = undefined;
 
   constructor(private readonly shellPid: number) {}
 
@@ -106,6 +108,7 @@ export class ForegroundTracker implements Disposable {
     const belowKey = below === null ? null : below.join(',');
     if (belowKey === null || belowKey !== this.lastBelow) {
       this.lastBelow = belowKey;
+      this.below = below;
       return true;
     }
     // An exec keeps the pid and may keep the comm (node running node): compare the command line too.
@@ -128,7 +131,11 @@ export class ForegroundTracker implements Disposable {
   }
 
   private refresh(): boolean {
-    return this.mayHaveChanged() && this.update(readForeground(this.shellPid));
+    this.below = undefined;
+    if (!this.mayHaveChanged()) return false;
+    const below = this.below;
+    this.below = undefined;
+    return this.update(readForeground(this.shellPid, below));
   }
 
   private update(next: ForegroundProcess | null): boolean {

@@ -185,11 +185,13 @@ export function readMember(stat: ProcStat): ProcessMember {
 /**
  * The foreground process group of the terminal that `shellPid` (the pane's first process) runs
  * on: its members among the shell and its descendants, and the leader when it still lives.
+ * `knownBelow` is descendantsByChildren(shellPid) read just before, when the caller has it.
  */
-export function readForeground(shellPid: number): ForegroundProcess | null {
+export function readForeground(shellPid: number, knownBelow?: number[] | null): ForegroundProcess | null {
   const tpgid = readTpgid(shellPid);
   if (tpgid === null) return null;
-  const below = descendantsByChildren(shellPid);
+  // The caller may have just read the children lists (to see whether anything changed): use them.
+  const below = knownBelow === undefined ? descendantsByChildren(shellPid) : knownBelow;
   const table = below === null ? readProcessTable() : null;
   const candidates = [shellPid, ...(below ?? descendants(shellPid, table!))];
   const members: ProcessMember[] = [];
