@@ -13,6 +13,7 @@ import { publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
+import { ExternalPanes } from './external-panes.ts';
 import { agentQueryHandlers } from './handlers/agent-query.ts';
 import { agentWaitHandlers } from './handlers/agent-wait.ts';
 import { WaitHub } from './waits/wait-hub.ts';
@@ -156,7 +157,7 @@ export class Daemon {
       daemon.register([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
-        ...agentHandlers(registry, agents),
+        ...agentHandlers(registry, agents, daemon.own(new ExternalPanes(registry, agents, log))),
         ...agentQueryHandlers(registry, agents),
         ...agentWaitHandlers(registry, agents, waits),
         ...agentActHandlers(registry, agents, queues),

@@ -36,6 +36,14 @@ export interface PaneOrigin {
   /** The environment the spawn asked for, without secrets (kept for a respawn). */
   env?: Record<string, string>;
   previous?: PreviousLife | null;
+  /** An agent started outside Corral that reports through its hooks: the pane has no process and no screen. */
+  external?: ExternalKey | null;
+}
+
+/** What names an external pane: the reporting source and the agent's session. */
+export interface ExternalKey {
+  source: string;
+  session: string;
 }
 
 /**
@@ -49,6 +57,8 @@ export class PaneRecord implements Disposable {
   readonly env: Record<string, string>;
   /** Set on a pane a previous daemon owned (recovered or lost). */
   readonly previous: PreviousLife | null;
+  /** Set on an external pane (hook reports without a pane of their own). */
+  readonly external: ExternalKey | null;
   private lifecycle: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
@@ -68,6 +78,7 @@ export class PaneRecord implements Disposable {
     this.recovered = origin.recovered ?? false;
     this.env = origin.env ?? {};
     this.previous = origin.previous ?? null;
+    this.external = origin.external ?? null;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.warnings = new LimitedLog(log, { pane: identity.id });
@@ -124,6 +135,9 @@ export class PaneRecord implements Disposable {
   }
 
   assertRunning(): void {
+    if (this.external !== null) {
+      throw new CorralError('pane_external', `pane ${this.label()} is an agent started outside Corral, known from its hooks only: it has no terminal`, { id: this.id });
+    }
     if (this.lifecycle === 'lost') {
       throw new CorralError('pane_exited', `pane ${this.label()} is lost (its pty host went away); respawn it with \`corral pane respawn ${this.id}\``, { id: this.id });
     }
@@ -157,6 +171,7 @@ export class PaneRecord implements Disposable {
       exitCode: this.exitInfo?.exitCode ?? null,
       signal: this.exitInfo?.signal ?? null,
       ...(this.recovered ? { recovered: true } : {}),
+      ...(this.external !== null ? { external: { ...this.external } } : {}),
       ...(this.lifecycle === 'lost' && this.previous ? { previous: { agent: this.previous.agent, state: this.previous.state, session: this.previous.session } } : {}),
     };
   }

@@ -4,7 +4,7 @@ import type { Disposable } from '../base/disposable.ts';
 import type { PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { Logger } from './logger.ts';
-import { PaneRecord, type PaneIdentity, type PreviousLife } from './pane-record.ts';
+import { PaneRecord, type ExternalKey, type PaneIdentity, type PreviousLife } from './pane-record.ts';
 import { withoutSecrets } from './state/secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
 import type { LaunchPlanner } from './integration/planner.ts';
@@ -53,6 +53,8 @@ export interface SpawnRequest {
 
 /** The workspace of a pane spawned without one. A pane's id is `<workspace>:p<n>`, n unique in the daemon. */
 const WORKSPACE = 'w1';
+/** The workspace of the panes of agents started outside Corral. */
+export const EXTERNAL_WORKSPACE = 'external';
 
 /**
  * Every pane the daemon owns, by id and by name. Ids are never reused in a daemon's life.
@@ -182,6 +184,17 @@ export class PaneRegistry implements Disposable {
     return this.add(meta, terminal, false);
   }
 
+  /**
+   * Lists an agent started outside Corral, known from its hook reports only: a pane of the `external`
+   * workspace with no process and a screen that says so (docs/reporting.md, "Agents started outside Corral").
+   */
+  addExternal(key: ExternalKey, cwd: string, terminal: TerminalPane): PaneRecord {
+    const id = `${EXTERNAL_WORKSPACE}:p${this.nextPane}`;
+    this.nextPane += 1;
+    const identity: PaneIdentity = { id, name: null, workspace: EXTERNAL_WORKSPACE, command: key.source, args: [], cwd };
+    return this.add({ ...identity, createdAt: Date.now(), env: {} }, terminal, false, key);
+  }
+
   /** Ids of new panes start after `next` at least (the numbers the state file remembers). */
   reserveIds(next: number): void {
     this.nextPane = Math.max(this.nextPane, next);
@@ -191,10 +204,10 @@ export class PaneRegistry implements Disposable {
     return this.nextPane;
   }
 
-  private add(meta: PaneMeta, terminal: TerminalPane, recovered: boolean): PaneRecord {
+  private add(meta: PaneMeta, terminal: TerminalPane, recovered: boolean, external: ExternalKey | null = null): PaneRecord {
     const { id, name, workspace, command, args, cwd } = meta;
     const identity: PaneIdentity = { id, name, workspace, command, args, cwd };
-    const pane = new PaneRecord(identity, terminal, this.log, { createdAt: meta.createdAt, recovered, env: meta.env ?? {}, previous: meta.previous ?? null });
+    const pane = new PaneRecord(identity, terminal, this.log, { createdAt: meta.createdAt, recovered, env: meta.env ?? {}, previous: meta.previous ?? null, external });
     this.panes.set(identity.id, pane);
     if (identity.name !== null) this.byName.set(identity.name, pane);
     pane.onExit(() => this.exited.fire(pane));

@@ -25,6 +25,9 @@ export async function respawnPane(
   pane: PaneRecord,
   fresh = false,
 ): Promise<PaneInfo & { resumed: string | null }> {
+  if (pane.external !== null) {
+    throw new CorralError('pane_external', `pane ${pane.label()} is an agent started outside Corral, known from its hooks only: there is nothing to respawn`, { id: pane.id });
+  }
   if (pane.state === 'running') {
     throw new CorralError('pane_running', `pane ${pane.label()} is still running; only a lost or exited pane can be respawned`, { id: pane.id });
   }

@@ -9,7 +9,7 @@ export function registerHookReportCommand(program: Command): void {
   program
     .command('report')
     .description(
-      `the command an agent's hook runs: reports its state to the pane it runs in. Prints nothing on stdout, ` +
+      `the command an agent's hook runs: reports its state to the pane it runs in (outside a pane: to the external pane of its source and session). Prints nothing on stdout, ` +
         `gives up after ${HOOK_DEADLINE_MS} ms, and exits 0 whatever happens unless --strict (see docs/reporting.md)`,
     )
     .option('--hook <cli>', 'read the hook payload of claude, codex, gemini, qwen or opencode (stdin; codex: last argument) and map its event')
@@ -17,7 +17,7 @@ export function registerHookReportCommand(program: Command): void {
     .option('--agent <id>', 'the agent id (default: the --hook CLI)')
     .option('--source <name>', 'who reports (default: hook:<cli>)')
     .option('--session <id>', "the agent session id (default: the payload's)")
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
+    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE; neither: an external pane)')
     .option('--message <text>', 'a short note shown by explain')
     .option('--chain <json-array>', 'run this program too, with the payload as its last argument (chains a user notify)')
     .option('--strict', 'exit 1 when rejected, 2 on usage errors, 4 when no daemon answers, 124 on timeout');

@@ -61,13 +61,15 @@ export async function runReport(
 
   const agent = args.agent ?? mapping?.agent;
   if (agent === undefined) return fail(strict, 'usage', 'pass --agent (or --hook)');
-  const target = args.target ?? env.CORRAL_PANE;
-  if (!target) return fail(strict, 'usage', 'no pane: run inside a Corral pane (CORRAL_PANE) or pass --target');
+  // Outside a pane (an agent started in any terminal) the report names no target: the daemon lists the
+  // agent as an external pane keyed by source and session, which it then needs.
+  const target = args.target ?? (env.CORRAL_PANE || undefined);
   const source = args.source ?? `hook:${args.hook ?? agent}`;
   const session = args.session ?? action.session;
+  if (target === undefined && session === undefined) return fail(strict, 'usage', 'no pane and no session: outside a Corral pane a report needs a session (--session)');
   // Inside a pane this process is below the agent that ran the hook: binding checks its pid.
   const pid = env.CORRAL_PANE && args.target === undefined ? { pid: process.pid } : {};
-  const common = { target, source, ...(session !== undefined ? { session } : {}), ...pid };
+  const common = { ...(target !== undefined ? { target } : {}), source, ...(session !== undefined ? { session } : {}), ...pid };
 
   const socket = resolveSocketPath(args.socket, env);
   let outcome;

@@ -1,4 +1,4 @@
-import type { AgentView, ArbiterExplain, ChangeRecord, Clock, ReportOutcome } from '../../arbiter/index.ts';
+import type { AgentView, ArbiterExplain, ChangeRecord, Clock, ProcessTree, ReportOutcome } from '../../arbiter/index.ts';
 import { PaneArbiter } from '../../arbiter/index.ts';
 import type { ArbiterWindows, InbandPolicy } from '../../arbiter/index.ts';
 import { evaluate } from '../../detect/evaluate.ts';
@@ -18,6 +18,9 @@ import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
 
 const CHILD_GROUPS_INTERVAL_MS = 500;
+
+/** The process tree of an external pane: every reporter stands alone, under no agent Corral sees. */
+const ANY_REPORTER: ProcessTree = { lineage: (pid) => [{ pid, agent: null, hinted: null }] };
 
 export interface PaneAgentDeps {
   manifests: () => ManifestSet;
@@ -57,7 +60,8 @@ export class PaneAgent implements Disposable {
   ) {
     this.arbiter = new PaneArbiter({
       clock: deps.clock,
-      tree: paneProcessTree(pane.terminal.pid, deps.identify),
+      // An external pane has no process tree: its reporters are found by source and session, any process of the user.
+      tree: pane.external !== null ? ANY_REPORTER : paneProcessTree(pane.terminal.pid, deps.identify),
       canonicalAgent: (agent) => deps.manifests().get(agent)?.spec.id ?? agent,
       ...(deps.windows ? { windows: deps.windows } : {}),
       ...(deps.inband ? { inband: deps.inband } : {}),
@@ -102,7 +106,7 @@ export class PaneAgent implements Disposable {
 
   explain(): { detection: Explain | null; arbiter: ArbiterExplain } {
     const agent = this.arbiter.view().agent;
-    const manifest = agent ? this.deps.manifests().get(agent) : null;
+    const manifest = agent && this.pane.external === null ? this.deps.manifests().get(agent) : null;
     const detection = manifest ? explainScreen(manifest, this.input(), this.memory) : null;
     return { detection, arbiter: this.arbiter.explain() };
   }
@@ -180,7 +184,7 @@ export class PaneAgent implements Disposable {
   }
 
   private detect(): void {
-    if (this.disposed) return;
+    if (this.disposed || this.pane.external !== null) return;
     const agent = this.arbiter.view().agent;
     if (agent === null) return;
     const manifest = this.deps.manifests().get(agent);

@@ -4,8 +4,28 @@ import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../.
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding, type RequestContext } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
+import type { ExternalPanes } from '../external-panes.ts';
+import type { PaneRecord } from '../pane-record.ts';
 
-export function agentHandlers(registry: PaneRegistry, agents: AgentService): HandlerBinding[] {
+type Answer = { accepted: boolean; reason?: string };
+
+export function agentHandlers(registry: PaneRegistry, agents: AgentService, externals?: ExternalPanes): HandlerBinding[] {
+  /**
+   * A report without a target comes from an agent started outside Corral: it goes to the external pane
+   * of its source and session, listed by its first state report. A pane listed for a report that did not
+   * take is removed again, so a refused report leaves nothing behind.
+   */
+  const external = (source: string, session: string | undefined, create: boolean, context: RequestContext, admit: (pane: PaneRecord) => Answer): Answer => {
+    if (!externals) return { accepted: false, reason: 'not_in_pane' };
+    if (session === undefined) return { accepted: false, reason: 'invalid_report' };
+    const existing = externals.find(source, session);
+    if (existing === undefined && !create) return { accepted: false, reason: 'no_report' };
+    const pane = existing ?? externals.paneFor(source, session, context.connection.peer?.pid ?? null);
+    const answer = admit(pane);
+    if (existing === undefined && agents.find(pane)?.view().agent == null) void registry.remove(pane);
+    return answer;
+  };
+
   return [
     implement(AGENT_GET, ({ target }) => agents.info(registry.resolve(target))),
 
@@ -23,18 +43,18 @@ export function agentHandlers(registry: PaneRegistry, agents: AgentService): Han
     }),
 
     implement(PANE_REPORT_AGENT, ({ target, ...report }, context) => {
-      const tracker = agents.of(registry.resolve(target));
-      return tracker.report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)));
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)));
+      return target === undefined ? external(report.source, report.session, true, context, admit) : admit(registry.resolve(target));
     }),
 
     implement(PANE_RELEASE_AGENT, ({ target, ...release }, context) => {
-      const tracker = agents.of(registry.resolve(target));
-      return tracker.report((arbiter) => bound(arbiter, release, context, (params) => arbiter.releaseAgent(params)));
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, release, context, (params) => arbiter.releaseAgent(params)));
+      return target === undefined ? external(release.source, release.session, false, context, admit) : admit(registry.resolve(target));
     }),
 
     implement(PANE_REPORT_SESSION, ({ target, ...session }, context) => {
-      const tracker = agents.of(registry.resolve(target));
-      return tracker.report((arbiter) => bound(arbiter, session, context, (params) => arbiter.reportSession(params)));
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, session, context, (params) => arbiter.reportSession(params)));
+      return target === undefined ? external(session.source, session.session, false, context, admit) : admit(registry.resolve(target));
     }),
   ];
 }

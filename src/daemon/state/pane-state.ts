@@ -101,7 +101,7 @@ export class PaneStateStore implements Disposable {
   }
 
   private snapshot(): StoredState {
-    return { version: STATE_FILE_VERSION, socket: this.socket, savedAt: Date.now(), nextPane: this.registry.nextId, panes: this.registry.list().map((pane) => this.store(pane)) };
+    return { version: STATE_FILE_VERSION, socket: this.socket, savedAt: Date.now(), nextPane: this.registry.nextId, panes: this.registry.list().filter((pane) => pane.external === null).map((pane) => this.store(pane)) };
   }
 
   private store(pane: PaneRecord): StoredPane {

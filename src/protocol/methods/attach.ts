@@ -23,7 +23,7 @@ export const PANE_ATTACH = defineMethod({
     rows: optional(paneRows),
   }),
   result: returns<PaneAttachResult>(),
-  errors: ['pane_not_found', 'pane_exited'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
 
 export const PANE_DETACH = defineMethod({

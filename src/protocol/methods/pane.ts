@@ -29,6 +29,8 @@ export interface PaneInfo {
   recovered?: true;
   /** On a lost pane: its agent, last state and session as the previous daemon knew them. */
   previous?: { agent: string | null; state: string; session: string | null };
+  /** An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session. */
+  external?: { source: string; session: string };
 }
 
 /** The PTY's foreground process group, as read from /proc. */
@@ -103,7 +105,7 @@ export const PANE_RESIZE = defineMethod({
   summary: 'Resize the PTY and the emulator.',
   params: params({ target, cols: paneCols, rows: paneRows }),
   result: returns<PaneInfo>(),
-  errors: ['pane_not_found', 'pane_exited'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
 
 export const PANE_SEND = defineMethod({
@@ -115,7 +117,7 @@ export const PANE_SEND = defineMethod({
     keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 1024 })),
   }),
   result: returns<{ bytes: number }>(),
-  errors: ['pane_not_found', 'pane_exited', 'invalid_key', 'pane_input_full'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'invalid_key', 'pane_input_full'],
 });
 
 export const READ_SOURCES = ['screen', 'scrollback'] as const;
@@ -144,5 +146,5 @@ export const PANE_RESPAWN = defineMethod({
     "Start a lost or exited pane's command again: same id, name, cwd and size; with the agent's resume form and session id when its manifest declares one.",
   params: params({ target, fresh: optional(bool()) }),
   result: returns<PaneInfo & { resumed: string | null }>(),
-  errors: ['pane_not_found', 'pane_running', 'spawn_failed'],
+  errors: ['pane_not_found', 'pane_running', 'pane_external', 'spawn_failed'],
 });

@@ -8,7 +8,8 @@ export interface ReportAnswer {
   reason?: string; // a stable code, e.g. stale_seq, stale_generation, nested_agent (docs/reporting.md)
 }
 
-const target = paneTarget;
+/** Absent: the reporter is an agent started outside Corral, listed as an external pane by source and session. */
+const target = optional(paneTarget);
 const source = str({ min: 1, max: 64 });
 const session = str({ min: 1, max: 256 });
 const pid = int({ min: 1, max: 2 ** 31 - 1 });

@@ -1489,6 +1489,22 @@ export const WIRE_TYPES: WireTypes = {
             "state",
             "session"
           ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
+            "session"
+          ]
         }
       },
       "required": [
@@ -1622,6 +1638,22 @@ export const WIRE_TYPES: WireTypes = {
           "required": [
             "agent",
             "state",
+            "session"
+          ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
             "session"
           ]
         }
@@ -1863,6 +1895,22 @@ export const WIRE_TYPES: WireTypes = {
             "state",
             "session"
           ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
+            "session"
+          ]
         }
       },
       "required": [
@@ -1993,6 +2041,22 @@ export const WIRE_TYPES: WireTypes = {
           "required": [
             "agent",
             "state",
+            "session"
+          ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
             "session"
           ]
         },
@@ -2147,6 +2211,22 @@ export const WIRE_TYPES: WireTypes = {
           "required": [
             "agent",
             "state",
+            "session"
+          ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
             "session"
           ]
         }
@@ -2807,6 +2887,22 @@ export const WIRE_TYPES: WireTypes = {
           "required": [
             "agent",
             "state",
+            "session"
+          ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
             "session"
           ]
         }
@@ -3831,6 +3927,22 @@ export const WIRE_TYPES: WireTypes = {
           "required": [
             "agent",
             "state",
+            "session"
+          ]
+        },
+        "external": {
+          "description": "An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.",
+          "type": "object",
+          "properties": {
+            "source": {
+              "type": "string"
+            },
+            "session": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "source",
             "session"
           ]
         }
