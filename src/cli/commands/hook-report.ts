@@ -18,6 +18,7 @@ export function registerHookReportCommand(program: Command): void {
     .option('--source <name>', 'who reports (default: hook:<cli>)')
     .option('--session <id>', "the agent session id (default: the payload's)")
     .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE; neither: an external pane)')
+    .option('--seq <n>', "this event's order, when the agent's plugin numbers its events (default: the hook's start time)")
     .option('--message <text>', 'a short note shown by explain')
     .option('--chain <json-array>', 'run this program too, with the payload as its last argument (chains a user notify)')
     .option('--strict', 'exit 1 when rejected, 2 on usage errors, 4 when no daemon answers, 124 on timeout');

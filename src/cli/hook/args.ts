@@ -8,6 +8,8 @@ export interface ReportArgs {
   target?: string;
   socket?: string;
   message?: string;
+  /** The event's order as the agent's plugin numbered it (OpenCode's); default: the hook's start time. */
+  seq?: number;
   strict: boolean;
   /** Codex: the user's own notify program, run after the report with the same payload. */
   chain?: string[];
@@ -15,7 +17,7 @@ export interface ReportArgs {
   positional: string[];
 }
 
-const VALUED = new Set(['--state', '--agent', '--source', '--session', '--hook', '--target', '--socket', '--message', '--chain']);
+const VALUED = new Set(['--state', '--agent', '--source', '--session', '--hook', '--target', '--socket', '--message', '--chain', '--seq']);
 
 export class ArgsError extends Error {}
 
@@ -42,6 +44,7 @@ export function parseReportArgs(argv: readonly string[]): ReportArgs {
     const value = eq > 0 ? word.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new ArgsError(`${name} needs a value`);
     if (name === '--chain') args.chain = parseChain(value);
+    else if (name === '--seq') args.seq = parseSeq(value);
     else args[name.slice(2) as 'state'] = value;
   }
   return args;
@@ -59,4 +62,10 @@ function parseChain(value: string): string[] {
     throw new ArgsError('--chain must be a non-empty JSON array of strings');
   }
   return parsed;
+}
+
+function parseSeq(value: string): number {
+  const seq = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(seq)) throw new ArgsError('--seq must be a non-negative integer');
+  return seq;
 }

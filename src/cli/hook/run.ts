@@ -74,7 +74,8 @@ export async function runReport(
   const socket = resolveSocketPath(args.socket, env);
   let outcome;
   if (action.kind === 'state') {
-    const seq = action.ts !== undefined ? action.ts * 1000 : startedMicros;
+    // The agent's own numbering first (OpenCode's plugin counts its events), then the payload's time, then the start.
+    const seq = args.seq ?? (action.ts !== undefined ? action.ts * 1000 : startedMicros);
     const message = args.message ?? action.message;
     const params = { ...common, agent, state: action.state, seq, ts: Math.floor(Date.now() / 1000), ...(message ? { message } : {}) };
     outcome = await sendOnce(socket, PANE_REPORT_AGENT.name, params, deadline);

@@ -18,26 +18,36 @@ export function pluginDir(launch: Launch, context: IntegrationContext): Integrat
   return { ...launch, env: { ...launch.env, [variable]: context.dir }, files: [path], summary: `${variable} with a plugin for ${context.spec.events.length} events` };
 }
 
-/** The plugin: one hook process per listed event, started in event order, never awaited. */
+/**
+ * The plugin: one hook process per listed event, never awaited. OpenCode fires several events within a
+ * millisecond (a status and the idle that follows), and processes started together do not reach the
+ * socket, or even start, in that order: each hook carries the event's place as `--seq`, a counter of
+ * this plugin instance on top of its load time in microseconds, so a later event always wins and a
+ * restarted OpenCode still counts up.
+ */
 function pluginSource(argv: string[], events: string[]): string {
-  return `// Corral's per-launch plugin: each listed event goes to \`corral report --hook opencode\` on stdin.
+  return `// Corral's per-launch plugin: each listed event goes to \`corral report --hook opencode --seq N\` on stdin.
 import { spawn } from 'node:child_process';
 
 const ARGV = ${JSON.stringify(argv)};
 const EVENTS = new Set(${JSON.stringify(events)});
 
-export const CorralReport = async () => ({
-  event: async ({ event }) => {
-    if (!event || !EVENTS.has(event.type)) return;
-    try {
-      const child = spawn(ARGV[0], ARGV.slice(1), { stdio: ['pipe', 'ignore', 'ignore'] });
-      child.on('error', () => {});
-      child.stdin.on('error', () => {});
-      child.stdin.end(JSON.stringify(event));
-    } catch {
-      // a hook never breaks its agent
-    }
-  },
-});
+export const CorralReport = async () => {
+  let seq = Date.now() * 1000;
+  return {
+    event: async ({ event }) => {
+      if (!event || !EVENTS.has(event.type)) return;
+      seq = Math.max(seq + 1, Date.now() * 1000);
+      try {
+        const child = spawn(ARGV[0], [...ARGV.slice(1), '--seq', String(seq)], { stdio: ['pipe', 'ignore', 'ignore'] });
+        child.on('error', () => {});
+        child.stdin.on('error', () => {});
+        child.stdin.end(JSON.stringify(event));
+      } catch {
+        // a hook never breaks its agent
+      }
+    },
+  };
+};
 `;
 }

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { integrate } from '../../../src/daemon/integration/integrate.ts';
+import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
+import { CORRAL_BIN } from '../../helpers/daemon.ts';
+import { useDaemon } from '../../helpers/session.ts';
+import { waitFor } from '../../helpers/wait.ts';
+
+const TURN = fileURLToPath(new URL('../../fixtures/hooks/opencode/turn/', import.meta.url));
+const REPORT_PROXY = fileURLToPath(new URL('../../fixtures/report-proxy.mjs', import.meta.url));
+
+/** The real `corral report` with `input` on its stdin. */
+function report(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CORRAL_BIN, 'report', ...args], { stdio: ['pipe', 'ignore', 'ignore'], env });
+    child.stdin.end(input);
+    child.on('close', resolve);
+  });
+}
+
+describe("OpenCode's per-launch plugin numbers its events", () => {
+  const session = useDaemon();
+
+  it('so that the last event of a recorded turn wins, whichever hook process arrives first', async () => {
+    // The events of one turn as OpenCode 1.18.33 handed them to the plugin (live check), in order.
+    const events = readdirSync(TURN).sort().map((file) => readFileSync(join(TURN, file), 'utf8'));
+    const dir = mkdtempSync(join(tmpdir(), 'corral-opencode-'));
+    const calls = join(dir, 'calls');
+    // The hook the plugin runs, here a sink keeping each payload under the --seq the plugin gave it.
+    const sink = ['/bin/sh', '-c', `mkdir -p '${calls}'; [ "$1" = --seq ] && cat > '${calls}'/"$2".json`, 'sink'];
+    const spec = new ManifestSet().all().find((m) => m.spec.id === 'opencode')!.spec.integration!;
+    const planned = integrate({ command: 'opencode', args: [], env: {} }, { spec, hookArgv: sink, dir, userEnv: {} })!;
+    const plugin = await import(join(planned.env.OPENCODE_CONFIG_DIR!, 'plugins', 'corral.js'));
+    const hooks = await plugin.CorralReport({});
+    for (const event of events) await hooks.event({ event: JSON.parse(event) });
+    await waitFor(() => existsSync(calls) && readdirSync(calls).length === events.length, { what: 'a hook per event', timeoutMs: 30_000 });
+
+    // The plugin's numbers follow the events' order, strictly.
+    const numbered = readdirSync(calls).map((file) => ({ seq: Number(file.replace(/\.json$/, '')), payload: readFileSync(join(calls, file), 'utf8') }));
+    numbered.sort((a, b) => a.seq - b.seq);
+    assert.deepEqual(numbered.map((call) => JSON.parse(call.payload).id), events.map((event) => JSON.parse(event).id));
+
+    // Replayed into a pane last event first (each later hook process starts later): the last event still wins.
+    const proxy = join(session.daemon.dir, 'opencode-proxy.sock');
+    const pane = await session.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, proxy], cwd: session.daemon.dir });
+    await waitFor(() => existsSync(proxy), { what: 'the report proxy to listen' });
+    const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: proxy, CORRAL_HOOK_DEADLINE_MS: '20000' };
+    delete env.CORRAL_PANE;
+    const codes: Array<number | null> = [];
+    for (const call of [...numbered].reverse()) {
+      codes.push(await report(['--hook', 'opencode', '--target', pane.id, '--seq', String(call.seq), '--strict'], call.payload, env));
+    }
+    assert.deepEqual(codes, [0, ...numbered.slice(1).map(() => 1)], 'the last event is taken, every earlier one refused');
+    const info = await session.call('agent.get', { target: pane.id });
+    assert.deepEqual([info.agent, info.rawState], ['opencode', 'idle']);
+    const explain = await session.call('agent.explain', { target: pane.id });
+    assert.ok(explain.arbiter.rejections.every((r: any) => r.reason === 'stale_seq'));
+    await session.call('pane.kill', { target: pane.id });
+  });
+});
