@@ -38,6 +38,8 @@ export interface PaneOrigin {
   previous?: PreviousLife | null;
   /** An agent started outside Corral that reports through its hooks: the pane has no process and no screen. */
   external?: ExternalKey | null;
+  /** false: started without Corral's hooks (`--no-integrate`). */
+  integrate?: boolean;
 }
 
 /** What names an external pane: the reporting source and the agent's session. */
@@ -59,6 +61,8 @@ export class PaneRecord implements Disposable {
   readonly previous: PreviousLife | null;
   /** Set on an external pane (hook reports without a pane of their own). */
   readonly external: ExternalKey | null;
+  /** Whether the agent was started with Corral's hooks allowed; a respawn starts it the same way. */
+  readonly integrate: boolean;
   private lifecycle: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
@@ -79,6 +83,7 @@ export class PaneRecord implements Disposable {
     this.env = origin.env ?? {};
     this.previous = origin.previous ?? null;
     this.external = origin.external ?? null;
+    this.integrate = origin.integrate ?? true;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.warnings = new LimitedLog(log, { pane: identity.id });

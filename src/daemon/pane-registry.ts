@@ -17,6 +17,8 @@ export interface PaneMeta extends PaneIdentity {
   cols?: number;
   rows?: number;
   previous?: PreviousLife | null;
+  /** false: started without Corral's hooks (`--no-integrate`); a respawn keeps that. */
+  integrate?: false;
 }
 
 /** A pane a previous daemon owned whose PTY is gone (from the state file). */
@@ -137,7 +139,13 @@ export class PaneRegistry implements Disposable {
     checkSpawnable(request.command, cwd, env, request.args ?? []);
     if (options.id === undefined) this.nextPane += 1;
     const identity: PaneIdentity = { id, name: request.name ?? null, workspace, command: request.command, args: request.args ?? [], cwd };
-    const meta: PaneMeta = { ...identity, createdAt: Date.now(), env: withoutSecrets(request.env ?? {}).env, previous: options.previous ?? null };
+    const meta: PaneMeta = {
+      ...identity,
+      createdAt: Date.now(),
+      env: withoutSecrets(request.env ?? {}).env,
+      previous: options.previous ?? null,
+      ...(request.integrate === false ? { integrate: false as const } : {}),
+    };
     if (identity.name !== null) this.reserved.add(identity.name);
     const plan = this.planLaunch?.({ command: request.command, args: request.args ?? [], env }, id, request.integrate !== false);
     let terminal: TerminalPane;
@@ -207,7 +215,14 @@ export class PaneRegistry implements Disposable {
   private add(meta: PaneMeta, terminal: TerminalPane, recovered: boolean, external: ExternalKey | null = null): PaneRecord {
     const { id, name, workspace, command, args, cwd } = meta;
     const identity: PaneIdentity = { id, name, workspace, command, args, cwd };
-    const pane = new PaneRecord(identity, terminal, this.log, { createdAt: meta.createdAt, recovered, env: meta.env ?? {}, previous: meta.previous ?? null, external });
+    const pane = new PaneRecord(identity, terminal, this.log, {
+      createdAt: meta.createdAt,
+      recovered,
+      env: meta.env ?? {},
+      previous: meta.previous ?? null,
+      external,
+      integrate: meta.integrate !== false,
+    });
     this.panes.set(identity.id, pane);
     if (identity.name !== null) this.byName.set(identity.name, pane);
     pane.onExit(() => this.exited.fire(pane));

@@ -39,7 +39,8 @@ export async function respawnPane(
   const previous = pane.previous;
   await registry.remove(pane);
   const next = await registry.spawn(
-    { command, args, cwd, env, cols, rows, workspace, ...(name !== null ? { name } : {}) },
+    // A pane started with --no-integrate comes back without Corral's hooks too.
+    { command, args, cwd, env, cols, rows, workspace, ...(name !== null ? { name } : {}), ...(pane.integrate ? {} : { integrate: false }) },
     { id, ...(extra ? { extraArgs: extra } : {}), previous: previous ? { ...previous, arbiter: null } : null },
   );
   return { ...next.info(), resumed: extra ? session : null };

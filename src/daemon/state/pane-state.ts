@@ -26,6 +26,8 @@ export interface StoredPane {
   agentState: string;
   session: string | null;
   arbiter: ArbiterMemory | null;
+  /** false: the pane was started with `--no-integrate`. */
+  integrate?: false;
 }
 
 export interface StoredState {
@@ -144,6 +146,7 @@ export class PaneStateStore implements Disposable {
       agentState,
       session,
       arbiter,
+      ...(pane.integrate ? {} : { integrate: false as const }),
     };
   }
 }
