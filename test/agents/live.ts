@@ -205,19 +205,34 @@ class AgentRun {
   }
 
   /**
-   * `corral agent prompt`, then waits for working. If the agent does not start and the text still sits
+   * `corral agent prompt`, paced by the screen: the text is typed (`--no-submit`), Enter goes only once
+   * the screen shows the agent took the text and has stopped redrawing, then the agent must start. On a
+   * loaded machine an agent can read a paste and the Enter after it in one go and keep the Enter as a
+   * newline (Gemini CLI under load 30: the prompt sat in its composer); a fixed pause cannot know when the
+   * agent has read the paste, the screen can. If the agent still does not start and the text still sits
    * in the composer, that is a failed submit: it is recorded and Enter is pressed so the run goes on.
    */
   async promptAndWork(step: string, text: string): Promise<{ prompt: CliRun; working: CliRun } | null> {
-    const prompt = await this.corral(['agent', 'prompt', PANE, text]);
-    if (prompt.code !== 0) {
-      this.record(`${step} prompt`, 'FAIL', `exit ${prompt.code}: ${prompt.stderr.trim()}`);
+    const copies = (screen: string) => screen.split(text).length - 1;
+    const before = copies(this.observer!.screen);
+    const typed = await this.corral(['agent', 'prompt', PANE, '--no-submit', text]);
+    if (typed.code !== 0) {
+      this.record(`${step} prompt`, 'FAIL', `exit ${typed.code}: ${typed.stderr.trim()}`);
       return null;
     }
+    const deadline = Date.now() + 60_000 * this.patience;
+    while (copies(this.observer!.screen) <= before && Date.now() < deadline) await sleep(SCREEN_POLL_MS);
+    if (copies(this.observer!.screen) <= before) {
+      this.record(`${step} prompt typed`, 'FAIL', `the typed text never showed on screen within ${60 * this.patience} s; screen:\n${this.screenTail(8)}`);
+      return null;
+    }
+    // The agent's redraw after the paste is over: the screen unchanged for 500 ms.
+    while (Date.now() - this.observer!.changedAt < 500 && Date.now() < deadline) await sleep(SCREEN_POLL_MS);
+    const prompt = await this.corral(['pane', 'send', PANE, '--keys', 'Enter']);
     let working = await this.wait(['working', 'blocked'], 15_000);
-    if (working.code !== 0 && this.observer!.screen.includes(text)) {
+    if (working.code !== 0 && copies(this.observer!.screen) > before && this.observer!.screen.split('\n').some((line) => line.includes(text) && /^\s*[>›❯│┃*]/.test(line))) {
       this.record(`${step} prompt submitted`, 'FAIL',
-        `\`agent prompt\` exited 0 ({delivered: true}) but the agent did not start within ${15 * this.patience} s and the text is still in its composer; pressing Enter with \`pane send\`; screen:\n${this.screenTail(8)}`);
+        `Enter was sent once the screen showed the text, but the agent did not start within ${15 * this.patience} s and the text is still in its composer; pressing Enter again; screen:\n${this.screenTail(8)}`);
       await this.corral(['pane', 'send', PANE, '--keys', 'Enter']);
       working = await this.wait(['working', 'blocked'], 15_000);
     }

@@ -37,6 +37,8 @@ export class Observer {
   private polling = false;
   screen = '';
   title: string | null = null;
+  /** When the probe last saw the screen or title change. */
+  changedAt = 0;
   /** Each distinct screen (with its title) the probe saw, with the poll time it was first seen. */
   readonly screens: ScreenSample[] = [];
 
@@ -103,8 +105,9 @@ export class Observer {
     try {
       const read = await this.client.call(AGENT_READ, { target: this.target, source: 'detection' });
       const now = Date.now();
-      if ((read.text !== this.screen || read.title !== this.title) && this.screens.length < MAX_SCREENS) {
-        this.screens.push({ at: now, text: read.text, title: read.title });
+      if (read.text !== this.screen || read.title !== this.title) {
+        this.changedAt = now;
+        if (this.screens.length < MAX_SCREENS) this.screens.push({ at: now, text: read.text, title: read.title });
       }
       this.screen = read.text;
       this.title = read.title;
