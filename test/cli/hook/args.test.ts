@@ -8,7 +8,10 @@ test('reads the options a hook line carries, in either form, and keeps the paylo
 });
 
 test('refuses an unknown option, a missing value and a chain that is not an argv', () => {
-  assert.throws(() => parseReportArgs(['--seq', '3']), ArgsError);
+  assert.throws(() => parseReportArgs(['--bogus', '3']), ArgsError);
+  assert.throws(() => parseReportArgs(['--seq', '-1']), ArgsError);
+  assert.throws(() => parseReportArgs(['--seq', '1e3']), ArgsError);
+  assert.equal(parseReportArgs(['--seq', '1796088465171000']).seq, 1796088465171000);
   assert.throws(() => parseReportArgs(['--state']), ArgsError);
   assert.throws(() => parseReportArgs(['--chain', '"notify-send"']), ArgsError);
 });

@@ -31,17 +31,19 @@ describe("OpenCode's per-launch plugin numbers its events", () => {
     const events = readdirSync(TURN).sort().map((file) => readFileSync(join(TURN, file), 'utf8'));
     const dir = mkdtempSync(join(tmpdir(), 'corral-opencode-'));
     const calls = join(dir, 'calls');
-    // The hook the plugin runs, here a sink keeping each payload under the --seq the plugin gave it.
-    const sink = ['/bin/sh', '-c', `mkdir -p '${calls}'; [ "$1" = --seq ] && cat > '${calls}'/"$2".json`, 'sink'];
+    // The hook the plugin runs, here a sink keeping each payload under the --seq the plugin gave it
+    // (written aside and renamed: the test never reads a payload still being written).
+    const sink = ['/bin/sh', '-c', `mkdir -p '${calls}'; [ "$1" = --seq ] && cat > '${calls}'/"$2".part && mv '${calls}'/"$2".part '${calls}'/"$2".json`, 'sink'];
     const spec = new ManifestSet().all().find((m) => m.spec.id === 'opencode')!.spec.integration!;
     const planned = integrate({ command: 'opencode', args: [], env: {} }, { spec, hookArgv: sink, dir, userEnv: {} })!;
     const plugin = await import(join(planned.env.OPENCODE_CONFIG_DIR!, 'plugins', 'corral.js'));
     const hooks = await plugin.CorralReport({});
     for (const event of events) await hooks.event({ event: JSON.parse(event) });
-    await waitFor(() => existsSync(calls) && readdirSync(calls).length === events.length, { what: 'a hook per event', timeoutMs: 30_000 });
+    const payloads = () => readdirSync(calls).filter((file) => file.endsWith('.json'));
+    await waitFor(() => existsSync(calls) && payloads().length === events.length, { what: 'a hook per event', timeoutMs: 30_000 });
 
     // The plugin's numbers follow the events' order, strictly.
-    const numbered = readdirSync(calls).map((file) => ({ seq: Number(file.replace(/\.json$/, '')), payload: readFileSync(join(calls, file), 'utf8') }));
+    const numbered = payloads().map((file) => ({ seq: Number(file.replace(/\.json$/, '')), payload: readFileSync(join(calls, file), 'utf8') }));
     numbered.sort((a, b) => a.seq - b.seq);
     assert.deepEqual(numbered.map((call) => JSON.parse(call.payload).id), events.map((event) => JSON.parse(event).id));
 
