@@ -67,10 +67,13 @@ async function* paced(turn: { words: string[]; delayMs: number; held?: Hold }): 
   const next = (word: string, last: boolean) => ({ text: (index++ === 0 ? '' : ' ') + word, last });
   if (turn.held) {
     const until = Date.now() + HELD_TURN_MAX_MS;
+    // Every word of the filler differs (its count goes with it): Gemini CLI takes a text that repeats
+    // itself for a model stuck in a loop and stops the turn with a dialog (live check of 0.61.0).
+    let count = 0;
     while (!turn.held.released && Date.now() < until) {
       for (const word of HELD_WORDS) {
         await sleep(turn.delayMs);
-        yield next(word, false);
+        yield next(`${word}-${++count}`, false);
       }
     }
   }
