@@ -50,7 +50,8 @@ describe("OpenCode's per-launch plugin numbers its events", () => {
     // Replayed into a pane last event first (each later hook process starts later): the last event still wins.
     const proxy = join(session.daemon.dir, 'opencode-proxy.sock');
     const pane = await session.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, proxy], cwd: session.daemon.dir });
-    await waitFor(() => existsSync(proxy), { what: 'the report proxy to listen' });
+    // The socket file appears at bind(), before listen(): wait for the proxy's own word.
+    await waitFor(async () => (await session.call('pane.read', { target: pane.id })).text.includes('proxy ready'), { what: 'the report proxy to listen', timeoutMs: 30_000 });
     const env: NodeJS.ProcessEnv = { ...process.env, CORRAL_SOCKET: proxy, CORRAL_HOOK_DEADLINE_MS: '20000' };
     delete env.CORRAL_PANE;
     const codes: Array<number | null> = [];
