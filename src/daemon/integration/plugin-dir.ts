@@ -19,11 +19,12 @@ export function pluginDir(launch: Launch, context: IntegrationContext): Integrat
 }
 
 /**
- * The plugin: one hook process per listed event, never awaited. OpenCode fires several events within a
- * millisecond (a status and the idle that follows), and processes started together do not reach the
- * socket, or even start, in that order: each hook carries the event's place as `--seq`, a counter of
- * this plugin instance on top of its load time in microseconds, so a later event always wins and a
- * restarted OpenCode still counts up.
+ * The plugin: one hook process at a time, never awaited by OpenCode. OpenCode fires several events
+ * within a millisecond (a status and the idle that follows), and hook processes started together reach
+ * the socket in any order, so the later event could be refused behind the earlier one. Each event gets
+ * its place as `--seq` (a counter of this plugin instance on top of its load time in microseconds, so a
+ * restarted OpenCode still counts up), and while a hook runs only the newest event waits: it goes as
+ * soon as that hook has exited, and events it overtook are not sent (their state is already past).
  */
 function pluginSource(argv: string[], events: string[]): string {
   return `// Corral's per-launch plugin: each listed event goes to \`corral report --hook opencode --seq N\` on stdin.
@@ -34,18 +35,37 @@ const EVENTS = new Set(${JSON.stringify(events)});
 
 export const CorralReport = async () => {
   let seq = Date.now() * 1000;
+  let running = false;
+  let waiting = null;
+  const report = (event, n) => {
+    running = true;
+    let ended = false;
+    const next = () => {
+      if (ended) return;
+      ended = true;
+      running = false;
+      if (waiting) {
+        const { event: later, n: at } = waiting;
+        waiting = null;
+        report(later, at);
+      }
+    };
+    try {
+      const child = spawn(ARGV[0], [...ARGV.slice(1), '--seq', String(n)], { stdio: ['pipe', 'ignore', 'ignore'] });
+      child.on('error', next);
+      child.on('exit', next);
+      child.stdin.on('error', () => {});
+      child.stdin.end(JSON.stringify(event));
+    } catch {
+      next(); // a hook never breaks its agent
+    }
+  };
   return {
     event: async ({ event }) => {
       if (!event || !EVENTS.has(event.type)) return;
       seq = Math.max(seq + 1, Date.now() * 1000);
-      try {
-        const child = spawn(ARGV[0], [...ARGV.slice(1), '--seq', String(seq)], { stdio: ['pipe', 'ignore', 'ignore'] });
-        child.on('error', () => {});
-        child.stdin.on('error', () => {});
-        child.stdin.end(JSON.stringify(event));
-      } catch {
-        // a hook never breaks its agent
-      }
+      if (running) waiting = { event, n: seq };
+      else report(event, seq);
     },
   };
 };

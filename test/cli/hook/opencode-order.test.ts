@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -26,28 +26,44 @@ function report(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<
 describe("OpenCode's per-launch plugin numbers its events", () => {
   const session = useDaemon();
 
-  it('so that the last event of a recorded turn wins, whichever hook process arrives first', async () => {
+  it('one hook at a time, the newest waiting event next, so that the last event of a recorded turn wins', async () => {
     // The events of one turn as OpenCode 1.18.33 handed them to the plugin (live check), in order.
     const events = readdirSync(TURN).sort().map((file) => readFileSync(join(TURN, file), 'utf8'));
     const dir = mkdtempSync(join(tmpdir(), 'corral-opencode-'));
     const calls = join(dir, 'calls');
+    mkdirSync(calls);
     // The hook the plugin runs, here a sink keeping each payload under the --seq the plugin gave it
-    // (written aside and renamed: the test never reads a payload still being written).
-    const sink = ['/bin/sh', '-c', `mkdir -p '${calls}'; [ "$1" = --seq ] && cat > '${calls}'/"$2".part && mv '${calls}'/"$2".part '${calls}'/"$2".json`, 'sink'];
+    // (written aside and renamed: the test never reads a payload still being written), and noting any
+    // hook that started while another still ran.
+    const sink = ['/bin/sh', '-c', `mkdir '${calls}/running' 2>/dev/null || touch '${calls}/overlap'; [ "$1" = --seq ] && cat > '${calls}'/"$2".part && mv '${calls}'/"$2".part '${calls}'/"$2".json; sleep 0.2; rmdir '${calls}/running'`, 'sink'];
     const spec = new ManifestSet().all().find((m) => m.spec.id === 'opencode')!.spec.integration!;
     const planned = integrate({ command: 'opencode', args: [], env: {} }, { spec, hookArgv: sink, dir, userEnv: {} })!;
     const plugin = await import(join(planned.env.OPENCODE_CONFIG_DIR!, 'plugins', 'corral.js'));
     const hooks = await plugin.CorralReport({});
-    for (const event of events) await hooks.event({ event: JSON.parse(event) });
     const payloads = () => readdirSync(calls).filter((file) => file.endsWith('.json'));
-    await waitFor(() => existsSync(calls) && payloads().length === events.length, { what: 'a hook per event', timeoutMs: 30_000 });
+    // Three bursts, each fired within a millisecond as OpenCode does: while a hook runs, only the newest
+    // waiting event goes next; the first of a burst goes at once if no hook runs by then.
+    const bursts = [events.slice(0, 3), events.slice(3, 6), events.slice(6)];
+    const idOf = (event: string): string => JSON.parse(event).id;
+    const sentIds = () => payloads().map((file) => idOf(readFileSync(join(calls, file), 'utf8')));
+    for (const burst of bursts) {
+      for (const event of burst) await hooks.event({ event: JSON.parse(event) });
+      await waitFor(() => sentIds().includes(idOf(burst.at(-1)!)) && !existsSync(join(calls, 'running')), { what: 'the last event of the burst to be sent', timeoutMs: 30_000 });
+    }
+    assert.equal(existsSync(join(calls, 'overlap')), false, 'no hook started while another ran');
 
-    // The plugin's numbers follow the events' order, strictly.
+    // Sent: the last event of each burst and at most one before it, numbered in the events' order.
     const numbered = payloads().map((file) => ({ seq: Number(file.replace(/\.json$/, '')), payload: readFileSync(join(calls, file), 'utf8') }));
     numbered.sort((a, b) => a.seq - b.seq);
-    assert.deepEqual(numbered.map((call) => JSON.parse(call.payload).id), events.map((event) => JSON.parse(event).id));
+    const order = numbered.map((call) => events.findIndex((event) => idOf(event) === idOf(call.payload)));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, 'numbers follow the events');
+    for (const [i, burst] of bursts.entries()) {
+      const from = bursts.slice(0, i).flat().length;
+      const sent = order.filter((at) => at >= from && at < from + burst.length);
+      assert.ok(sent.includes(from + burst.length - 1) && sent.length <= 2, `burst ${i + 1} sent ${sent.join(', ')}`);
+    }
 
-    // Replayed into a pane last event first (each later hook process starts later): the last event still wins.
+    // Replayed into a pane last event first (each later hook process starts later): --seq decides, the last event wins.
     const proxy = join(session.daemon.dir, 'opencode-proxy.sock');
     const pane = await session.call('pane.spawn', { command: process.execPath, args: [REPORT_PROXY, proxy], cwd: session.daemon.dir });
     // The socket file appears at bind(), before listen(): wait for the proxy's own word.
