@@ -115,8 +115,8 @@ function textOf(content: unknown): string {
   return '';
 }
 
-const SHELL_TOOL_NAMES = ['run_shell_command', 'bash', 'shell', 'Bash', 'exec_command', 'powershell'];
-const QUESTION_TOOL_NAMES = ['question', 'ask_user', 'ask_user_question', 'AskUserQuestion'];
+const SHELL_TOOL_NAMES = ['run_shell_command', 'bash', 'shell', 'Bash', 'exec_command', 'powershell', 'run_commands'];
+const QUESTION_TOOL_NAMES = ['question', 'ask_user', 'ask_user_question', 'AskUserQuestion', 'ask_question'];
 
 /** A value that satisfies a JSON schema, with readable text for a question form. */
 function exampleFor(schema: any, key = ''): unknown {
@@ -159,11 +159,18 @@ function pickShellTool(tools: ToolShape[]): ToolShape | undefined {
   return tools.find((t) => /shell|bash/i.test(t.name));
 }
 
-/** Fills a tool's required arguments from its JSON schema, with the command we want run. */
-function argumentsFor(schema: Record<string, any> | undefined): Record<string, unknown> {
-  const args: Record<string, unknown> = { command: SHELL_COMMAND };
+/**
+ * Fills a shell tool's required arguments from its JSON schema, with the command we want run. The
+ * command goes where the schema takes it: a `command` string, or a `commands` list (Cline's
+ * `run_commands`, whose schema allows no other field); a schema that names its fields and has no
+ * `command` gets none.
+ */
+export function argumentsFor(schema: Record<string, any> | undefined): Record<string, unknown> {
   const props: Record<string, any> = schema?.properties ?? {};
   const required: string[] = schema?.required ?? [];
+  const args: Record<string, unknown> = {};
+  if (isArrayOfStrings(props.commands)) args.commands = [SHELL_COMMAND];
+  else if ('command' in props || Object.keys(props).length === 0) args.command = SHELL_COMMAND;
   for (const key of required) {
     if (key in args) continue;
     const prop = props[key] ?? {};
@@ -176,6 +183,13 @@ function argumentsFor(schema: Record<string, any> | undefined): Record<string, u
     else args[key] = 'Create a marker file for the capture';
   }
   return args;
+}
+
+/** A schema of a list of strings (directly, or as the first alternative of a union). */
+function isArrayOfStrings(prop: any): boolean {
+  if (!prop || typeof prop !== 'object') return false;
+  const alternatives: any[] = [prop, ...(prop.anyOf ?? []), ...(prop.oneOf ?? [])];
+  return alternatives.some((p) => String(Array.isArray(p?.type) ? p.type[0] : p?.type) === 'array' && (p.items === undefined || p.items?.type === 'string' || (p.items?.anyOf ?? p.items?.oneOf ?? []).some((i: any) => i?.type === 'string')));
 }
 
 /** lastToolName: the tool whose result is the last turn, or null when the last turn is the user's. */

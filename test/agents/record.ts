@@ -121,9 +121,12 @@ async function type(p: NodePty.IPty, text: string, cast: ScreenWatch['cast']): P
   }
 }
 
-/** A unique word of the mock's answers, matched even when a narrow pane wraps it over rows. */
+/**
+ * A unique word of the mock's answers, matched even when a narrow pane wraps it over rows: box sides
+ * and a scrollbar's thumb (Cline draws `█` at the right edge) may stand between its pieces.
+ */
 function wrapped(word: string): RegExp {
-  return new RegExp([...word].map((ch) => ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('[\\s│┃]*'));
+  return new RegExp([...word].map((ch) => ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('[\\s│┃█▐▌▄▀]*'));
 }
 
 /** Records one session at one size; resolves to null on success, else the failure. */
