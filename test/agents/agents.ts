@@ -32,6 +32,11 @@ export interface AgentSpec {
   idle: RegExp;
   /** On screen while the CLI is still starting under a drawn composer: startup waits for it to go. */
   starting?: RegExp;
+  /**
+   * The composer is drawn before the CLI reads keys (grok-cli: the tty still echoes what is typed):
+   * startup also waits for the terminal to leave canonical mode.
+   */
+  waitForRawMode?: boolean;
   /** On screen while a turn runs; label 03 waits for it. */
   working: RegExp;
   /** On screen when the shell permission prompt is live; null for a CLI that never asks (Pi). */
@@ -300,5 +305,26 @@ export const agents: Record<string, AgentSpec> = {
     // A promotion drawn over the composer at start; any key but Enter closes it. A notice, not a
     // question about the work: dismissed without a label.
     dialogs: [{ pattern: /Press Enter to open, any other key to close/, keys: '\x1b', label: 'promotion', notice: true }],
+  },
+  // grok-cli (the community CLI, not xAI's Grok Build): OpenAI chat completions at GROK_BASE_URL.
+  // Its confirmation dialog asks before every shell command and file edit.
+  'grok-cli': {
+    id: 'grok-cli',
+    package: '@vibe-kit/grok-cli',
+    version: '0.0.34',
+    bin: 'grok',
+    args: [],
+    env: ({ port }) => ({
+      GROK_API_KEY: 'mock-key',
+      GROK_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      GROK_MODEL: 'mock-model',
+    }),
+    setup: () => {},
+    idle: /Ask me anything\.\.\.|auto-edit: off/,
+    working: /esc to interrupt/,
+    permission: /Do you want to proceed with this operation\?/,
+    approve: '\r',
+    startupTimeoutMs: 90000,
+    waitForRawMode: true,
   },
 };

@@ -129,6 +129,14 @@ function wrapped(word: string): RegExp {
   return new RegExp([...word].map((ch) => ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('[\\s│┃█▐▌▄▀]*'));
 }
 
+/** Whether the CLI has put its terminal out of canonical mode, so that it reads each key itself. */
+function readsKeys(p: NodePty.IPty): boolean {
+  const tty = (p as unknown as { ptsName?: string }).ptsName;
+  if (!tty) return true;
+  const result = spawnSync('stty', ['-F', tty, '-a'], { encoding: 'utf8' });
+  return result.status === 0 && /(^|\s)-icanon\b/.test(result.stdout);
+}
+
 /** Records one session at one size; resolves to null on success, else the failure. */
 async function record(spec: AgentSpec, version: string, COLS: number, ROWS: number): Promise<unknown> {
   const size = `${COLS}x${ROWS}`;
@@ -215,7 +223,7 @@ async function record(spec: AgentSpec, version: string, COLS: number, ROWS: numb
       }
       // An answered dialog may stay drawn above the live composer (Gemini CLI after its restart on
       // a tall screen): only a dialog not yet answered holds the start-up back.
-      if (spec.idle.test(text) && !spec.dialogs?.some((d) => d.pattern.test(text) && !answered.has(d.label)) && !spec.starting?.test(text)) return;
+      if (spec.idle.test(text) && !spec.dialogs?.some((d) => d.pattern.test(text) && !answered.has(d.label)) && !spec.starting?.test(text) && (!spec.waitForRawMode || readsKeys(child))) return;
       if (Date.now() > deadline) throw new Error(`capture_timeout: no idle composer within ${timeoutMs} ms; screen:\n${text}`);
       await sleep(200);
     }

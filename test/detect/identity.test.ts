@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { inferForegroundFromChildGroups } from '../../src/detect/child-groups.ts';
 import { identifyAgent } from '../../src/detect/identity.ts';
 import type { ForegroundProcess, ProcessMember } from '../../src/terminal/types.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 import { manifest } from './helpers.ts';
 
 const RULE = '[[rules]]\nid = "r"\nstate = "idle"\ncontains = ["x"]\n';
@@ -73,6 +74,15 @@ describe('identity', () => {
   it('matches the exe path the caller resolved from a symlink', () => {
     const resolved = member(['/usr/local/bin/cc'], { exe: '/opt/claude/versions/2.1.197/claude' });
     assert.equal(identifyAgent(group(resolved), MANIFESTS)?.via, 'executable');
+  });
+
+  it('tells the two grok products apart with the bundled manifests', () => {
+    const bundled = new ManifestSet({ userDir: null, catalogDir: null }).all();
+    const agent = (one: ProcessMember): string | null => identifyAgent(group(one), bundled)?.agent ?? null;
+    // grok-cli as the daemon sees it once the bin link is resolved (test/daemon/agent-identity.test.ts).
+    assert.equal(agent(member(['node', '/usr/lib/node_modules/@vibe-kit/grok-cli/dist/index.js'], { exe: '/usr/bin/node' })), 'grok-cli');
+    assert.equal(agent(member(['/home/u/.grok/bin/grok'], { exe: '/home/u/.grok/bin/grok' })), 'grok');
+    assert.equal(agent(member(['grok', '--resume'], { exe: '/opt/grok/grok' })), 'grok');
   });
 
   it('works when the group leader already exited', () => {

@@ -6,18 +6,23 @@ import type { AgentIdentifier } from './identifier.ts';
 
 /**
  * Identity by the manifests in use. Script arguments that are symlinks (`/usr/bin/gemini` pointing into
- * `node_modules/@google/gemini-cli/`) are resolved when the names as given match nothing.
+ * `node_modules/@google/gemini-cli/`) are resolved too. A package the real path lies in is the most
+ * specific evidence, so it wins over a name as given: two products ship a `grok` command (Grok Build's
+ * native binary, and `@vibe-kit/grok-cli`, a node script whose real path names its package). Otherwise
+ * the names as given decide, and the resolved paths are the last resort.
  */
 export function manifestIdentifier(set: ManifestSet): AgentIdentifier {
   const manifests = set.all();
   return {
     group: (foreground) => {
-      const direct = identifyAgent(foreground, manifests);
-      if (direct) return { agent: direct.agent, pid: direct.pid };
       const resolved = identifyAgent({ ...foreground, leader: foreground.leader && resolveArgv(foreground.leader), members: foreground.members.map(resolveArgv) }, manifests);
-      return resolved ? { agent: resolved.agent, pid: resolved.pid } : null;
+      const match = resolved?.via === 'package' ? resolved : identifyAgent(foreground, manifests) ?? resolved;
+      return match ? { agent: match.agent, pid: match.pid } : null;
     },
-    process: (member) => (matchMember(member, manifests) ?? matchMember(resolveArgv(member), manifests))?.agent ?? null,
+    process: (member) => {
+      const resolved = matchMember(resolveArgv(member), manifests);
+      return (resolved?.via === 'package' ? resolved : matchMember(member, manifests) ?? resolved)?.agent ?? null;
+    },
     hint: (value) => {
       const id = value.trim();
       return (manifests.find((m) => m.spec.id === id) ?? manifests.find((m) => m.spec.aliases.includes(id)))?.spec.id ?? null;
