@@ -175,7 +175,8 @@ export const agents: Record<string, AgentSpec> = {
     permission: /Do you want to run|Yes, and don't ask|No, and tell Copilot/i,
     approve: '\r',
     startupTimeoutMs: 120000,
-    dialogs: [{ pattern: /Confirm folder trust/, keys: '\r', label: '00-blocked-folder-trust' }],
+    // Below 80 columns the dialog's title scrolls off the top: its question is still there.
+    dialogs: [{ pattern: /Confirm folder trust|Do you trust the files in this folder\?/, keys: '\r', label: '00-blocked-folder-trust' }],
   },
   claude: {
     id: 'claude',
