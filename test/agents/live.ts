@@ -3,7 +3,7 @@
 // dialog, a slow turn, a permission prompt, the event stream and explain at each state, then the
 // daemon restarted in the middle of a turn (once stopped with SIGTERM, once killed with SIGKILL): the
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
-// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex]
+// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex grok-cli]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +20,8 @@ import { commandLine, endAll, processesUsing } from './live/processes.ts';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 const ORDER = ['gemini', 'qwen', 'copilot', 'opencode', 'claude', 'codex'];
+/** Also runnable by name: */
+const OTHERS = ['grok-cli'];
 const TIME_BOX_MS = 15 * 60_000;
 const MOCK_LIFETIME_MS = TIME_BOX_MS + 60_000;
 const PANE = 'live';
@@ -38,6 +40,8 @@ const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
   // Codex's trust dialog only moves the selection on a digit (`Trust and continue` is selected); its
   // approval prompt takes the digit.
   codex: { trust: { keys: ['Enter'] }, permission: { choice: 1 } },
+  // grok-cli's confirmation moves with the arrows only; `1. Yes` is selected.
+  'grok-cli': { permission: { keys: ['Enter'] } },
 };
 
 type Verdict = 'PASS' | 'FAIL' | 'NOTE';
@@ -622,7 +626,7 @@ const requested = process.argv.slice(2);
 const ids = requested.length ? requested : ORDER;
 for (const id of ids) {
   if (!agents[id]) {
-    process.stderr.write(`unknown_agent: ${id}; pass any of ${ORDER.join(', ')}\n`);
+    process.stderr.write(`unknown_agent: ${id}; pass any of ${[...ORDER, ...OTHERS].join(', ')}\n`);
     process.exit(2);
   }
 }
