@@ -3,7 +3,7 @@
 // dialog, a slow turn, a permission prompt, the event stream and explain at each state, then the
 // daemon restarted in the middle of a turn (once stopped with SIGTERM, once killed with SIGKILL): the
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
-// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex grok-cli]
+// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 const ORDER = ['gemini', 'qwen', 'copilot', 'opencode', 'claude', 'codex'];
 /** Also runnable by name: */
-const OTHERS = ['grok-cli'];
+const OTHERS = ['grok-cli', 'cline'];
 const TIME_BOX_MS = 15 * 60_000;
 const MOCK_LIFETIME_MS = TIME_BOX_MS + 60_000;
 const PANE = 'live';
@@ -42,6 +42,8 @@ const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
   codex: { trust: { keys: ['Enter'] }, permission: { choice: 1 } },
   // grok-cli's confirmation moves with the arrows only; `1. Yes` is selected.
   'grok-cli': { permission: { keys: ['Enter'] } },
+  // Cline's approval panel: `[y] Approve`.
+  cline: { permission: { keys: ['y'] } },
 };
 
 type Verdict = 'PASS' | 'FAIL' | 'NOTE';
@@ -339,6 +341,20 @@ async function step2Startup(run: AgentRun): Promise<void> {
       if (dialog.pattern.test(run.observer!.screen)) await run.corral(['pane', 'send', PANE, '--keys', 'Enter']);
     }
   }
+  // A notice drawn over the composer at start (Cline's promotion) is closed with a key, as a user would.
+  const notices = (run.spec.dialogs ?? []).filter((d) => d.notice);
+  if (notices.length) {
+    const either = new RegExp([...notices.map((d) => d.pattern.source), run.spec.idle.source].join('|'), 'm');
+    await run.screenShows(either, run.spec.startupTimeoutMs);
+    await sleep(2000);
+    const notice = notices.find((d) => d.pattern.test(run.observer!.screen));
+    if (notice) {
+      const state = (await run.corral(['agent', 'get', PANE])).json?.state;
+      run.record('2 start-up notice', 'NOTE', `a notice over the composer reads ${state}; closed with ${JSON.stringify(notice.keys)}`);
+      const named: Record<string, string> = { '\x1b': 'Escape', '\r': 'Enter' };
+      for (const key of [notice.keys].flat()) await run.corral(['pane', 'send', PANE, '--keys', named[key] ?? key]);
+    }
+  }
   // Typing before the composer is ready is lost: want idle held for 2 s.
   const idle = await run.wait(['idle'], run.spec.startupTimeoutMs, ['--stable', '2000']);
   const composer = await run.screenShows(run.spec.idle);
@@ -467,7 +483,8 @@ async function step5Events(run: AgentRun): Promise<void> {
   const doneIn = changes.filter((e: any) => e.data.to === 'done').length;
   const attBlocked = attention.filter((e: any) => e.data.state === 'blocked').length;
   const attDone = attention.filter((e: any) => e.data.state === 'done').length;
-  const expectedBlocked = (run.spec.dialogs?.length ? 1 : 0) + 1;
+  // A start-up dialog is blocked once; a notice (Cline's promotion) is not a question and is not blocked.
+  const expectedBlocked = (run.spec.dialogs?.some((d) => !d.notice) ? 1 : 0) + 1;
   const ok = flaps.length === 0 && blockedIn === expectedBlocked && attBlocked === blockedIn && attDone === doneIn && doneIn >= 2;
   run.record('5 events', ok ? 'PASS' : 'FAIL',
     `${changes.length} agent.stateChanged: ${path}; blocked ${blockedIn} (expected ${expectedBlocked}), attention blocked ${attBlocked}, done ${doneIn} with attention done ${attDone}; ` +
