@@ -298,6 +298,8 @@ export class Daemon {
     }
     this.stateStore?.dispose();
     this.owned.dispose();
+    // Pending waits were just cancelled with shutting_down: their replies go out before the connections close.
+    await new Promise((resolve) => setImmediate(resolve));
     for (const connection of this.connections) connection.close();
     try {
       unlinkSync(this.socketPath);

@@ -52,7 +52,11 @@ export class RpcServer {
         try {
           return await handle(checked, context);
         } catch (error) {
-          if (error instanceof CorralError) throw error;
+          if (error instanceof CorralError) {
+            // No client reads this answer (`cancelled` above all): the log is the only place it shows.
+            if (context.signal.aborted) this.log.info({ method: method.name, code: error.code }, 'request ended after its client went away');
+            throw error;
+          }
           this.log.error({ err: error, method: method.name }, 'handler failed');
           throw new CorralError('internal_error', `${method.name} failed unexpectedly: ${(error as Error)?.message ?? error}; see the daemon log`);
         }

@@ -41,6 +41,8 @@ export function answerAgent(
       { id: pane.id, state: view.displayed },
     );
   }
+  // A client gone before this ran never hears the answer: send nothing.
+  if (signal.aborted) throw new CorralError('cancelled', 'the client went away before the answer was sent');
   const timeoutMs = request.timeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
   const started = Date.now();
   return new Promise((resolve, reject) => {

@@ -56,5 +56,5 @@ export const AGENT_ANSWER = defineMethod({
     timeoutMs: optional(int({ min: 1, max: 3_600_000 })),
   }),
   result: returns<{ state: AgentState; elapsedMs: number }>(),
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'invalid_key', 'timeout'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'invalid_key', 'timeout', 'cancelled'],
 });

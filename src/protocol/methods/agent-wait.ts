@@ -43,5 +43,5 @@ export const AGENT_WAIT = defineMethod({
     stableMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
   }),
   result: returns<AgentWaitResult>(),
-  errors: ['pane_not_found', 'no_agent', 'agent_gone', 'timeout'],
+  errors: ['pane_not_found', 'no_agent', 'agent_gone', 'timeout', 'cancelled'],
 });
