@@ -1,26 +1,31 @@
-import { CorralError } from '../protocol/errors.ts';
-import { PANE_LIST } from '../protocol/methods/pane.ts';
-import { inGroup, isGroupTarget } from '../protocol/pane-target.ts';
+import { resolveTargets, type TargetOptions } from '../client/index.ts';
+import { PANE_LIST, type PaneLifecycle } from '../protocol/methods/pane.ts';
+import { isGroupTarget } from '../protocol/pane-target.ts';
 import { withDaemon, type DaemonClient } from './client.ts';
 import { printJson, printText } from './output.ts';
 
+/** A group's panes a command can act on: running ones (send, prompt, resize), or those that can start again (respawn). */
+export const RUNNING: readonly PaneLifecycle[] = ['running'];
+export const STOPPED: readonly PaneLifecycle[] = ['lost', 'exited'];
+
+/** The panes a command's target names, by id (`resolveTargets` of `corral/client`, the one resolver). */
+export function targetsOf(client: DaemonClient, target: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string[]> {
+  return resolveTargets(target, async () => (await client.call(PANE_LIST, {})).panes, options);
+}
+
 /**
- * The panes a command's target names, by id: the target itself, or every pane of a group (`@W`, a
- * pattern with `*` or `?`), in creation order; `running` keeps only running panes. A group that
- * names none fails with `pane_not_found`.
+ * The one pane a command that acts on exactly one takes (`what` names the command for the message):
+ * a name, an id, or a group that names exactly one pane; a group of several is refused, listing them.
  */
-export async function targetsOf(client: DaemonClient, target: string, options: { running?: boolean } = {}): Promise<string[]> {
-  if (!isGroupTarget(target)) return [target];
-  const { panes } = await client.call(PANE_LIST, {});
-  const ids = panes.filter((pane) => inGroup(target, pane) && (!options.running || pane.state === 'running')).map((pane) => pane.id);
-  if (ids.length === 0) throw new CorralError('pane_not_found', `no ${options.running ? 'running ' : ''}pane matches "${target}"; run \`corral pane list\``, { target });
-  return ids;
+export async function oneTarget(client: DaemonClient, target: string, what: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string> {
+  const [id] = await resolveTargets(target, async () => (await client.call(PANE_LIST, {})).panes, { ...options, one: what });
+  return id!;
 }
 
 /**
  * Runs a one-pane command on each pane a target names, in turn (the first error stops it). One pane
  * prints as the command always did; a group prints each pane's output under `==> ID <==`, and with
- * --json an array of `{id, result}`.
+ * --json an array of `{id, result}`. `states` keeps only a group's panes in those lifecycles.
  */
 export async function forEachTarget<T>(
   socket: string,
@@ -28,7 +33,7 @@ export async function forEachTarget<T>(
   json: boolean,
   run: (client: DaemonClient, id: string) => Promise<T>,
   print: (result: T, id: string) => void,
-  options: { running?: boolean } = {},
+  options: Pick<TargetOptions, 'states'> = {},
 ): Promise<void> {
   const group = isGroupTarget(target);
   const results = await withDaemon(socket, async (client) => {

@@ -12,6 +12,7 @@ import { backoffDelays, sleep, type BackoffOptions } from './backoff.ts';
 import { ClientError, DaemonClient } from './connection.ts';
 import { checkProtocol } from './protocol-check.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
+import { resolveTargets, type TargetOptions } from './targets.ts';
 
 export { ClientError, DaemonClient, type ClientErrorCode } from './connection.ts';
 export { checkProtocol } from './protocol-check.ts';
@@ -22,6 +23,7 @@ export type { AnyCorralEvent, CorralEvent, EventKind, EventData, EventsSnapshot 
 export type { BackoffOptions } from './backoff.ts';
 export type { SubscribeOptions, Subscription } from './subscription.ts';
 export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
+export { resolveTargets, type TargetOptions } from './targets.ts';
 
 export interface ConnectOptions {
   /** The daemon socket; default $CORRAL_SOCKET, then $XDG_RUNTIME_DIR/corral/corral.sock, then /tmp/corral-$UID/corral.sock. */
@@ -81,6 +83,14 @@ export class CorralClient {
     if (this.reconnecting) await this.reconnecting;
     if (this.stopped.signal.aborted) throw new ClientError('connection_closed', 'the client was closed');
     return (await this.current.request(method, args[0] ?? {})) as ResultOf<MethodMap[N]>;
+  }
+
+  /**
+   * The pane ids a target names: itself, or every pane of a group (`@W`, `test-*`), in creation order
+   * (`resolveTargets`); `{one: 'what'}` refuses a group of more than one with `invalid_params`.
+   */
+  async targets(target: string, options: TargetOptions = {}): Promise<string[]> {
+    return resolveTargets(target, async () => (await this.call('pane.list', {})).panes, options);
   }
 
   /**

@@ -3,7 +3,7 @@ import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../.
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
 import { withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
-import { forEachTarget } from '../targets.ts';
+import { forEachTarget, oneTarget, RUNNING } from '../targets.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
@@ -27,7 +27,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
   agent
     .command('prompt')
     .description('type TEXT into the agent and submit it; refused while the agent is blocked (answer it instead)')
-    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .argument('<text>', 'the prompt, or - to read it from stdin')
     .option('--no-submit', 'type the text without pressing Enter')
     .option('--queue', "if the agent is working, queue the prompt until it is next idle (see `corral agent queue`)")
@@ -43,56 +43,59 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
           if ('queued' in result) printText(`queued for ${id} at position ${result.position}; it is typed when the agent is next idle`);
           else printText(`delivered to ${id} (sinceSeq ${result.seq})`);
         },
-        { running: true },
+        { states: RUNNING },
       );
     });
 
   agent
     .command('answer')
     .description('answer a blocked agent with an option number or keys; waits until it leaves blocked')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, or @WORKSPACE or a pattern that names exactly one pane')
     .argument('[choice]', 'the option number to pick, typed as digits', nonNegativeInt)
     .option('--keys <key...>', 'named keys to send instead of a number (Enter, Escape, Down, Tab, C-c, ...)')
     .option('--timeout <duration>', 'give up after this long (default 10s; 15m, 90s, 500ms, a plain number is ms); exit 124', positiveDuration)
     .action(async (target: string, choice: number | undefined, options: { keys?: string[]; timeout?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if ((choice === undefined) === (options.keys === undefined)) throw new UsageError('give an option number or --keys KEY..., exactly one');
-      const params = {
-        target,
+      const answer = {
         ...(choice !== undefined ? { choice } : { keys: options.keys! }),
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
       };
-      const result = await withDaemon(socket, (client) => client.call(AGENT_ANSWER, params));
+      // An answer is a decision about one form: a group must name exactly one pane.
+      const { id, result } = await withDaemon(socket, async (client) => {
+        const id = await oneTarget(client, target, 'agent answer');
+        return { id, result: await client.call(AGENT_ANSWER, { target: id, ...answer }) };
+      });
       if (json) return printJson(result);
-      printText(`${target} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})`);
+      printText(`${id} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})`);
     });
 
   agent
     .command('queue')
     .description("list the prompts waiting in the pane's steering queue, or empty it with --clear")
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--clear', 'drop every waiting prompt')
     .action(async (target: string, options: { clear?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.clear) {
-        const result = await withDaemon(socket, (client) => client.call(AGENT_QUEUE_CLEAR, { target }));
-        if (json) return printJson(result);
-        return printText(`cleared ${result.cleared} queued prompt${result.cleared === 1 ? '' : 's'} of ${target}`);
+        return forEachTarget(socket, target, json, (client, id) => client.call(AGENT_QUEUE_CLEAR, { target: id }), (result, id) =>
+          printText(`cleared ${result.cleared} queued prompt${result.cleared === 1 ? '' : 's'} of ${id}`),
+        );
       }
-      const result = await withDaemon(socket, (client) => client.call(AGENT_QUEUE, { target }));
-      if (json) return printJson(result);
-      if (result.prompts.length === 0) return printText(`no prompts queued for ${target}`);
-      const now = Date.now();
-      printTable(
-        ['#', 'AGE', 'SUBMIT', 'TEXT'],
-        result.prompts.map((p, i) => [String(i + 1), formatAge(now - p.queuedAt), p.submit ? 'yes' : 'no', oneLine(p.text)]),
-      );
+      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_QUEUE, { target: id }), (result, id) => {
+        if (result.prompts.length === 0) return printText(`no prompts queued for ${id}`);
+        const now = Date.now();
+        printTable(
+          ['#', 'AGE', 'SUBMIT', 'TEXT'],
+          result.prompts.map((p, i) => [String(i + 1), formatAge(now - p.queuedAt), p.submit ? 'yes' : 'no', oneLine(p.text)]),
+        );
+      });
     });
 
   pane
     ?.command('metadata')
     .description('report display-only metadata for a pane (never changes its state); it expires after --ttl')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .requiredOption('--source <name>', 'who reports; a later report of the same source replaces the earlier one')
     .option('--title <text>', 'a title to show for the pane')
     .option('--display-agent <name>', 'the agent name to show')
@@ -101,8 +104,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--ttl <duration>', 'expire after this long (default 10m; a plain number is ms); no field at all removes the source', positiveDuration)
     .action(async (target: string, options: { source: string; title?: string; displayAgent?: string; stateLabel?: string; tokens?: number; ttl?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const params = {
-        target,
+      const report = {
         source: options.source,
         ...(options.title !== undefined ? { title: options.title } : {}),
         ...(options.displayAgent !== undefined ? { displayAgent: options.displayAgent } : {}),
@@ -110,10 +112,14 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
         ...(options.tokens !== undefined ? { tokens: options.tokens } : {}),
         ...(options.ttl !== undefined ? { ttlMs: options.ttl } : {}),
       };
-      const result = await withDaemon(socket, (client) => client.call(PANE_REPORT_METADATA, params));
-      if (json) return printJson(result);
-      if (result.metadata === null) return printText(`no metadata left for ${target}`);
-      printFields(metadataFields(result.metadata));
+      await forEachTarget(
+        socket,
+        target,
+        json,
+        (client, id) => client.call(PANE_REPORT_METADATA, { target: id, ...report }),
+        (result, id) => (result.metadata === null ? printText(`no metadata left for ${id}`) : printFields(metadataFields(result.metadata))),
+        { states: RUNNING },
+      );
     });
 }
 

@@ -97,11 +97,9 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
   pane
     .command('focus')
     .description('mark the pane seen, as a person looking at it would: done becomes idle')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(PANE_FOCUS, { target }));
-      if (json) return printJson(info);
-      printText(`${paneLabel(info)}: ${info.state}`);
+      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
     });
 }

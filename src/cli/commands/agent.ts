@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../../protocol/methods/agent.ts';
 import { withDaemon } from '../client.ts';
+import { forEachTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
@@ -13,18 +14,16 @@ export function registerAgentCommands(program: Command): Command {
   agent
     .command('get')
     .description("one pane's agent: identity, state, seen and what decided")
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(AGENT_GET, { target }));
-      if (json) return printJson(info);
-      printFields(agentFields(info));
+      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_GET, { target: id }), (info) => printFields(agentFields(info)));
     });
 
   agent
     .command('explain')
     .description("why a pane's agent has its state (live), or the verdict for a saved screen (--file)")
-    .argument('[target]', 'pane id or name (not with --file)')
+    .argument('[target]', 'pane id or name, @WORKSPACE or a pattern (each pane in turn; not with --file)')
     .option('--file <screen>', 'explain a saved screen file instead of a live pane (works without a daemon)')
     .option('--agent <name>', 'the agent whose manifest reads the file (with --file)')
     .option('--title <title>', 'the OSC title the program had set (with --file)')
@@ -39,9 +38,7 @@ export function registerAgentCommands(program: Command): Command {
       return;
     }
     if (target === undefined) throw new UsageError('name a pane, or explain a saved screen with --file SCREEN --agent NAME');
-    const result = await withDaemon(socket, (client) => client.call(AGENT_EXPLAIN, { target }));
-    if (json) return printJson(result);
-    printText(formatLiveExplain(result));
+    await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_EXPLAIN, { target: id }), (result) => printText(formatLiveExplain(result)));
   });
 
   return agent;

@@ -4,6 +4,7 @@ import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts'
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { ClientError, withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
+import { oneTarget } from '../targets.ts';
 import { UsageError } from '../print-error.ts';
 
 function labelOf(pane: AttachOutcome['pane']): string {
@@ -34,7 +35,7 @@ export function registerAttachCommand(program: Command): void {
   program
     .command('attach')
     .description('put this terminal onto a pane (raw mode, output mirrored, input forwarded); the detach key leaves it running')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, or @WORKSPACE or a pattern that names exactly one pane')
     .option('--detach-key <key>', 'the control key that detaches: C-\\, C-], C-a ...', DEFAULT_DETACH_KEY)
     .action(async (target: string, options: { detachKey: string }, cmd: Command) => {
       const { socket } = globalsOf(cmd);
@@ -42,8 +43,8 @@ export function registerAttachCommand(program: Command): void {
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
         throw new UsageError('attach needs a terminal; in scripts use `corral pane read` and `corral pane send` (or `agent read`, `agent prompt`)');
       }
-      const outcome = await withDaemon(socket, (client) =>
-        attachTerminal(client, { target, detachKey, stdin: process.stdin, stdout: process.stdout }),
+      const outcome = await withDaemon(socket, async (client) =>
+        attachTerminal(client, { target: await oneTarget(client, target, 'attach'), detachKey, stdin: process.stdin, stdout: process.stdout }),
       );
       finishAttach(outcome, (line) => process.stderr.write(`${line}\n`));
     });

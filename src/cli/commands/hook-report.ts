@@ -17,7 +17,7 @@ export function registerHookReportCommand(program: Command): void {
     .option('--agent <id>', 'the agent id (default: the --hook CLI)')
     .option('--source <name>', 'who reports (default: hook:<cli>)')
     .option('--session <id>', "the agent session id (default: the payload's)")
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE; neither: an external pane)')
+    .option('--target <pane>', 'one pane id or name (default: $CORRAL_PANE; neither: an external pane)')
     .option('--seq <n>', "this event's order, when the agent's plugin numbers its events (default: the hook's start time)")
     .option('--message <text>', 'a short note shown by explain')
     .option('--chain <json-array>', 'run this program too, with the payload as its last argument (chains a user notify)')

@@ -12,7 +12,7 @@ import {
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
 import { withDaemon, type DaemonClient } from '../client.ts';
-import { forEachTarget } from '../targets.ts';
+import { forEachTarget, RUNNING, STOPPED } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
 import { collect, positiveInt } from './parse.ts';
@@ -57,6 +57,22 @@ function exitText(pane: PaneInfo): string {
 
 function commandLine(pane: PaneDetail): string {
   return [pane.command, ...pane.args].join(' ');
+}
+
+function printDetail(detail: PaneDetail): void {
+  const process = detail.process;
+  printFields([
+    ['id', detail.id],
+    ['name', detail.name ?? '-'],
+    ['state', exitText(detail)],
+    ['command', commandLine(detail)],
+    ['cwd', detail.cwd],
+    ['pid', String(detail.pid)],
+    ['size', `${detail.cols}x${detail.rows}`],
+    ['title', detail.title ?? '-'],
+    ['foreground', process ? `pgid ${process.pgid} pid ${process.pid} ${process.argv.join(' ') || process.exe || '?'}` : '-'],
+    ['agent hint', process?.agentHint ?? '-'],
+  ]);
 }
 
 export function registerPaneCommands(program: Command): void {
@@ -109,24 +125,10 @@ export function registerPaneCommands(program: Command): void {
   pane
     .command('get')
     .description('one pane with its foreground process')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const detail = await withDaemon(socket, (client) => client.call(PANE_GET, { target }));
-      if (json) return printJson(detail);
-      const process = detail.process;
-      printFields([
-        ['id', detail.id],
-        ['name', detail.name ?? '-'],
-        ['state', exitText(detail)],
-        ['command', commandLine(detail)],
-        ['cwd', detail.cwd],
-        ['pid', String(detail.pid)],
-        ['size', `${detail.cols}x${detail.rows}`],
-        ['title', detail.title ?? '-'],
-        ['foreground', process ? `pgid ${process.pgid} pid ${process.pid} ${process.argv.join(' ') || process.exe || '?'}` : '-'],
-        ['agent hint', process?.agentHint ?? '-'],
-      ]);
+      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_GET, { target: id }), printDetail);
     });
 
   pane
@@ -141,31 +143,36 @@ export function registerPaneCommands(program: Command): void {
   pane
     .command('respawn')
     .description("start a lost or exited pane again: same id, name, cwd and size; resumes the agent's conversation when its manifest has a resume form and a session id is known")
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each lost or exited pane in turn)')
     .option('--fresh', 'start the plain command, without resuming')
     .action(async (target: string, options: { fresh?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(PANE_RESPAWN, { target, ...(options.fresh ? { fresh: true } : {}) }));
-      if (json) printJson(info);
-      else printText(info.resumed ? `${info.id} (resumed session ${info.resumed})` : info.id);
+      await forEachTarget(
+        socket,
+        target,
+        json,
+        (client, id) => client.call(PANE_RESPAWN, { target: id, ...(options.fresh ? { fresh: true } : {}) }),
+        (info) => printText(info.resumed ? `${info.id} (resumed session ${info.resumed})` : info.id),
+        { states: STOPPED },
+      );
     });
 
   pane
     .command('resize')
     .description('resize the pane')
-    .argument('<target>', 'pane id or name')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .argument('<cols>', 'columns', positiveInt)
     .argument('<rows>', 'rows', positiveInt)
     .action(async (target: string, cols: number, rows: number, _options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      const info = await withDaemon(socket, (client) => client.call(PANE_RESIZE, { target, cols, rows }));
-      if (json) printJson(info);
+      // Without --json a resize prints nothing, for one pane or a group.
+      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_RESIZE, { target: id, cols, rows }), () => {}, { states: RUNNING });
     });
 
   pane
     .command('send')
     .description('type text, then named keys (Enter, Escape, Up, Down, Tab, C-c, ...); tmux-style words: `send T \'make test\' Enter`')
-    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
+    .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .argument('[words...]', 'tmux-style: a word that names a key is that key, any other word is typed as text, in order')
     .option('--text <text>', 'text to type as is (before the words)')
     .option('--keys <names...>', 'key names, sent after the text')
@@ -185,7 +192,7 @@ export function registerPaneCommands(program: Command): void {
         return { bytes };
       };
       // Without --json a send prints nothing, for one pane or a group.
-      await forEachTarget(socket, target, json, sendAll, () => {}, { running: true });
+      await forEachTarget(socket, target, json, sendAll, () => {}, { states: RUNNING });
     });
 
   pane

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { MethodDecl } from '../../protocol/method.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION, type ReportAnswer } from '../../protocol/methods/report.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon, type DaemonClient } from '../client.ts';
+import { oneTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
 import { UsageError } from '../print-error.ts';
@@ -34,7 +35,7 @@ function reportCommand(agent: Command, name: string, description: string): Comma
     .command(name)
     .description(description)
     .requiredOption('--source <name>', 'who reports, e.g. hook:claude or plugin:opencode')
-    .option('--target <pane>', 'pane id or name (default: $CORRAL_PANE)')
+    .option('--target <pane>', 'pane id or name, or @WORKSPACE or a pattern that names exactly one pane (default: $CORRAL_PANE)')
     .option('--external', 'report from outside the pane: send no pid (can never override a live agent)');
 }
 
@@ -44,8 +45,12 @@ export const REPORT_DEADLINE_MS = 2000;
 /** Sends one report with the common fields filled in, and answers as hooks need. */
 async function send<P>(cmd: Command, options: Record<string, unknown>, method: MethodDecl<P, ReportAnswer>, fields: object): Promise<void> {
   const { socket, json } = globalsOf(cmd);
-  const params = { target: paneOf(options), source: options.source as string, ...fields, ...pidOf(options) } as P;
-  answer(await withDaemon(socket, (client) => client.call(method, params), { deadlineMs: REPORT_DEADLINE_MS }), json);
+  const target = paneOf(options);
+  const call = async (client: DaemonClient) => {
+    const params = { target: await oneTarget(client, target, `agent ${cmd.name()}`), source: options.source as string, ...fields, ...pidOf(options) } as P;
+    return client.call(method, params);
+  };
+  answer(await withDaemon(socket, call, { deadlineMs: REPORT_DEADLINE_MS }), json);
 }
 
 /** Optional string options, only where given. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isGroupTarget } from '../../protocol/pane-target.ts';
 import { resolveSocketPath } from '../../protocol/socket-path.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
 import type { HookAction, Payload } from './action.ts';
@@ -64,6 +65,8 @@ export async function runReport(
   // Outside a pane (an agent started in any terminal) the report names no target: the daemon lists the
   // agent as an external pane keyed by source and session, which it then needs.
   const target = args.target ?? (env.CORRAL_PANE || undefined);
+  // A hook reports for the one pane it runs in; a group would need a lookup this fast path does not make.
+  if (target !== undefined && isGroupTarget(target)) return fail(strict, 'usage', `--target takes one pane id or name, not the group "${target}"`);
   const source = args.source ?? `hook:${args.hook ?? agent}`;
   const session = args.session ?? action.session;
   if (target === undefined && session === undefined) return fail(strict, 'usage', 'no pane and no session: outside a Corral pane a report needs a session (--session)');
