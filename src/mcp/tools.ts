@@ -1,4 +1,6 @@
-import type { CorralClient } from '../client/index.ts';
+import { CorralError, type CorralClient } from '../client/index.ts';
+import type { PaneLifecycle } from '../protocol/methods/pane.ts';
+import { isGroupTarget } from '../protocol/pane-target.ts';
 import { AGENT_STATES } from '../protocol/states.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
 
@@ -12,7 +14,36 @@ export interface Tool {
   run(client: CorralClient, args: Args, signal: AbortSignal): Promise<unknown>;
 }
 
-const target = { type: 'string', description: 'The agent: its pane name (as given to spawn_agent) or pane id such as "w1:p2".' };
+const target = {
+  type: 'string',
+  description:
+    'The agent: its pane name (as given to spawn_agent) or pane id such as "w1:p2". Or a group: "@WORKSPACE" for every ' +
+    'pane of that workspace, or a glob over names and ids ("test-*"); the tool then acts on each pane in turn and returns ' +
+    '{results: [{id, result}]}, with {id, error} in place of result for a pane where it failed.',
+};
+const oneTarget = {
+  type: 'string',
+  description: 'The agent: its pane name or pane id such as "w1:p2" (or a "@WORKSPACE" or glob that names exactly one pane).',
+};
+
+/**
+ * Runs `run` on the one pane a target names, or on each pane of a group (`states` keeps the group's
+ * panes in those lifecycles): a group's result is {results}, each pane's error in its own entry, so one
+ * agent that refuses never hides what the others did.
+ */
+async function eachTarget(client: CorralClient, name: string, run: (id: string) => Promise<unknown>, states?: readonly PaneLifecycle[]): Promise<unknown> {
+  if (!isGroupTarget(name)) return run(name);
+  const results: ({ id: string; result: unknown } | { id: string; error: string })[] = [];
+  for (const id of await client.targets(name, states ? { states } : {})) {
+    try {
+      results.push({ id, result: await run(id) });
+    } catch (error) {
+      if (!(error instanceof CorralError)) throw error;
+      results.push({ id, error: `${error.code}: ${error.message}` });
+    }
+  }
+  return { results };
+}
 const states = { type: 'array', items: { type: 'string', enum: [...AGENT_STATES] } };
 
 export const TOOLS: Tool[] = [
@@ -46,7 +77,8 @@ export const TOOLS: Tool[] = [
     description:
       "Read what an agent shows: its current screen (default), or the last `lines` lines of its output with " +
       'source "scrollback". Returns {text}. Use it to see what a blocked agent asks before answering, or what a ' +
-      'done agent reported. Reading never changes the agent\'s state.',
+      'done agent reported. Reading never changes the agent\'s state. To wait and then read in one call, use ' +
+      'wait_for_agents with read: true instead.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -58,12 +90,14 @@ export const TOOLS: Tool[] = [
       additionalProperties: false,
     },
     async run(client, args) {
-      const read = await client.call('agent.read', {
-        target: args.target,
-        ...(args.source ? { source: args.source } : {}),
-        ...(args.lines ? { lines: args.lines } : {}),
+      return eachTarget(client, args.target, async (id) => {
+        const read = await client.call('agent.read', {
+          target: id,
+          ...(args.source ? { source: args.source } : {}),
+          ...(args.lines ? { lines: args.lines } : {}),
+        });
+        return { source: read.source, title: read.title, text: read.text };
       });
-      return { source: read.source, title: read.title, text: read.text };
     },
   },
   {
@@ -71,7 +105,8 @@ export const TOOLS: Tool[] = [
     description:
       'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as sinceSeq ' +
       'to wait_for_agents so the wait ignores the idle before your prompt. Refused with agent_blocked when the agent ' +
-      'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead.',
+      'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead. ' +
+      'A "@WORKSPACE" target prompts every running pane of the workspace with the same text.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -83,7 +118,8 @@ export const TOOLS: Tool[] = [
       additionalProperties: false,
     },
     async run(client, args) {
-      return client.call('agent.prompt', { target: args.target, text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) });
+      const prompt = { text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) };
+      return eachTarget(client, args.target, (id) => client.call('agent.prompt', { target: id, ...prompt }), ['running']);
     },
   },
   {
@@ -95,7 +131,7 @@ export const TOOLS: Tool[] = [
     inputSchema: {
       type: 'object',
       properties: {
-        target,
+        target: oneTarget,
         choice: { type: 'integer', minimum: 0, maximum: 99, description: 'The option number to pick.' },
         keys: { type: 'array', items: { type: 'string' }, description: 'Named keys instead of a choice: Enter, Escape, Up, Down, Tab, C-c, or text.' },
       },
@@ -103,8 +139,10 @@ export const TOOLS: Tool[] = [
       additionalProperties: false,
     },
     async run(client, args) {
+      // An answer is a decision about one form: a group must name exactly one pane.
+      const [id] = await client.targets(args.target, { one: 'answer_agent' });
       return client.call('agent.answer', {
-        target: args.target,
+        target: id!,
         ...(args.choice !== undefined ? { choice: args.choice } : {}),
         ...(args.keys !== undefined ? { keys: args.keys } : {}),
       });
@@ -123,6 +161,10 @@ export const TOOLS: Tool[] = [
         args: { type: 'array', items: { type: 'string' }, description: 'Its arguments.' },
         folder: { type: 'string', description: 'The absolute path of the folder it works in.' },
         name: { type: 'string', description: 'A short unique name to refer to it later (letters, digits, . _ -).' },
+        workspace: {
+          type: 'string',
+          description: 'A workspace to group it with others (created on first use; default "w1"). "@WORKSPACE" then names them all in the other tools.',
+        },
       },
       required: ['command', 'folder'],
       additionalProperties: false,
@@ -133,6 +175,7 @@ export const TOOLS: Tool[] = [
         ...(args.args ? { args: args.args } : {}),
         cwd: args.folder,
         ...(args.name ? { name: args.name } : {}),
+        ...(args.workspace ? { workspace: args.workspace } : {}),
       });
       return { id: pane.id, name: pane.name, workspace: pane.workspace, command: pane.command, cwd: pane.cwd };
     },
@@ -144,7 +187,7 @@ export const TOOLS: Tool[] = [
       'Use it when a state looks wrong to you. Returns the agent and the evidence.',
     inputSchema: { type: 'object', properties: { target }, required: ['target'], additionalProperties: false },
     async run(client, args) {
-      return client.call('agent.explain', { target: args.target });
+      return eachTarget(client, args.target, (id) => client.call('agent.explain', { target: id }));
     },
   },
   {
@@ -154,17 +197,28 @@ export const TOOLS: Tool[] = [
       '`until` (default idle, done or blocked), then return {outcome: "matched", matched, states, seq}. If it takes longer ' +
       `than timeoutSeconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) it returns {outcome: "timed_out", states}: ` +
       'call it again to keep waiting. outcome "gone" means an agent exited. After prompt_agent, pass its seq as ' +
-      'sinceSeq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq.',
+      'sinceSeq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq. ' +
+      'targets may hold "@WORKSPACE" or globs; allAgents: true waits on every agent Corral runs. With read: true the ' +
+      'result also has screens: {name: screen text} of each matched agent, so you need no read_agent after it. A pane ' +
+      'whose program is not a recognised agent is refused with no_agent unless allowUnknown: true.',
     inputSchema: {
       type: 'object',
       properties: {
-        targets: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 64, description: 'Agent names or pane ids.' },
+        targets: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          maxItems: 64,
+          description: 'Agent names, pane ids, "@WORKSPACE" (its agents) or globs over names ("test-*"). Leave out with allAgents.',
+        },
+        allAgents: { type: 'boolean', description: 'Wait on every agent Corral runs (besides any targets).' },
+        read: { type: 'boolean', description: 'Also return the screen of each matched agent (screens), as read_agent would.' },
+        allowUnknown: { type: 'boolean', description: 'Wait on panes with no recognised agent too, instead of failing with no_agent.' },
         until: { ...states, description: 'States that end the wait (default ["idle", "done", "blocked"]; "idle" also matches "done").' },
         mode: { type: 'string', enum: ['any', 'all'], description: 'any: the first agent that matches; all: every agent at once.' },
         sinceSeq: { type: 'integer', minimum: 0, description: 'Only count state changes after this seq (from prompt_agent, list_agents or a previous wait).' },
         timeoutSeconds: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS, description: `How long to wait (default ${DEFAULT_WAIT_SECONDS}).` },
       },
-      required: ['targets'],
       additionalProperties: false,
     },
     async run(client, args, signal) {

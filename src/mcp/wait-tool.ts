@@ -9,7 +9,10 @@ export const DEFAULT_WAIT_SECONDS = 50;
 export const MAX_WAIT_SECONDS = 600;
 
 export interface WaitArgs {
-  targets: string[];
+  targets?: string[];
+  allAgents?: boolean;
+  allowUnknown?: boolean;
+  read?: boolean;
   until?: AgentState[];
   mode?: 'any' | 'all';
   sinceSeq?: number;
@@ -33,7 +36,10 @@ export async function waitForAgents(socket: string, args: WaitArgs, signal: Abor
   try {
     if (signal.aborted) throw new CorralError('timeout', 'the wait was cancelled');
     const result = await connection.call(AGENT_WAIT, {
-      targets: args.targets,
+      ...(args.targets ? { targets: args.targets } : {}),
+      ...(args.allAgents ? { allAgents: true } : {}),
+      ...(args.allowUnknown ? { allowUnknown: true } : {}),
+      ...(args.read ? { read: true } : {}),
       ...(args.until ? { until: args.until } : {}),
       ...(args.mode ? { mode: args.mode } : {}),
       ...(args.sinceSeq !== undefined ? { sinceSeq: args.sinceSeq } : {}),

@@ -124,4 +124,42 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.equal(result.isError, true);
     assert.match(result.content[0]!.text, /^pane_not_found: /);
   });
+
+  it('groups: agents spawned into a workspace, waited on as @WORKSPACE and with allAgents, prompted together, waited on and read in one call', async () => {
+    for (const name of ['t1', 't2']) {
+      const pane = await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name, workspace: 'team' });
+      assert.equal(pane.workspace, 'team');
+    }
+    const ready = await tool('wait_for_agents', { targets: ['@team'], until: ['idle'], mode: 'all', timeoutSeconds: 60 });
+    assert.deepEqual([...ready.matched].sort(), ['t1', 't2']);
+    const all = await tool('wait_for_agents', { allAgents: true, until: ['idle'], mode: 'all', timeoutSeconds: 60 });
+    assert.deepEqual(Object.keys(all.states).sort(), ['alpha', 'beta', 'gamma', 't1', 't2']);
+
+    const { seq } = await tool('list_agents', { workspace: 'team' });
+    const prompted = await tool('prompt_agent', { target: '@team', text: 'write the docs' });
+    assert.equal(prompted.results.length, 2);
+    assert.ok(prompted.results.every((r: { result?: { delivered?: boolean } }) => r.result?.delivered === true), JSON.stringify(prompted));
+    const done = await tool('wait_for_agents', { targets: ['@team'], until: ['done'], mode: 'all', sinceSeq: seq, read: true, timeoutSeconds: 60 });
+    assert.equal(done.outcome, 'matched', JSON.stringify(done));
+    assert.deepEqual(Object.keys(done.screens).sort(), ['t1', 't2']);
+    assert.match(done.screens.t1, /Task complete\./);
+    const reads = await tool('read_agent', { target: '@team' });
+    assert.deepEqual(reads.results.map((r: { result: { text: string } }) => /Task complete\./.test(r.result.text)), [true, true]);
+    const why = await tool('explain_agent', { target: 't?' });
+    assert.deepEqual(why.results.map((r: { result: { agent: { name: string } } }) => r.result.agent.name), ['t1', 't2']);
+
+    const refused = (await mcp.callTool({ name: 'answer_agent', arguments: { target: '@team', choice: 1 } })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /^invalid_params: "@team" names 2 panes .*answer_agent takes one/);
+  });
+
+  it('a wait on a pane with no recognised agent says no_agent at once, unless allowUnknown', async () => {
+    const pane = await tool('spawn_agent', { command: 'sh', args: ['-c', 'echo plain shell; exec sleep 300'], folder: daemon.dir, name: 'plain' });
+    await until(async () => (await corral.call('pane.read', { target: pane.id })).text.includes('plain shell'), 'the shell to draw');
+    const refused = (await mcp.callTool({ name: 'wait_for_agents', arguments: { targets: ['plain'] } })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /^no_agent: /);
+    const allowed = await tool('wait_for_agents', { targets: ['plain'], allowUnknown: true, timeoutSeconds: 0 });
+    assert.equal(allowed.outcome, 'timed_out');
+  });
 });
