@@ -24,7 +24,8 @@ const client = await connect();
 try {
   const names = Object.keys(tasks);
   for (const name of names) {
-    await client.call('pane.spawn', { command: command!, args, name, cwd });
+    // One workspace for the run: `corral agent list --workspace orchestra` and `@orchestra` name them all.
+    await client.call('pane.spawn', { command: command!, args, name, cwd, workspace: 'orchestra' });
   }
   // Wait for every agent to be ready for input: `all` ends when each is idle at the same moment.
   await client.call('agent.wait', { targets: names, until: ['idle'], mode: 'all', timeoutMs: 120_000 });
