@@ -83,4 +83,18 @@ describe('group targets on every command that takes a pane', () => {
     const nowhere = await corral('pane', 'get', '@nowhere');
     assert.equal(nowhere.code, 3);
   });
+
+  it('events take a group in the filter: pane:@W (with the workspace rollup) and name patterns', async () => {
+    const read = async (filter: string) => {
+      const run = await corral('--json', 'events', '--filter', filter);
+      assert.equal(run.code, 0, run.stderr);
+      return run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    };
+    const workspace = await read('pane:@grp');
+    assert.ok(workspace.every((e) => (e.pane ? e.pane.id.startsWith('grp:') : e.kind === 'workspace.stateChanged' && e.data.workspace === 'grp')), JSON.stringify(workspace));
+    assert.ok(workspace.some((e) => e.kind === 'pane.created' && e.pane.name === 'old'));
+    assert.ok(workspace.some((e) => e.kind === 'workspace.stateChanged'));
+    const named = await read('pane:g? kind:pane.created');
+    assert.deepEqual(named.map((e) => e.pane.name), ['g1', 'g2']);
+  });
 });

@@ -3,6 +3,7 @@ import { defineMethod, defineNotification, returns } from '../method.ts';
 import type { AgentState } from '../states.ts';
 import { described, int, optional, params, str, type Validator } from '../validate.ts';
 import { CorralError } from '../errors.ts';
+import { inGroup, isGroupTarget } from '../pane-target.ts';
 import type { AgentInfo } from './agent.ts';
 import type { PaneInfo } from './pane.ts';
 
@@ -101,14 +102,25 @@ function isKindPattern(value: string): boolean {
   return (EVENT_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * A `pane:` value: an id or name, or a group as targets take it (`@W`, a pattern with `*` or `?`). A
+ * pane's workspace is the part of its id before the last `:`; `@W` also takes W's own
+ * `workspace.stateChanged` events, which name no pane.
+ */
+function paneTermMatches(term: string, event: EventEnvelope): boolean {
+  const pane = event.pane;
+  if (!isGroupTarget(term)) return pane !== null && (term === pane.id || term === pane.name);
+  if (pane !== null) return inGroup(term, { ...pane, workspace: pane.id.slice(0, pane.id.lastIndexOf(':')) });
+  if (event.kind !== 'workspace.stateChanged' || !term.startsWith('@')) return false;
+  return inGroup(term, { id: '', name: null, workspace: (event.data as { workspace: string }).workspace });
+}
+
 /** Whether an event passes a filter; `agent` is the pane's agent when the event was published. */
 export function matchesEventFilter(filter: EventFilter, event: EventEnvelope, agent: string | null): boolean {
   if (filter.kinds.length > 0 && !filter.kinds.some((k) => (k.endsWith('*') ? event.kind.startsWith(k.slice(0, -1)) : event.kind === k))) {
     return false;
   }
-  if (filter.panes.length > 0 && !(event.pane && filter.panes.some((p) => p === event.pane!.id || p === event.pane!.name))) {
-    return false;
-  }
+  if (filter.panes.length > 0 && !filter.panes.some((p) => paneTermMatches(p, event))) return false;
   if (filter.agents.length > 0 && !(agent !== null && filter.agents.includes(agent))) return false;
   return true;
 }
@@ -119,7 +131,7 @@ const filterText: Validator<string> = described(
     parseEventFilter(text, field);
     return text;
   },
-  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane, agent (docs/events.md)' },
+  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane (an id, a name, @WORKSPACE or a pattern), agent (docs/events.md)' },
 );
 
 const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });
