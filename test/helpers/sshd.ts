@@ -56,6 +56,10 @@ export async function startSshd(): Promise<LocalSshd> {
       `AllowUsers ${user}`,
       'LogLevel INFO',
       'UseDNS no',
+      // bash sources ~/.bashrc for a command run by sshd only at shell level 1. This machine's root
+      // .bashrc runs `pyenv init`, whose rehash takes a lock: concurrent ssh commands queued on it for
+      // seconds each (one remote-host run took 16 min). The remote shell's start-up is not under test.
+      'SetEnv SHLVL=1',
       '',
     ].join('\n'),
   );
