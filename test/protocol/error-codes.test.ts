@@ -65,6 +65,7 @@ describe('every declared error code can be produced, and every produced one is d
   let client: RawClient;
   let declared: Declared;
   let nextId = 1;
+  let externalId = '';
   /** Where each code was seen: a method name, `transport`, `notification` or `log`. */
   const produced = new Map<string, Set<string>>();
   const seen = (where: string, code: string) => produced.set(where, (produced.get(where) ?? new Set()).add(code));
@@ -156,6 +157,23 @@ describe('every declared error code can be produced, and every produced one is d
     }
   });
 
+  it('pane_external through every method that declares it, on an agent known from its hooks only', async () => {
+    const report = await ok('pane.reportAgent', { source: 'hook:claude', agent: 'claude', state: 'idle', session: 'outside-1' });
+    assert.equal(report.accepted, true, JSON.stringify(report));
+    const { panes } = await ok('pane.list', {});
+    const external = panes.find((pane: { external?: { session: string } }) => pane.external?.session === 'outside-1');
+    assert.ok(external, 'the external pane is listed');
+    externalId = external.id;
+    for (const [method, codes] of declared.byMethod) {
+      if (!codes.has('pane_external')) continue;
+      const params = ONE_PANE[method];
+      assert.ok(params, `${method} declares pane_external: add it to ONE_PANE`);
+      const other = await RawClient.connect(daemon.socket);
+      await expectError(method, params(externalId), 'pane_external', other);
+      other.close();
+    }
+  });
+
   it('pane.spawn: name_taken and spawn_failed; pane.respawn: pane_running and spawn_failed', async () => {
     await spawn({ command: 'sleep', args: ['300'], name: 'taken' });
     await expectError('pane.spawn', { command: 'sleep', args: ['300'], name: 'taken', cwd: daemon.dir }, 'name_taken');
@@ -212,18 +230,18 @@ describe('every declared error code can be produced, and every produced one is d
   });
 
   it('no method answers a code it does not declare, on any kind of pane', async () => {
-    const targets = ['no-such-pane', 'exited', 'shell', 'idle', 'blocked'];
+    const targets = ['no-such-pane', 'exited', 'shell', 'idle', 'blocked', externalId];
     for (const method of HARMLESS) for (const target of targets) await attempt(method, ONE_PANE[method]!(target));
     // Those that would change a running agent, on the panes where they must fail.
-    for (const target of ['no-such-pane', 'exited', 'shell']) {
+    for (const target of ['no-such-pane', 'exited', 'shell', externalId]) {
       await attempt('agent.prompt', ONE_PANE['agent.prompt']!(target));
       await attempt('pane.send', ONE_PANE['pane.send']!(target));
       await attempt('pane.resize', ONE_PANE['pane.resize']!(target));
     }
-    for (const target of ['no-such-pane', 'exited', 'shell', 'idle']) await attempt('agent.answer', ONE_PANE['agent.answer']!(target));
-    for (const target of ['shell', 'idle', 'blocked']) await attempt('pane.respawn', ONE_PANE['pane.respawn']!(target));
+    for (const target of ['no-such-pane', 'exited', 'shell', 'idle', externalId]) await attempt('agent.answer', ONE_PANE['agent.answer']!(target));
+    for (const target of ['shell', 'idle', 'blocked', externalId]) await attempt('pane.respawn', ONE_PANE['pane.respawn']!(target));
     for (const method of ['pane.reportAgent', 'pane.releaseAgent', 'pane.reportSession', 'pane.attach']) {
-      for (const target of ['no-such-pane', 'exited']) {
+      for (const target of ['no-such-pane', 'exited', externalId]) {
         const other = await RawClient.connect(daemon.socket);
         await attempt(method, ONE_PANE[method]!(target), other);
         other.close();
