@@ -1,7 +1,7 @@
 // Shared pieces of the reliability suite: a line client that tells answers from notifications, process
 // and memory readings from /proc, and a report line per figure (figures are reported, never asserted
 // as timings; tests assert counts and bounds).
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 
 export function quantile(sorted: number[], q: number): number {
@@ -165,4 +165,58 @@ export class LineClient {
       this.wake = done;
     });
   }
+}
+
+/** Node options that make a daemon write a heap snapshot into `dir` on SIGUSR2 (see heapCensus). */
+export function heapSnapshotOptions(dir: string): NodeJS.ProcessEnv {
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${dir}`.trim() };
+}
+
+export interface HeapCensus {
+  /** Bytes of every object alive after a full collection (a snapshot collects garbage first). */
+  liveBytes: number;
+  /** Objects alive, by constructor name. */
+  counts: Map<string, number>;
+}
+
+/**
+ * The live heap of a process started with heapSnapshotOptions(dir): asks it for a snapshot, waits for
+ * the file to be whole, counts objects by constructor and removes the file.
+ */
+export async function heapCensus(pid: number, dir: string, timeoutMs = 120_000): Promise<HeapCensus> {
+  const seen = new Set(readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')));
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (Date.now() > deadline) throw new Error(`no heap snapshot from ${pid} in ${timeoutMs} ms`);
+    await sleep(200);
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !seen.has(f));
+    if (!file) continue;
+    // The file is written as the snapshot is serialised: whole once it parses.
+    try {
+      const parsed = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
+      rmSync(`${dir}/${file}`);
+      return census(parsed);
+    } catch {
+      // not whole yet
+    }
+  }
+}
+
+function census(snap: { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] }): HeapCensus {
+  const fields = snap.snapshot.meta.node_fields;
+  const types = snap.snapshot.meta.node_types[0];
+  const width = fields.length;
+  const typeAt = fields.indexOf('type');
+  const nameAt = fields.indexOf('name');
+  const sizeAt = fields.indexOf('self_size');
+  const counts = new Map<string, number>();
+  let liveBytes = 0;
+  for (let i = 0; i < snap.nodes.length; i += width) {
+    liveBytes += snap.nodes[i + sizeAt]!;
+    if (types[snap.nodes[i + typeAt]!] !== 'object') continue;
+    const name = snap.strings[snap.nodes[i + nameAt]!]!;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return { liveBytes, counts };
 }
