@@ -44,18 +44,16 @@ export class Screen implements Disposable {
   private drainWaiters: (() => void)[] = [];
   private disposed = false;
   private readonly logs = new Emitter<EmulatorLogEntry>();
+  private readonly logSink: LogSink = { logs: this.logs };
 
   constructor(options: ScreenOptions) {
-    // The emulator's own warnings go to listeners (the daemon's log, rate-limited per pane), never
-    // to the console; only the message is kept: its arguments can hold what the program printed.
-    const log = (level: EmulatorLogEntry['level']) => (message: unknown) => this.logs.fire({ level, message: emulatorMessage(message) });
     this.terminal = new Terminal({
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? SCROLLBACK_LINES,
       allowProposedApi: true,
       logLevel: 'warn',
-      logger: { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: log('warn'), error: log('error') },
+      logger: emulatorLogger(this.logSink),
     });
     const reply = options.reply;
     this.capture = new OscCapture(this.terminal, { reply, now: options.now });
@@ -197,6 +195,7 @@ export class Screen implements Disposable {
     this.capture.dispose();
     this.terminal.dispose();
     this.logs.dispose();
+    this.logSink.logs = null;
   }
 
   private rangeText(start: number, end: number, ansi: boolean): string[] {
@@ -210,6 +209,23 @@ export class Screen implements Disposable {
     }
     return lines;
   }
+}
+
+/** Where a screen's emulator warnings go; emptied when the screen is disposed. */
+interface LogSink {
+  logs: Emitter<EmulatorLogEntry> | null;
+}
+
+/**
+ * The emulator's own warnings go to listeners (the daemon's log, rate-limited per pane), never to the
+ * console; only the message is kept: its arguments can hold what the program printed. The emulator
+ * keeps the options of the last terminal it made (its logger included) in a module variable, past
+ * that terminal's end: so the logger holds only the sink, never the screen or its pane.
+ */
+function emulatorLogger(sink: LogSink) {
+  const ignore = () => undefined;
+  const log = (level: EmulatorLogEntry['level']) => (message: unknown) => sink.logs?.fire({ level, message: emulatorMessage(message) });
+  return { trace: ignore, debug: ignore, info: ignore, warn: log('warn'), error: log('error') };
 }
 
 /** The emulator's message, at most 80 printable characters: a fixed text such as "Parsing error: ". */
