@@ -1,32 +1,46 @@
 // Scale: 300 panes alive, 100 of them busy (bench/busy-agent.sh redrawing at 10 Hz, identified as Claude
-// Code) and 200 idle. Measures agent.list latency at a socket client, agent.wait wake-up (the agent
-// change published in the daemon to the wait's answer at the client), and RSS at 0, 100 busy and 300
-// panes, to say what grows with panes. The daemon runs in this process with its panes' PTYs (no pty
-// host), so both moments of a wake-up are read from one clock and RSS counts what daemon and host hold.
+// Code) and 200 idle, plus one fake Claude that a wait watches. The daemon runs in this process with its
+// pty host as in production (a process of its own), so that both moments of a wake-up (the agent change
+// published in the daemon, the wait's answer at the client) are read from one clock.
+//
+// Measured at 1 pane, at 101 (with the busy ones) and at 301 (all), to say what grows with panes:
+// - agent.list latency at a socket client, against server.status (a reply that does not depend on
+//   the panes) in the same run as its baseline;
+// - agent.wait wake-up, against the event loop's own delay in the same run (monitorEventLoopDelay):
+//   a wake-up cannot beat the turn it waits for;
+// - RSS of the daemon (this process) and of the pty host, and the live heap of the daemon after a full
+//   collection, per busy and per idle pane.
 // Run: node --import tsx bench/scale.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_IDLE, default 200)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { DaemonClient } from '../src/cli/client.ts';
 import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { createLogger } from '../src/daemon/logger.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { spawnTerminalPane } from '../src/terminal/pane.ts';
-import { BUSY_AGENT, sleep, summary } from './_lib.ts';
+import { BUSY_AGENT, rssKiB, sleep, summary } from './_lib.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const IDLE = Number(process.env.CORRAL_BENCH_IDLE ?? 200);
-const LIST_CALLS = 200;
+const LIST_CALLS = 100;
 const WAIT_TRIALS = 50;
 const FAKE = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
-const rssMiB = () => +(process.memoryUsage.rss() / 1048576).toFixed(1);
+// The pty host ends with this process, whatever happens to it.
+process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const mib = (kib: number) => +(kib / 1024).toFixed(1);
 const load = [loadavg()[0]!];
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-scale-'));
 const config = { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } };
-const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), spawnTerminal: spawnTerminalPane, config });
+const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config });
+const hostPid = daemon.host!.pid;
 const publishedAt = new Map<number, number>();
 daemon.agents.onChange((change) => publishedAt.set(change.seq, performance.now()));
 const client = await DaemonClient.connect(daemon.socketPath);
@@ -37,21 +51,35 @@ async function timed<T>(work: () => Promise<T>): Promise<number> {
   return performance.now() - start;
 }
 
+/** Memory now: RSS of the daemon and the host, and the daemon's live heap after a full collection . */
+function memory() {
+  gc();
+  return { daemonRssMiB: mib(process.memoryUsage.rss() / 1024), hostRssMiB: mib(rssKiB(hostPid)), daemonHeapMiB: +(process.memoryUsage().heapUsed / 1048576).toFixed(1) };
+}
+
+/** agent.list and server.status, one after the other, LIST_CALLS times each. */
+async function lists() {
+  const list: number[] = [];
+  const status: number[] = [];
+  for (let i = 0; i < LIST_CALLS; i += 1) {
+    list.push(await timed(() => client.call(AGENT_LIST, {})));
+    status.push(await timed(() => client.call(SERVER_STATUS, {})));
+  }
+  return { agentListMs: summary(list), serverStatusMs: summary(status) };
+}
+
 try {
   await client.call(SERVER_STATUS, {});
-  const rssEmpty = rssMiB();
   await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '30' } });
+  await sleep(1000);
+  const one = { memory: memory(), ...(await lists()) };
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], cwd: dir, env: { CORRAL_AGENT: 'claude' } });
   await sleep(3000);
-  const rssBusy = rssMiB();
+  const busy = { memory: memory(), ...(await lists()) };
   for (let i = 0; i < IDLE; i += 1) await client.call(PANE_SPAWN, { command: 'sleep', args: ['100000'], cwd: dir });
   await sleep(3000);
-  const rssAll = rssMiB();
-
-  const list: number[] = [];
-  for (let i = 0; i < LIST_CALLS; i += 1) list.push(await timed(() => client.call(AGENT_LIST, {})));
-  const status: number[] = [];
-  for (let i = 0; i < LIST_CALLS; i += 1) status.push(await timed(() => client.call(SERVER_STATUS, {})));
+  const all = { memory: memory(), ...(await lists()) };
+  const agents = (await client.call(AGENT_LIST, {})).agents.length;
 
   const wake: number[] = [];
   const waitFor = async (until: 'working' | 'idle', trigger: () => Promise<unknown>) => {
@@ -63,30 +91,40 @@ try {
     if (published !== undefined) wake.push(at - published);
   };
   await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeoutMs: 60_000 });
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   for (let i = 0; i < WAIT_TRIALS; i += 1) {
     await waitFor('working', () => client.call(PANE_SEND, { target: 'bench', text: `task ${i}`, keys: ['Enter'] }));
     await waitFor('idle', async () => {});
   }
+  loopDelay.disable();
   load.push(loadavg()[0]!);
+  const perPaneKiB = (from: { memory: ReturnType<typeof memory> }, to: { memory: ReturnType<typeof memory> }, panes: number) =>
+    Math.round(((to.memory.daemonRssMiB + to.memory.hostRssMiB - from.memory.daemonRssMiB - from.memory.hostRssMiB) * 1024) / panes);
   const result = {
     bench: 'scale',
     panes: 1 + BUSY + IDLE,
     busy: BUSY,
-    agentListMs: summary(list),
-    serverStatusMs: summary(status),
+    agents,
+    withOne: { panes: 1, ...one },
+    withBusy: { panes: 1 + BUSY, ...busy },
+    withAll: { panes: 1 + BUSY + IDLE, ...all },
     waitWakeUpMs: summary(wake),
-    rssMiB: { empty: rssEmpty, withBusy: rssBusy, withAll: rssAll },
-    perBusyPaneKiB: Math.round(((rssBusy - rssEmpty) * 1024) / (BUSY + 1)),
-    perIdlePaneKiB: Math.round(((rssAll - rssBusy) * 1024) / IDLE),
+    eventLoopDelayMs: { median: +(loopDelay.percentile(50) / 1e6).toFixed(2), p99: +(loopDelay.percentile(99) / 1e6).toFixed(2), max: +(loopDelay.max / 1e6).toFixed(2) },
+    perBusyPaneKiB: perPaneKiB(one, busy, BUSY),
+    perIdlePaneKiB: perPaneKiB(busy, all, IDLE),
     loadAverage: load.map((l) => +l.toFixed(1)),
   };
   console.log(JSON.stringify(result));
+  const m = all.memory;
   console.log(
-    `${result.panes} panes, ${BUSY} busy: agent.list p99 ${result.agentListMs.p99Ms} ms (goal at most 20; server.status p99 ${result.serverStatusMs.p99Ms} ms in the same run), ` +
-      `agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5), RSS ${rssAll} MiB (goal at most 1024; ${result.perBusyPaneKiB} KiB per busy pane, ${result.perIdlePaneKiB} KiB per idle pane); load average ${result.loadAverage.join(' to ')}`,
+    `${result.panes} panes, ${BUSY} busy: agent.list p99 ${all.agentListMs.p99Ms} ms (goal at most 20; at ${1 + BUSY} panes ${busy.agentListMs.p99Ms}, at 1 ${one.agentListMs.p99Ms}; ` +
+      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; event loop delay p99 ${result.eventLoopDelayMs.p99} ms), ` +
+      `RSS daemon ${m.daemonRssMiB} MiB + host ${m.hostRssMiB} MiB (goal at most 1024 for the daemon; ${result.perBusyPaneKiB} KiB per busy pane, ${result.perIdlePaneKiB} KiB per idle pane, daemon live heap ${one.memory.daemonHeapMiB} -> ${busy.memory.daemonHeapMiB} -> ${m.daemonHeapMiB} MiB); ` +
+      `load average ${result.loadAverage.join(' to ')}`,
   );
 } finally {
   client.dispose();
-  await daemon.stop();
+  await daemon.stop('end');
   rmSync(dir, { recursive: true, force: true });
 }
