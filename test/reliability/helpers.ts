@@ -1,7 +1,7 @@
 // Shared pieces of the reliability suite: a line client that tells answers from notifications, process
 // and memory readings from /proc, and a report line per figure (figures are reported, never asserted
 // as timings; tests assert counts and bounds).
-import { readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 
 export function quantile(sorted: number[], q: number): number {
@@ -191,7 +191,7 @@ export async function heapCensus(pid: number, dir: string, timeoutMs = 120_000):
     if (Date.now() > deadline) throw new Error(`no heap snapshot from ${pid} in ${timeoutMs} ms`);
     await sleep(200);
     const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !seen.has(f));
-    if (!file) continue;
+    if (!file || !endsWhole(`${dir}/${file}`)) continue;
     // The file is written as the snapshot is serialised: whole once it parses.
     try {
       const parsed = JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
@@ -201,6 +201,20 @@ export async function heapCensus(pid: number, dir: string, timeoutMs = 120_000):
       // not whole yet
     }
   }
+}
+
+/** Whether a snapshot file ends as a whole one does (its strings array, then the object, closed): cheaper than parsing a partial one. */
+function endsWhole(path: string): boolean {
+  const size = statSync(path).size;
+  if (size < 2) return false;
+  const tail = Buffer.alloc(Math.min(16, size));
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+  } finally {
+    closeSync(fd);
+  }
+  return /\]\s*\}\s*$/.test(tail.toString('latin1'));
 }
 
 function census(snap: { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] }): HeapCensus {
