@@ -177,6 +177,8 @@ export interface HeapCensus {
   liveBytes: number;
   /** Objects alive, by constructor name. */
   counts: Map<string, number>;
+  /** Bytes alive by the snapshot's node type (object, string, array, code, closure, hidden, ...). */
+  bytesByType: Map<string, number>;
 }
 
 /**
@@ -225,12 +227,15 @@ function census(snap: { snapshot: { meta: { node_fields: string[]; node_types: [
   const nameAt = fields.indexOf('name');
   const sizeAt = fields.indexOf('self_size');
   const counts = new Map<string, number>();
+  const bytesByType = new Map<string, number>();
   let liveBytes = 0;
   for (let i = 0; i < snap.nodes.length; i += width) {
+    const type = types[snap.nodes[i + typeAt]!]!;
     liveBytes += snap.nodes[i + sizeAt]!;
-    if (types[snap.nodes[i + typeAt]!] !== 'object') continue;
+    bytesByType.set(type, (bytesByType.get(type) ?? 0) + snap.nodes[i + sizeAt]!);
+    if (type !== 'object') continue;
     const name = snap.strings[snap.nodes[i + nameAt]!]!;
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return { liveBytes, counts };
+  return { liveBytes, counts, bytesByType };
 }
