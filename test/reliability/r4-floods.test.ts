@@ -63,6 +63,23 @@ describe('R4, floods', () => {
       assert.equal(host.length, 1, 'one pty host');
       const liveHeap = async () => (await heapCensus(daemon.pid, heapDir)).liveBytes + (await heapCensus(host[0]!, heapDir)).liveBytes;
       const rss = () => rssKiB(daemon.pid) + rssKiB(host[0]!);
+      /** ROUNDS of server.status and agent.list, timed (printed, never asserted); returns how many were answered. */
+      const rounds = async (latencies: Record<'server.status' | 'agent.list', number[]>, each?: (round: number) => void) => {
+        let answered = 0;
+        for (let round = 0; round < ROUNDS; round += 1) {
+          for (const method of ['server.status', 'agent.list'] as const) {
+            const start = performance.now();
+            const reply = await call(method, {});
+            latencies[method].push(performance.now() - start);
+            if (reply.result) answered += 1;
+          }
+          each?.(round);
+        }
+        return answered;
+      };
+      // The baseline of the same run: the same calls before any flood.
+      const quiet = { 'server.status': [] as number[], 'agent.list': [] as number[] };
+      await rounds(quiet);
       const heapBefore = await liveHeap();
       const rssBefore = rss();
       const ids: string[] = [];
@@ -73,17 +90,10 @@ describe('R4, floods', () => {
       }
       await sleep(2000); // every flood running at full speed
       const latencies = { 'server.status': [] as number[], 'agent.list': [] as number[] };
-      let answered = 0;
       let rssPeak = rss();
-      for (let round = 0; round < ROUNDS; round += 1) {
-        for (const method of ['server.status', 'agent.list'] as const) {
-          const start = performance.now();
-          const reply = await call(method, {});
-          latencies[method].push(performance.now() - start);
-          if (reply.result) answered += 1;
-        }
+      const answered = await rounds(latencies, (round) => {
         if (round % 10 === 0) rssPeak = Math.max(rssPeak, rss());
-      }
+      });
       // The live heap while the floods still run.
       const heapDuring = await liveHeap();
       const panes = (await call('pane.list', {})).result.panes as { id: string; state: string }[];
@@ -99,6 +109,7 @@ describe('R4, floods', () => {
         stillFlooding,
         serverStatus: summary(latencies['server.status']),
         agentList: summary(latencies['agent.list']),
+        beforeFloods: { serverStatus: summary(quiet['server.status']), agentList: summary(quiet['agent.list']) },
         liveHeapMiB: [mib(heapBefore), mib(heapDuring)],
         liveHeapGrowthBoundMiB: mib(MEMORY_BOUND_BYTES),
         rssMiB: [+(rssBefore / 1024).toFixed(1), +(rssPeak / 1024).toFixed(1)],
