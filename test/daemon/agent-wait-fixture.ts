@@ -35,13 +35,13 @@ export class AgentLab {
   }
 
   /** A fake Claude in a named pane, returned once its idle prompt box is detected (waited for with agent.wait itself). */
-  async agent(name: string, workMs: number): Promise<string> {
+  async agent(name: string, workMs: number, env: Record<string, string> = {}): Promise<string> {
     await this.call(PANE_SPAWN, {
       command: process.execPath,
       args: [FAKE_AGENT],
       name,
       cwd: this.daemon.dir,
-      env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs) },
+      env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: String(workMs), ...env },
     });
     // A hang guard, not a figure: a loaded machine can take seconds to start a node process.
     await this.call(AGENT_WAIT, { targets: [name], until: ['idle'], timeoutMs: 60_000 });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AGENT_FOCUS, AGENT_GET, AGENT_WAIT, MAX_WAIT_TARGETS, PANE_GET, PANE_KILL } from '../../src/protocol/methods/index.ts';
 import { AgentLab } from './agent-wait-fixture.ts';
@@ -49,9 +51,14 @@ describe('agent.wait through the daemon with fake agents', () => {
   });
 
   it('does not count a seen flip (focus turning done into idle) as the change sinceSeq waits for', async () => {
-    await lab.agent('flip', 100);
+    // The turn is held until the daemon has seen it work: a short timed turn could be drawn over by
+    // the idle screen before the daemon looked, and then no turn (and no done) was ever seen.
+    const release = join(lab.daemon.dir, 'flip-release');
+    await lab.agent('flip', 100, { FAKE_RELEASE: release });
     const first = await lab.seq();
-    await lab.type('flip', 'go');
+    await lab.type('flip', 'hold');
+    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['working'], sinceSeq: first, timeoutMs: 8000 });
+    writeFileSync(release, '');
     await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['done'], sinceSeq: first, timeoutMs: 8000 });
     const seq = await lab.seq();
     await lab.call(AGENT_FOCUS, { target: 'flip' });
