@@ -14,7 +14,14 @@ const SETTLE_MS = 3000;
 /** Prints LINES numbered lines of 100 columns, then sits still. */
 const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" "$(printf 'x%.0s' {1..93})"; done; exec sleep 100000`;
 
-async function corral(script: string): Promise<{ baseKiB: number; loadedKiB: number }> {
+interface Reading {
+  baseKiB: number;
+  loadedKiB: number;
+  /** The daemon's own part of the growth (the rest is the pty host's). */
+  daemonGrowthKiB?: number;
+}
+
+async function corral(script: string): Promise<Reading> {
   const daemon = await startDaemon();
   const client = await LineClient.connect(daemon.socket);
   let id = 0;
@@ -25,11 +32,13 @@ async function corral(script: string): Promise<{ baseKiB: number; loadedKiB: num
     return answer.result;
   };
   const memory = () => daemonPids(daemon.pid).reduce((sum, pid) => sum + rssKiB(pid), 0);
+  let daemonBaseKiB = 0;
   try {
     // One pane first, so the host is running and the emulator's code is loaded in the baseline.
     await call('pane.spawn', { command: 'sleep', args: ['100000'], cwd: daemon.dir });
     await sleep(SETTLE_MS);
     const baseKiB = memory();
+    daemonBaseKiB = rssKiB(daemon.pid);
     const ids: string[] = [];
     for (let i = 0; i < PANES; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', script], cwd: daemon.dir })).id);
     if (script.includes('printf')) {
@@ -39,7 +48,7 @@ async function corral(script: string): Promise<{ baseKiB: number; loadedKiB: num
       }
     }
     await sleep(SETTLE_MS);
-    return { baseKiB, loadedKiB: memory() };
+    return { baseKiB, loadedKiB: memory(), daemonGrowthKiB: rssKiB(daemon.pid) - daemonBaseKiB };
   } finally {
     client.destroy();
     await daemon.dispose();
@@ -61,10 +70,13 @@ async function tmux(script: string): Promise<{ baseKiB: number; loadedKiB: numbe
   }
 }
 
-const perPane = (m: { baseKiB: number; loadedKiB: number } | null) => (m === null ? null : Math.round((m.loadedKiB - m.baseKiB) / PANES));
+const perPane = (m: Reading | null) => (m === null ? null : Math.round((m.loadedKiB - m.baseKiB) / PANES));
+const daemonPart = (m: Reading) => Math.round((m.daemonGrowthKiB ?? 0) / PANES);
 const load = [loadavg()[0]!];
-const printed = perPane(await corral(PRINTER));
-const idle = perPane(await corral('exec sleep 100000'));
+const printedReading = await corral(PRINTER);
+const idleReading = await corral('exec sleep 100000');
+const printed = perPane(printedReading);
+const idle = perPane(idleReading);
 const tmuxPrinted = perPane(await tmux(PRINTER));
 const tmuxIdle = perPane(await tmux('exec sleep 100000'));
 load.push(loadavg()[0]!);
@@ -74,6 +86,8 @@ const result = {
   lines: LINES,
   perPaneAfterLinesKiB: printed,
   perPaneIdleKiB: idle,
+  daemonPartAfterLinesKiB: daemonPart(printedReading),
+  daemonPartIdleKiB: daemonPart(idleReading),
   tmuxPerPaneAfterLinesKiB: tmuxPrinted,
   tmuxPerPaneIdleKiB: tmuxIdle,
   loadAverage: load.map((l) => +l.toFixed(1)),

@@ -67,9 +67,13 @@ export class OscCapture implements Disposable {
   private readonly now: () => number;
   private readonly reply: ((data: string) => void) | undefined;
 
-  constructor(terminal: Terminal, options: OscCaptureOptions = {}) {
+  constructor(options: OscCaptureOptions = {}) {
     this.now = options.now ?? Date.now;
     this.reply = options.reply;
+  }
+
+  /** Starts capturing from an emulator's parser (once: a screen makes its emulator on first output). */
+  attach(terminal: Terminal): void {
     const on = (ident: number, handle: (data: string) => void, swallow: boolean): void => {
       this.registrations.add(
         terminal.parser.registerOscHandler(ident, (data) => {

@@ -1,22 +1,34 @@
 import xterm from '@xterm/headless';
-import type { Terminal as TerminalType } from '@xterm/headless';
+import type { IBufferCell, Terminal as TerminalType } from '@xterm/headless';
 import type { ScreenSnapshot } from './snapshot.ts';
 import type { Disposable } from '../base/disposable.ts';
 import type { OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
 import { OscCapture } from './osc-capture.ts';
 import { lineToAnsi } from './cell-ansi.ts';
+import { ScreenHistory } from './history.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { EmulatorLogEntry } from './types.ts';
 
 const { Terminal } = xterm;
 
-/** Lines kept above the screen; 50 idle panes of 120 columns stay well under 100 MB. */
+/** Lines kept above the screen (`read --source scrollback`), at most. */
 export const SCROLLBACK_LINES = 5000;
+/**
+ * How many of those the emulator keeps as cells, with colours (about 1.75 KiB a line at 120
+ * columns); older ones are kept as plain text (about 100 bytes a line). See docs/protocol.md.
+ */
+export const EMULATOR_SCROLLBACK_LINES = 200;
+
+/** The largest piece of output handed to the emulator at once (see `write`). */
+const WRITE_SLICE = 4096;
 
 export interface ScreenOptions {
   cols: number;
   rows: number;
+  /** Lines kept above the screen, at most (SCROLLBACK_LINES). */
   scrollback?: number;
+  /** How many of them keep their colours in the emulator (EMULATOR_SCROLLBACK_LINES, at least 2). */
+  emulatorScrollback?: number;
   /**
    * Receives the bytes a real terminal would send back (answers to DA1, DSR, OSC 10/11 and
    * OSC 7501 queries). A live pane writes them to its PTY; offline replay leaves it out.
@@ -39,33 +51,26 @@ export interface ReadOptions {
  */
 export class Screen implements Disposable {
   readonly capture: OscCapture;
-  private readonly terminal: TerminalType;
+  /** Made on the first output: a pane that has printed nothing costs no emulator (about 200 KiB). */
+  private emulator: { terminal: TerminalType; history: ScreenHistory } | undefined;
+  private size: { cols: number; rows: number };
   private unparsed = 0;
   private drainWaiters: (() => void)[] = [];
   private disposed = false;
   private readonly logs = new Emitter<EmulatorLogEntry>();
   private readonly logSink: LogSink = { logs: this.logs };
 
-  constructor(options: ScreenOptions) {
-    this.terminal = new Terminal({
-      cols: options.cols,
-      rows: options.rows,
-      scrollback: options.scrollback ?? SCROLLBACK_LINES,
-      allowProposedApi: true,
-      logLevel: 'warn',
-      logger: emulatorLogger(this.logSink),
-    });
-    const reply = options.reply;
-    this.capture = new OscCapture(this.terminal, { reply, now: options.now });
-    if (reply) this.terminal.onData((data) => reply(data));
+  constructor(private readonly options: ScreenOptions) {
+    this.size = { cols: options.cols, rows: options.rows };
+    this.capture = new OscCapture({ reply: options.reply, now: options.now });
   }
 
   get cols(): number {
-    return this.terminal.cols;
+    return this.emulator?.terminal.cols ?? this.size.cols;
   }
 
   get rows(): number {
-    return this.terminal.rows;
+    return this.emulator?.terminal.rows ?? this.size.rows;
   }
 
   get osc(): OscState {
@@ -74,14 +79,15 @@ export class Screen implements Disposable {
 
   /** Whether the application enabled bracketed paste (DECSET 2004). */
   get bracketedPaste(): boolean {
-    return this.terminal.modes.bracketedPasteMode;
+    return this.emulator?.terminal.modes.bracketedPasteMode ?? false;
   }
 
   /** DECCKM and the alternate buffer, for a client that mirrors this screen. */
   get modes(): TerminalModes {
+    const terminal = this.emulator?.terminal;
     return {
-      applicationCursorKeys: this.terminal.modes.applicationCursorKeysMode,
-      alternateScreen: this.terminal.buffer.active.type === 'alternate',
+      applicationCursorKeys: terminal?.modes.applicationCursorKeysMode ?? false,
+      alternateScreen: terminal?.buffer.active.type === 'alternate',
     };
   }
 
@@ -95,7 +101,12 @@ export class Screen implements Disposable {
     if (this.disposed) return;
     const length = data.length;
     this.unparsed += length;
-    this.terminal.write(data, () => {
+    // The emulator decodes each write into a buffer of 4 bytes per unit that it keeps at the largest
+    // size a write needed (up to 512 KiB per pane): slices keep it at its first 16 KiB.
+    const terminal = this.terminal();
+    let rest = data;
+    for (; rest.length > WRITE_SLICE; rest = slice(rest, WRITE_SLICE)) terminal.write(slice(rest, 0, WRITE_SLICE));
+    terminal.write(rest, () => {
       this.unparsed -= length;
       parsed?.();
       if (this.unparsed === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
@@ -115,7 +126,8 @@ export class Screen implements Disposable {
   }
 
   resize(cols: number, rows: number): void {
-    this.terminal.resize(cols, rows);
+    this.size = { cols, rows };
+    this.emulator?.history.resize(cols, rows);
   }
 
   onOsc(listener: (event: OscEvent) => void): Disposable {
@@ -133,28 +145,31 @@ export class Screen implements Disposable {
 
   /** The bottom `rows` rows of the active buffer (from baseY, never the viewport), right-trimmed. */
   snapshot(): ScreenSnapshot {
-    // Detection takes one per output turn of every busy pane: each row is read once, the row below
-    // is read for its wrap flag only.
-    const buffer = this.terminal.buffer.active;
-    const rows = this.terminal.rows;
-    const wrapped: boolean[] = new Array(rows);
-    const lines: string[] = new Array(rows);
-    let line = buffer.getLine(buffer.baseY);
-    for (let y = 0; y < rows; y++) {
-      const below = y + 1 < rows ? buffer.getLine(buffer.baseY + y + 1) : undefined;
-      wrapped[y] = line?.isWrapped ?? false;
-      // translateToString(true) drops only cells never written; spaces a program wrote stay: trim them,
-      // except on a row that wraps onto the next, where they are part of the wrapped line.
-      const text = line ? line.translateToString(true) : '';
-      lines[y] = below?.isWrapped ? text : text.trimEnd();
-      line = below;
+    const rows = this.rows;
+    const wrapped: boolean[] = new Array(rows).fill(false);
+    const lines: string[] = new Array(rows).fill('');
+    const terminal = this.emulator?.terminal;
+    const buffer = terminal?.buffer.active;
+    if (buffer) {
+      // Detection takes one per output turn of every busy pane: each row is read once, the row
+      // below is read for its wrap flag only.
+      let line = buffer.getLine(buffer.baseY);
+      for (let y = 0; y < rows; y++) {
+        const below = y + 1 < rows ? buffer.getLine(buffer.baseY + y + 1) : undefined;
+        wrapped[y] = line?.isWrapped ?? false;
+        // translateToString(true) drops only cells never written; spaces a program wrote stay: trim
+        // them, except on a row that wraps onto the next, where they are part of the wrapped line.
+        const text = line ? line.translateToString(true) : '';
+        lines[y] = below?.isWrapped ? text : text.trimEnd();
+        line = below;
+      }
     }
     return {
-      cols: this.terminal.cols,
+      cols: this.cols,
       rows,
       lines,
       wrapped,
-      cursor: { x: buffer.cursorX, y: buffer.cursorY },
+      cursor: { x: buffer?.cursorX ?? 0, y: buffer?.cursorY ?? 0 },
       title: this.osc.title?.value ?? null,
       progress: this.osc.progress?.value ?? null,
     };
@@ -162,29 +177,30 @@ export class Screen implements Disposable {
 
   /**
    * Text of the screen (exactly `rows` lines) or of the scrollback and screen together (trailing
-   * blank lines dropped); `lines` keeps only the last N; `ansi` keeps colours and attributes.
+   * blank lines dropped); `lines` keeps only the last N; `ansi` keeps colours and attributes (for
+   * lines the emulator still holds: older history is plain text).
    */
   read(options: ReadOptions): string {
-    const buffer = this.terminal.buffer.active;
     const ansi = options.ansi ?? false;
     let lines: string[];
     if (options.source === 'screen') {
-      lines = this.rangeText(buffer.baseY, buffer.baseY + this.terminal.rows, ansi);
+      lines = this.screenRows(ansi);
       if (options.lines !== undefined && options.lines >= 0) lines = lines.slice(Math.max(0, lines.length - options.lines));
     } else {
       // Only the lines asked for are rendered: a read of a few lines costs a few lines, not the whole buffer.
       const stop = Math.max(0, this.scrollbackLength() - (options.offset ?? 0));
       const count = options.lines !== undefined && options.lines >= 0 ? options.lines : stop;
-      lines = this.rangeText(Math.max(0, stop - count), stop, ansi);
+      lines = this.historyRows(Math.max(0, stop - count), stop, ansi);
     }
     return lines.join('\n');
   }
 
   /** Lines of scrollback and screen together, trailing blank lines not counted. */
   scrollbackLength(): number {
-    const buffer = this.terminal.buffer.active;
-    let end = buffer.baseY + this.terminal.rows;
-    while (end > 0 && (buffer.getLine(end - 1)?.translateToString(true) ?? '') === '') end -= 1;
+    if (!this.emulator) return 0;
+    const scratch = this.emulator.terminal.buffer.active.getNullCell();
+    let end = this.scrollbackRows();
+    while (end > 0 && this.scrollbackRow(end - 1, false, scratch) === '') end -= 1;
     return end;
   }
 
@@ -192,23 +208,85 @@ export class Screen implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     for (const resolve of this.drainWaiters.splice(0)) resolve();
+    this.emulator?.history.dispose();
     this.capture.dispose();
-    this.terminal.dispose();
+    this.emulator?.terminal.dispose();
     this.logs.dispose();
     this.logSink.logs = null;
   }
 
-  private rangeText(start: number, end: number, ansi: boolean): string[] {
-    const buffer = this.terminal.buffer.active;
+  private terminal(): TerminalType {
+    this.emulator ??= this.makeEmulator();
+    return this.emulator.terminal;
+  }
+
+  private makeEmulator(): { terminal: TerminalType; history: ScreenHistory } {
+    const options = this.options;
+    const scrollback = options.scrollback ?? SCROLLBACK_LINES;
+    const emulatorScrollback = Math.max(2, Math.min(scrollback, options.emulatorScrollback ?? EMULATOR_SCROLLBACK_LINES));
+    const terminal = new Terminal({
+      cols: this.size.cols,
+      rows: this.size.rows,
+      scrollback: emulatorScrollback,
+      allowProposedApi: true,
+      logLevel: 'warn',
+      logger: emulatorLogger(this.logSink),
+    });
+    const history = new ScreenHistory(terminal, scrollback, emulatorScrollback);
+    this.capture.attach(terminal);
+    const reply = options.reply;
+    if (reply) terminal.onData((data) => reply(data));
+    return { terminal, history };
+  }
+
+  /** The screen's rows, blank before the first output. */
+  private screenRows(ansi: boolean): string[] {
+    const terminal = this.emulator?.terminal;
+    if (!terminal) return new Array<string>(this.rows).fill('');
+    const buffer = terminal.buffer.active;
     const scratch = buffer.getNullCell();
     const lines: string[] = [];
-    for (let y = start; y < end; y++) {
+    for (let y = buffer.baseY; y < buffer.baseY + terminal.rows; y++) {
       const line = buffer.getLine(y);
       if (!line) lines.push('');
-      else lines.push(ansi ? lineToAnsi(line, this.terminal.cols, scratch) : line.translateToString(true));
+      else lines.push(ansi ? lineToAnsi(line, terminal.cols, scratch) : line.translateToString(true));
     }
     return lines;
   }
+
+  /**
+   * Rows of the scrollback: the normal buffer's history (text ring and emulator) and screen; on the
+   * alternate screen, which has no history, its rows only.
+   */
+  private scrollbackRows(): number {
+    const emulator = this.emulator;
+    if (!emulator) return 0;
+    const buffer = emulator.terminal.buffer.active;
+    return buffer.type === 'normal' ? emulator.history.length : buffer.length;
+  }
+
+  private scrollbackRow(index: number, ansi: boolean, scratch: IBufferCell): string {
+    const emulator = this.emulator;
+    if (!emulator) return '';
+    const buffer = emulator.terminal.buffer.active;
+    if (buffer.type === 'normal') return emulator.history.row(index, ansi, scratch);
+    const line = buffer.getLine(index);
+    if (!line) return '';
+    return ansi ? lineToAnsi(line, emulator.terminal.cols, scratch) : line.translateToString(true);
+  }
+
+  private historyRows(start: number, end: number, ansi: boolean): string[] {
+    const scratch = this.emulator?.terminal.buffer.active.getNullCell();
+    const lines: string[] = [];
+    if (!scratch) return lines;
+    for (let y = start; y < end; y++) lines.push(this.scrollbackRow(y, ansi, scratch));
+    return lines;
+  }
+}
+
+/** Part of a write without copying (a split character is joined again by the emulator's decoder). */
+function slice(data: string | Uint8Array, start: number, end?: number): string | Uint8Array {
+  return typeof data === 'string' ? data.slice(start, end) : data.subarray(start, end);
 }
 
 /** Where a screen's emulator warnings go; emptied when the screen is disposed. */

@@ -13,3 +13,15 @@ test('the snapshot is the bottom rows of the buffer, each line right-trimmed, wr
     screen.dispose();
   }
 });
+
+test('a long write is parsed whole, a character split between its slices included', async () => {
+  const screen = new Screen({ cols: 40, rows: 5 });
+  try {
+    // 8,195 units: the emulator gets it in slices, and one boundary falls inside a surrogate pair.
+    const text = `ab${'é😀'.repeat(2731)}`;
+    await screen.writeAsync(text);
+    assert.equal(screen.read({ source: 'scrollback' }).split('\n').join(''), text);
+  } finally {
+    screen.dispose();
+  }
+});
