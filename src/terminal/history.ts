@@ -148,10 +148,11 @@ export class ScreenHistory implements Disposable {
 }
 
 /**
- * The emulator builds a row's text a character at a time; V8 keeps such a string as a tree of one
- * node per piece (about 30 bytes each) until something flattens it. A ring line should cost its
- * characters only.
+ * The emulator builds a row's text a character at a time, and V8 keeps such a string as a tree of
+ * one node per piece (about 2.8 KiB for 100 characters) until something flattens it. Reading a
+ * character flattens it in place (about 130 bytes left), without changing the text.
  */
 function flat(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
+  text.charCodeAt(0);
+  return text;
 }
