@@ -2,6 +2,7 @@
 // Claude Code so that detection runs on each), against a tmux server running the same 100 programs
 // in the same run (the baseline; skipped without tmux).
 // Run: node --import tsx bench/redraw-cpu.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_SECONDS, default 10)
+import { loadavg } from 'node:os';
 import { startDaemon } from '../test/helpers/daemon.ts';
 import { RawClient } from '../test/helpers/raw-client.ts';
 import { BUSY_AGENT, cpuShare, daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
@@ -10,7 +11,7 @@ const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const SECONDS = Number(process.env.CORRAL_BENCH_SECONDS ?? 10);
 const WARM_MS = 3000;
 
-async function corral(): Promise<{ cpu: number; rssMiB: number }> {
+async function corral(): Promise<{ cpu: number; daemonCpu: number; rssMiB: number }> {
   const daemon = await startDaemon();
   const client = await RawClient.connect(daemon.socket);
   try {
@@ -19,8 +20,9 @@ async function corral(): Promise<{ cpu: number; rssMiB: number }> {
       if (reply.error) throw new Error(reply.error.message);
     }
     await sleep(WARM_MS);
-    const cpu = await cpuShare(() => daemonPids(daemon.pid), SECONDS * 1000);
-    return { cpu, rssMiB: rssKiB(daemon.pid) / 1024 };
+    // The same window, read for the daemon and its pty host together and for the daemon alone.
+    const [cpu, daemonCpu] = await Promise.all([cpuShare(() => daemonPids(daemon.pid), SECONDS * 1000), cpuShare(() => [daemon.pid], SECONDS * 1000)]);
+    return { cpu, daemonCpu, rssMiB: rssKiB(daemon.pid) / 1024 };
   } finally {
     client.close();
     await daemon.dispose();
@@ -49,6 +51,9 @@ const result = {
   busyPanes: BUSY,
   seconds: SECONDS,
   daemonCpu: +ours.cpu.toFixed(3),
+  daemonAloneCpu: +ours.daemonCpu.toFixed(3),
+  ptyHostCpu: +(ours.cpu - ours.daemonCpu).toFixed(3),
+  loadAverage: +loadavg()[0]!.toFixed(1),
   daemonRssMiB: +ours.rssMiB.toFixed(1),
   tmuxCpu: base ? +base.cpu.toFixed(3) : null,
   tmuxRssMiB: base ? +base.rssMiB.toFixed(1) : null,
@@ -56,6 +61,7 @@ const result = {
 };
 console.log(JSON.stringify(result));
 console.log(
-  `${BUSY} panes redrawing at 10 Hz: daemon ${(ours.cpu * 100).toFixed(1)}% of a core` +
-    (base ? `, tmux server ${(base.cpu * 100).toFixed(1)}% (ratio ${result.ratio}x, goal at most 1.0x)` : '; tmux not found, no baseline'),
+  `${BUSY} panes redrawing at 10 Hz: daemon and pty host ${(ours.cpu * 100).toFixed(1)}% of a core (daemon ${(ours.daemonCpu * 100).toFixed(1)}%)` +
+    (base ? `, tmux server ${(base.cpu * 100).toFixed(1)}% (ratio ${result.ratio}x, goal at most 1.0x)` : '; tmux not found, no baseline') +
+    `; load average ${result.loadAverage}`,
 );
