@@ -2,6 +2,7 @@ import type { IBufferCell, IMarker, Terminal } from '@xterm/headless';
 import type { Disposable } from '../base/disposable.ts';
 import { TextRing } from './text-ring.ts';
 import { lineToAnsi } from './cell-ansi.ts';
+import { rowText } from './row-text.ts';
 
 /**
  * The lines above a screen's normal buffer, kept in two parts. The emulator keeps the newest
@@ -55,7 +56,7 @@ export class ScreenHistory implements Disposable {
     if (index < count) return this.ring.at(from + index);
     const line = this.terminal.buffer.normal.getLine(index - count);
     if (!line) return '';
-    return ansi ? lineToAnsi(line, this.terminal.cols, scratch) : line.translateToString(true);
+    return ansi ? lineToAnsi(line, this.terminal.cols, scratch) : rowText(line);
   }
 
   /** Resizes the emulator, keeping every line of history exactly once. */
@@ -142,17 +143,7 @@ export class ScreenHistory implements Disposable {
   }
 
   private plain(y: number): string {
-    const text = this.terminal.buffer.normal.getLine(y)?.translateToString(true) ?? '';
-    return flat(text);
+    const line = this.terminal.buffer.normal.getLine(y);
+    return line ? rowText(line) : '';
   }
-}
-
-/**
- * The emulator builds a row's text a character at a time, and V8 keeps such a string as a tree of
- * one node per piece (about 2.8 KiB for 100 characters) until something flattens it. Reading a
- * character flattens it in place (about 130 bytes left), without changing the text.
- */
-function flat(text: string): string {
-  text.charCodeAt(0);
-  return text;
 }

@@ -6,6 +6,7 @@ import type { OscEvent, OscState, ReadSource, TerminalModes } from './types.ts';
 import { OscCapture } from './osc-capture.ts';
 import { lineToAnsi } from './cell-ansi.ts';
 import { ScreenHistory } from './history.ts';
+import { rowText } from './row-text.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { EmulatorLogEntry } from './types.ts';
 
@@ -157,9 +158,9 @@ export class Screen implements Disposable {
       for (let y = 0; y < rows; y++) {
         const below = y + 1 < rows ? buffer.getLine(buffer.baseY + y + 1) : undefined;
         wrapped[y] = line?.isWrapped ?? false;
-        // translateToString(true) drops only cells never written; spaces a program wrote stay: trim
-        // them, except on a row that wraps onto the next, where they are part of the wrapped line.
-        const text = line ? line.translateToString(true) : '';
+        // rowText drops only cells never written; spaces a program wrote stay: trim them, except
+        // on a row that wraps onto the next, where they are part of the wrapped line.
+        const text = line ? rowText(line) : '';
         lines[y] = below?.isWrapped ? text : text.trimEnd();
         line = below;
       }
@@ -249,7 +250,7 @@ export class Screen implements Disposable {
     for (let y = buffer.baseY; y < buffer.baseY + terminal.rows; y++) {
       const line = buffer.getLine(y);
       if (!line) lines.push('');
-      else lines.push(ansi ? lineToAnsi(line, terminal.cols, scratch) : line.translateToString(true));
+      else lines.push(ansi ? lineToAnsi(line, terminal.cols, scratch) : rowText(line));
     }
     return lines;
   }
@@ -272,7 +273,7 @@ export class Screen implements Disposable {
     if (buffer.type === 'normal') return emulator.history.row(index, ansi, scratch);
     const line = buffer.getLine(index);
     if (!line) return '';
-    return ansi ? lineToAnsi(line, emulator.terminal.cols, scratch) : line.translateToString(true);
+    return ansi ? lineToAnsi(line, emulator.terminal.cols, scratch) : rowText(line);
   }
 
   private historyRows(start: number, end: number, ansi: boolean): string[] {
