@@ -1,5 +1,5 @@
 import type { Verdict } from '../detect/types.ts';
-import type { RawState } from '../protocol/states.ts';
+import type { AgentState, RawState } from '../protocol/states.ts';
 import type { OscEvent } from '../terminal/types.ts';
 import { BoundedMap } from './bounded-map.ts';
 import { checkBinding } from './binding.ts';
@@ -80,6 +80,8 @@ export class PaneArbiter {
   #currentSession: string | null = null;
   /** The last session reported, kept across generations: what a respawn resumes. */
   #lastSession: { agent: string | null; session: string } | null = null;
+  /** The displayed state an agent had when its process ended: what a lost pane shows of it. */
+  #lastReleased: { agent: string; state: AgentState } | null = null;
   #screen: ScreenEvidence | null = null;
   #skipSince: number | null = null;
   /** When the last verdict said it could change with no new output (detection's time conditions). */
@@ -116,6 +118,11 @@ export class PaneArbiter {
   /** The last session any agent of this pane reported, with that agent; kept after it exits. */
   get lastSession(): { agent: string | null; session: string } | null {
     return this.#lastSession === null ? null : { ...this.#lastSession };
+  }
+
+  /** The last agent whose process ended here, with its final displayed state; kept after it exits. */
+  get lastReleased(): { agent: string; state: AgentState } | null {
+    return this.#lastReleased === null ? null : { ...this.#lastReleased };
   }
 
   /**
@@ -403,6 +410,7 @@ export class PaneArbiter {
     const settled = this.#pending ? this.#apply(decide(this.#decideInput()), 'changed') : [];
     this.#pending = null;
     const before = this.#view;
+    if (before.agent !== null) this.#lastReleased = { agent: before.agent, state: before.displayed };
     if (this.#process.agentPid !== null) this.#retiredAgentPids.set(this.#process.agentPid, this.#generation);
     this.#process = { ...observation };
     this.#processKey = processKey(observation);

@@ -120,7 +120,9 @@ export class PaneStateStore implements Disposable {
         const view = tracker.view();
         const last = tracker.arbiter.lastSession;
         agent = view.agent ?? last?.agent ?? null;
-        agentState = view.displayed;
+        // An agent whose process ended (its PTY gone with a killed host, say) keeps its final state.
+        const released = tracker.arbiter.lastReleased;
+        agentState = view.agent === null && released !== null && released.agent === agent ? released.state : view.displayed;
         // A pane whose agent exited keeps the last session it had, for a respawn to resume.
         session = tracker.arbiter.session ?? last?.session ?? null;
         arbiter = tracker.arbiter.memory();
