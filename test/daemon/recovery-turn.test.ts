@@ -7,6 +7,17 @@ import { connectCalling as connect } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
+/** A scripted Claude in a pane of `daemon`, working on a turn held until `release` exists. */
+async function startHeldTurn(daemon: DaemonProcess, dir: string, release: string): Promise<{ id: string }> {
+  const a = await connect(daemon);
+  const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
+  await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
+  await a.call('agent.prompt', { target: pane.id, text: 'hold' });
+  await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
+  a.client.close();
+  return pane;
+}
+
 describe('a turn across a daemon restart', () => {
   it('a restart in the middle of a turn: the recovered pane reads working, marked recovered, and the turn is reported done when it ends', async () => {
     const dir = makeTempDir();
@@ -14,12 +25,7 @@ describe('a turn across a daemon restart', () => {
     const first = await startDaemon({ dir });
     let second: DaemonProcess | undefined;
     try {
-      const a = await connect(first);
-      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
-      await a.call('agent.prompt', { target: pane.id, text: 'hold' });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
-      a.client.close();
+      const pane = await startHeldTurn(first, dir, release);
 
       // The service case: SIGTERM leaves the agent running in the pty host.
       await first.stop();
@@ -58,12 +64,7 @@ describe('a turn across a daemon restart', () => {
     const first = await startDaemon({ dir });
     let second: DaemonProcess | undefined;
     try {
-      const a = await connect(first);
-      const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
-      await a.call('agent.prompt', { target: pane.id, text: 'hold' });
-      await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
-      a.client.close();
+      const pane = await startHeldTurn(first, dir, release);
 
       await first.stop();
       // The turn ends with no daemon to see it; the pty host keeps the screen.
