@@ -49,8 +49,6 @@ export class ForegroundTracker implements Disposable {
   /** Looks taken in a row that found a member inside execve. */
   private midExecTries = 0;
   private rereadNext = false;
-  /** The children lists mayHaveChanged read in this refresh, passed on so they are not read twice. */
-  private below: number[] | null | undefined = undefined;
 
   constructor(private readonly shellPid: number) {}
 
@@ -93,14 +91,18 @@ export class ForegroundTracker implements Disposable {
     this.settleTimer = null;
   }
 
-  private mayHaveChanged(): boolean {
+  /**
+   * False when the group cannot have changed; otherwise what was read on the way (the children lists,
+   * when read), for the group read to use rather than read again.
+   */
+  private mayHaveChanged(): false | { below?: number[] | null } {
     const cached = this.current;
-    if (cached === null) return true;
-    if (readTpgid(this.shellPid) !== cached.pgid) return true;
+    if (cached === null) return {};
+    if (readTpgid(this.shellPid) !== cached.pgid) return {};
     // Caught inside execve at the last look: read again, whatever the cheap checks say.
     if (this.rereadNext) {
       this.rereadNext = false;
-      return true;
+      return {};
     }
     // A program may join the same group without changing any member: a shell run without job control
     // forks the agent into its own group. Seen under load: the first read came before that fork.
@@ -108,13 +110,13 @@ export class ForegroundTracker implements Disposable {
     const belowKey = below === null ? null : below.join(',');
     if (belowKey === null || belowKey !== this.lastBelow) {
       this.lastBelow = belowKey;
-      this.below = below;
-      return true;
+      return { below };
     }
     // An exec keeps the pid and may keep the comm (node running node): compare the command line too.
     // Seen under load: the first read landed between the PTY child's fork and its exec, when it was
     // still a copy of the daemon; comm alone never showed the program that replaced it.
-    return cached.members.some((member) => readStat(member.pid)?.comm !== member.comm || !sameArgv(readArgv(member.pid), member.argv));
+    const execed = cached.members.some((member) => readStat(member.pid)?.comm !== member.comm || !sameArgv(readArgv(member.pid), member.argv));
+    return execed ? { below } : false;
   }
 
   private arm(delay: number): void {
@@ -131,11 +133,8 @@ export class ForegroundTracker implements Disposable {
   }
 
   private refresh(): boolean {
-    this.below = undefined;
-    if (!this.mayHaveChanged()) return false;
-    const below = this.below;
-    this.below = undefined;
-    return this.update(readForeground(this.shellPid, below));
+    const seen = this.mayHaveChanged();
+    return seen !== false && this.update(readForeground(this.shellPid, seen.below));
   }
 
   private update(next: ForegroundProcess | null): boolean {
