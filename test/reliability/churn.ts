@@ -3,10 +3,10 @@
 // processes below the host). R3 is split over files, one idea each, so that each fits the suite's
 // per-file bound on a loaded machine.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, heapSnapshotOptions, isAlive, LineClient, report, rssKiB, sleep } from './helpers.ts';
+import { makeTempDir, type DaemonProcess } from '../helpers/daemon.ts';
+import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, type HeapDaemon, isAlive, LineClient, report, request, rssKiB, sleep, startHeapDaemon } from './helpers.ts';
 
 /**
  * Spawn-and-kill cycles run at once, each on its own connection. A kill waits for the pane's exit,
@@ -20,17 +20,10 @@ export const PANE_OBJECTS = ['PaneRecord', 'RemotePane', 'Screen', 'PaneAgent'];
 
 /** Calls on a line client; a bound, not a timing: on a loaded 2-core machine one spawn or kill can take seconds. */
 export function caller(client: LineClient) {
-  return async (id: number, method: string, params: unknown): Promise<any> => {
-    client.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
-    return (await client.nextAnswer(60_000)) ?? { error: { data: { code: 'no_answer' } } };
-  };
+  return (id: number, method: string, params: unknown): Promise<any> => request(client, id, method, params);
 }
 
-export interface ChurnDaemon {
-  daemon: DaemonProcess;
-  /** Where the daemon (and its pty host, which inherits its environment) writes heap snapshots. */
-  heapDir: string;
-}
+export type ChurnDaemon = HeapDaemon;
 
 /**
  * A daemon whose event ring is at its floor (100 events), so that the ring is full after a warm-up: a
@@ -38,12 +31,9 @@ export interface ChurnDaemon {
  */
 export async function startChurnDaemon(): Promise<ChurnDaemon> {
   const dir = makeTempDir();
-  const heapDir = join(dir, 'heap');
-  mkdirSync(heapDir);
   const config = join(dir, 'config.toml');
   writeFileSync(config, '[events]\nretain = 100\n');
-  const daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir), args: ['--config', config] });
-  return { daemon, heapDir };
+  return startHeapDaemon(dir, ['--config', config]);
 }
 
 type Call = ReturnType<typeof caller>;

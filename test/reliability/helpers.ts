@@ -1,8 +1,10 @@
 // Shared pieces of the reliability suite: a line client that tells answers from notifications, process
 // and memory readings from /proc, and a report line per figure (figures are reported, never asserted
 // as timings; tests assert counts and bounds).
-import { closeSync, openSync, readFileSync, readdirSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 
 export function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -165,6 +167,32 @@ export class LineClient {
       this.wake = done;
     });
   }
+}
+
+/** One request on `client`; an answer that never comes (a bound, not a timing) reads as the error no_answer. */
+export async function request(client: LineClient, id: number, method: string, params: unknown): Promise<any> {
+  client.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+  return (await client.nextAnswer(60_000)) ?? { error: { data: { code: 'no_answer' } } };
+}
+
+/** Requests on `client` one at a time, numbered in turn. */
+export function numberedCaller(client: LineClient): (method: string, params: unknown) => Promise<any> {
+  let id = 0;
+  return (method, params) => request(client, ++id, method, params);
+}
+
+export interface HeapDaemon {
+  daemon: DaemonProcess;
+  /** Where the daemon (and its pty host, which inherits its environment) writes heap snapshots. */
+  heapDir: string;
+}
+
+/** A daemon whose live heap (and its pty host's) heapCensus can read; `args` go to `corral daemon`. */
+export async function startHeapDaemon(dir: string = makeTempDir(), args: string[] = []): Promise<HeapDaemon> {
+  const heapDir = join(dir, 'heap');
+  mkdirSync(heapDir);
+  const daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir), args });
+  return { daemon, heapDir };
 }
 
 /** Node options that make a daemon write a heap snapshot into `dir` on SIGUSR2 (see heapCensus). */

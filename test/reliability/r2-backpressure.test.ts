@@ -9,9 +9,7 @@
 // keeps, which V8 sizes by its own heuristics (bench/_flood-probe.ts: RSS plateaus while the live heap
 // stays small); it is reported, not asserted.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BEHIND_BYTES } from '../../src/daemon/attach/attachment.ts';
 import { MAX_IN_FLIGHT } from '../../src/daemon/connection.ts';
@@ -19,8 +17,8 @@ import { DEFAULT_SUBSCRIBER_BUFFER_BYTES } from '../../src/daemon/events/subscri
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { heapCensus, heapSnapshotOptions, isAlive, LineClient, report, rssKiB, sleep } from './helpers.ts';
+import type { DaemonProcess } from '../helpers/daemon.ts';
+import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon } from './helpers.ts';
 
 const PIPELINED = 100_000;
 /** The pipeliner writes its requests in pieces of this many, so that it can count what the kernel took. */
@@ -61,10 +59,7 @@ describe('R2, backpressure', () => {
   let daemon: DaemonProcess;
   let heapDir: string;
   before(async () => {
-    const dir = makeTempDir();
-    heapDir = join(dir, 'heap');
-    mkdirSync(heapDir);
-    daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir) });
+    ({ daemon, heapDir } = await startHeapDaemon());
   });
   after(async () => {
     await daemon?.dispose();
@@ -72,11 +67,7 @@ describe('R2, backpressure', () => {
 
   it('bounds memory for clients that never read, and the others lose nothing', async () => {
     const caller = await LineClient.connect(daemon.socket);
-    let id = 0;
-    const call = async (method: string, params: unknown): Promise<any> => {
-      caller.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-      return (await caller.nextAnswer(60_000)) ?? { error: { data: { code: 'no_answer' } } };
-    };
+    const call = numberedCaller(caller);
     // The reading subscriber counts the cursors it gets; a gap would be a lost event.
     const reader = connect(daemon.socket);
     await new Promise((resolve) => reader.once('connect', resolve));

@@ -8,14 +8,12 @@
 // collected and pages the allocator keeps, which V8 sizes by its own heuristics (bench/_flood-probe.ts:
 // RSS plateaus while the live heap stays small); it is reported, not asserted.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { heapCensus, heapSnapshotOptions, isAlive, LineClient, report, rssKiB, sleep, summary } from './helpers.ts';
+import type { DaemonProcess } from '../helpers/daemon.ts';
+import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon, summary } from './helpers.ts';
 
 const ROUNDS = 100;
 const FLOODS: { name: string; command: string; args: string[] }[] = [
@@ -40,10 +38,7 @@ describe('R4, floods', () => {
   let daemon: DaemonProcess;
   let heapDir: string;
   before(async () => {
-    const dir = makeTempDir();
-    heapDir = join(dir, 'heap');
-    mkdirSync(heapDir);
-    daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir) });
+    ({ daemon, heapDir } = await startHeapDaemon());
   });
   after(async () => {
     await daemon?.dispose();
@@ -51,12 +46,8 @@ describe('R4, floods', () => {
 
   it('answers server.status and agent.list throughout three floods, within a bounded memory', async () => {
     const client = await LineClient.connect(daemon.socket);
-    let id = 0;
-    const call = async (method: string, params: unknown): Promise<any> => {
-      client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-      // A bound, not a timing: under a loaded 2-core machine one answer can take seconds.
-      return (await client.nextAnswer(60_000)) ?? { error: { data: { code: 'no_answer' } } };
-    };
+    // A bound, not a timing: under a loaded 2-core machine one answer can take seconds.
+    const call = numberedCaller(client);
     try {
       await call('server.status', {});
       const host = daemon.hostPids().filter(isAlive);
