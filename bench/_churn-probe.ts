@@ -9,9 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../src/cli/client.ts';
 import { PANE_KILL, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { daemonPids, rssKiB, sleep } from './_lib.ts';
+import { connectWhenUp, daemonPids, rssKiB, sleep } from './_lib.ts';
 
 const batches = Number(process.argv[2] ?? 5);
 const perBatch = Number(process.argv[3] ?? 200);
@@ -68,16 +67,7 @@ try {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'c'), XDG_DATA_HOME: join(dir, 'd'), XDG_STATE_HOME: join(dir, 's') },
   });
-  for (let i = 0; ; i += 1) {
-    try {
-      (await DaemonClient.connect(socket)).dispose();
-      break;
-    } catch {
-      if (i > 300) throw new Error('the daemon did not start');
-      await sleep(50);
-    }
-  }
-  const client = await DaemonClient.connect(socket);
+  const client = await connectWhenUp(socket);
   const snapshots: string[] = [];
   const takeSnapshot = async (): Promise<string> => {
     const before = new Set(readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot')));

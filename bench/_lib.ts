@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DaemonClient } from '../src/cli/client.ts';
 
 export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -24,6 +25,18 @@ export function summary(samples: number[]): Summary {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A client of the daemon just started on `socket`, once it answers (about 15 s at most). */
+export async function connectWhenUp(socket: string): Promise<DaemonClient> {
+  for (let i = 0; ; i += 1) {
+    try {
+      return await DaemonClient.connect(socket);
+    } catch {
+      if (i > 300) throw new Error('the daemon did not start');
+      await sleep(50);
+    }
+  }
+}
 
 export function rssKiB(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -7,9 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../src/cli/client.ts';
 import { PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { BUSY_AGENT, cpuShare, daemonPids, rssKiB, sleep } from './_lib.ts';
+import { BUSY_AGENT, connectWhenUp, cpuShare, daemonPids, rssKiB, sleep } from './_lib.ts';
 
 const busy = Number(process.argv[2] ?? 100);
 const seconds = Number(process.argv[3] ?? 20);
@@ -31,16 +30,7 @@ try {
     [`--cpu-prof`, `--cpu-prof-dir=${profDir}`, ...(process.env.PROFILE_GC ? ['--trace-gc'] : []), CORRAL_BIN, 'daemon', '--socket', socket, '--config', join(dir, 'config.toml'), '--log-level', 'warn'],
     { stdio: ['ignore', process.env.PROFILE_GC ? 'inherit' : 'ignore', 'inherit'], env: { ...process.env, CORRAL_LOOP_DELAY: '1' } },
   );
-  for (let i = 0; ; i += 1) {
-    try {
-      (await DaemonClient.connect(socket)).dispose();
-      break;
-    } catch {
-      if (i > 300) throw new Error('the daemon did not start');
-      await sleep(50);
-    }
-  }
-  const client = await DaemonClient.connect(socket);
+  const client = await connectWhenUp(socket);
   for (let i = 0; i < busy; i += 1) {
     await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
   }
