@@ -1,16 +1,17 @@
 // Not a benchmark: what a daemon keeps over spawn-and-kill churn. Starts a daemon that writes a heap
 // snapshot on SIGUSR2 (a snapshot collects garbage first), runs batches of spawn-and-kill cycles, and
-// after each batch prints RSS, V8 heap used and external memory as the snapshot saw them; at the end,
+// after each batch prints the daemon's and the pty host's CPU per cycle, RSS, V8 heap used and external
+// memory as the snapshot saw them; at the end,
 // the object kinds whose count grew most between the first and the last snapshot.
 // Run: node --import tsx bench/_churn-probe.ts [batches, default 5] [cycles per batch, default 200] [command, default bash]
 // (PROBE_SNAPSHOTS=ends: snapshots only after the warm-up and at the end)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PANE_KILL, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { connectWhenUp, daemonPids, rssKiB, sleep } from './_lib.ts';
+import { connectWhenUp, cpuSeconds, daemonPids, rssKiB, sleep } from './_lib.ts';
 
 const batches = Number(process.argv[2] ?? 5);
 const perBatch = Number(process.argv[3] ?? 200);
@@ -82,10 +83,19 @@ try {
     }
   };
   for (let batch = 0; batch <= batches; batch += 1) {
-    for (let i = 0; i < (batch === 0 ? 100 : perBatch); i += 1) {
+    const cycles = batch === 0 ? 100 : perBatch;
+    const [daemonPid, hostPid] = daemonPids(child.pid!);
+    const cpuBefore = [cpuSeconds(daemonPid!), hostPid === undefined ? 0 : cpuSeconds(hostPid)];
+    for (let i = 0; i < cycles; i += 1) {
       const pane = await client.call(PANE_SPAWN, { command, args: command === 'bash' ? ['--norc', '--noprofile'] : [], cwd: dir });
       await client.call(PANE_KILL, { target: pane.id });
     }
+    // CPU per cycle, read before the pause and the snapshot so that neither is counted.
+    const perCycle = (seconds: number) => ((seconds * 1000) / cycles).toFixed(1);
+    console.log(
+      `batch ${batch}: CPU per cycle daemon ${perCycle(cpuSeconds(daemonPid!) - cpuBefore[0]!)} ms, ` +
+        `host ${hostPid === undefined ? 'not up yet' : perCycle(cpuSeconds(hostPid) - cpuBefore[1]!)} ms; load ${loadavg()[0]!.toFixed(1)}`,
+    );
     await sleep(1000);
     // PROBE_SNAPSHOTS=ends: a snapshot only after the warm-up and at the end, so the snapshots' own
     // buffers do not stir the allocator's heap in between.

@@ -72,6 +72,41 @@ export function descendants(rootPid: number, table: Map<number, ProcStat> = read
 }
 
 /**
+ * The direct children of `pid` from the kernel's per-thread children lists, without a scan of every
+ * process on the machine; [] when the process is gone, null where the kernel has no such lists.
+ */
+export function childrenOf(pid: number): number[] | null {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // gone meanwhile
+  }
+  const found: number[] = [];
+  for (const task of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && task === String(pid) && !childrenListsExist()) return null;
+      continue;
+    }
+    found.push(...parsePidList(text));
+  }
+  return found;
+}
+
+/** The pids of a children list (`/proc/<pid>/task/<tid>/children`: pids separated by spaces). */
+export function parsePidList(text: string): number[] {
+  const pids: number[] = [];
+  for (const word of text.split(/\s+/)) {
+    const pid = Number(word);
+    if (word !== '' && Number.isInteger(pid) && pid > 0) pids.push(pid);
+  }
+  return pids;
+}
+
+/**
  * The pids below `rootPid` from the kernel's per-thread children lists, without a scan of every process
  * on the machine (which was most of the cost of a foreground read on a busy host); null where the
  * kernel has no such lists.
@@ -80,30 +115,10 @@ export function descendantsByChildren(rootPid: number): number[] | null {
   const found: number[] = [];
   const queue = [rootPid];
   while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    let tasks: string[];
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue; // gone meanwhile
-    }
-    for (const task of tasks) {
-      let text: string;
-      try {
-        text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && pid === rootPid && task === String(pid) && !childrenListsExist()) return null;
-        continue;
-      }
-      for (const word of text.split(/\s+/)) {
-        if (word === '') continue;
-        const child = Number(word);
-        if (Number.isInteger(child) && child > 0) {
-          found.push(child);
-          queue.push(child);
-        }
-      }
-    }
+    const children = childrenOf(queue.shift() as number);
+    if (children === null) return null;
+    found.push(...children);
+    queue.push(...children);
   }
   return found;
 }

@@ -75,6 +75,18 @@ describe('panes on real PTYs through the daemon', () => {
     assert.ok(!(await call('pane.list')).panes.some((p: any) => p.id === pane.id));
   });
 
+  it('kills an orphan of the pane that made a group of its own, which no hangup of the shell reaches', async () => {
+    const pane = await bash();
+    // `set -m` gives the sleep a group of its own; the subshell exits at once and leaves it to init.
+    await call('pane.send', { target: pane.id, text: '(set -m; sleep 300 & echo orphan=$!)', keys: ['Enter'] });
+    let found: RegExpExecArray | null = null;
+    await waitFor(async () => (found = /orphan=(\d+)/.exec((await call('pane.read', { target: pane.id })).text)), { what: 'the orphan pid' });
+    const orphan = Number(found![1]);
+    assert.ok(isAlive(orphan));
+    await call('pane.kill', { target: pane.id });
+    await waitFor(() => !isAlive(orphan), { what: 'the orphan to be gone' });
+  });
+
   it('keeps an exited pane listed with its exit code and its last screen readable', async () => {
     const pane = await call('pane.spawn', { command: 'sh', args: ['-c', 'echo last-words; exit 3'], cwd: session.daemon.dir });
     await waitFor(async () => (await call('pane.get', { target: pane.id })).state === 'exited', { what: 'exit' });
