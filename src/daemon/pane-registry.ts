@@ -61,7 +61,8 @@ export const EXTERNAL_WORKSPACE = 'external';
 /**
  * Every pane the daemon owns, by id and by name. Ids are never reused in a daemon's life.
  * Hooks: `onCreated` fires before `pane.spawn` answers (hang per-pane parts there),
- * `onExited` when a pane's process has gone, `onRemoved` after it is killed and disposed.
+ * `onExited` once when a pane's process has gone (after its `onCreated`, also when it ended before
+ * its spawn was answered), `onRemoved` after it is killed and disposed.
  */
 export class PaneRegistry implements Disposable {
   private readonly panes = new Map<string, PaneRecord>();
@@ -170,7 +171,8 @@ export class PaneRegistry implements Disposable {
       if (identity.name !== null) this.reserved.delete(identity.name);
     }
     const pane = this.add(meta, terminal, false);
-    if (plan) pane.onExit(() => plan.dispose());
+    if (plan && pane.state === 'running') pane.onExit(() => plan.dispose());
+    else plan?.dispose();
     return pane;
   }
 
@@ -228,6 +230,9 @@ export class PaneRegistry implements Disposable {
     pane.onExit(() => this.exited.fire(pane));
     this.log.info({ pane: identity.id, name: identity.name, command: identity.command, pid: terminal.pid, ...(recovered ? { recovered } : {}) }, recovered ? 'pane recovered' : 'pane spawned');
     this.created.fire(pane);
+    // A program may end before its pane is made (the host's exit comes with its answer to the spawn):
+    // that exit is told now, after the creation, as every other exit is.
+    if (pane.state === 'exited') this.exited.fire(pane);
     return pane;
   }
 
