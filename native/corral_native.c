@@ -1,5 +1,6 @@
-// Two kernel facts Node has no API for: a Unix socket peer's credentials (SO_PEERCRED) and
-// close-on-exec on every descriptor the process holds (so no child inherits another pane's PTY).
+// Kernel facts Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on
+// every descriptor the process holds (so no child inherits another pane's PTY), and a terminal's
+// UTF-8 input flag (IUTF8).
 #define _GNU_SOURCE
 #include <node_api.h>
 #include <sys/socket.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -97,11 +99,28 @@ static napi_value close_on_exec_above(napi_env env, napi_callback_info info) {
   return result;
 }
 
+// setUtf8Input(fd): sets IUTF8 on a terminal, so that the line discipline erases a whole UTF-8
+// character on backspace in canonical mode.
+static napi_value set_utf8_input(napi_env env, napi_callback_info info) {
+  int32_t fd;
+  if (read_fd_arg(env, info, &fd) != 0) {
+    napi_throw_type_error(env, NULL, "setUtf8Input(fd): fd must be a non-negative integer");
+    return NULL;
+  }
+  struct termios attributes;
+  if (tcgetattr(fd, &attributes) != 0) return throw_errno(env, "tcgetattr", errno);
+  if (attributes.c_iflag & IUTF8) return NULL;
+  attributes.c_iflag |= IUTF8;
+  if (tcsetattr(fd, TCSANOW, &attributes) != 0) return throw_errno(env, "tcsetattr(IUTF8)", errno);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
     {"peerCredentials", NULL, peer_credentials, NULL, NULL, NULL, napi_default, NULL},
     {"setCloseOnExec", NULL, set_close_on_exec, NULL, NULL, NULL, napi_default, NULL},
     {"closeOnExecAbove", NULL, close_on_exec_above, NULL, NULL, NULL, napi_default, NULL},
+    {"setUtf8Input", NULL, set_utf8_input, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -5,6 +5,7 @@ interface NativeAddon {
   peerCredentials(fd: number): { pid: number; uid: number; gid: number };
   setCloseOnExec(fd: number): void;
   closeOnExecAbove(minFd: number): number;
+  setUtf8Input(fd: number): void;
 }
 
 // Two folders deep from the package root both as src/terminal/ and as the bundle's dist/cli/.
@@ -38,4 +39,12 @@ export function peerCredentials(fd: number): { pid: number; uid: number } {
  */
 export function sealDescriptors(): void {
   native().closeOnExecAbove(3);
+}
+
+/**
+ * Sets IUTF8 on a terminal, so its line discipline erases a whole character on backspace in
+ * canonical mode. node-pty 1.1.0 sets it only when it decodes the PTY's output to strings itself.
+ */
+export function setUtf8Input(fd: number): void {
+  native().setUtf8Input(fd);
 }

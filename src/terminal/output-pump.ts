@@ -2,7 +2,7 @@ import type { Disposable } from '../base/disposable.ts';
 import type { PtyProcess } from './pty-process.ts';
 import type { Screen } from './screen.ts';
 
-/** Unparsed output (string units) above which the PTY is paused; the emulator throws past 50 MB. */
+/** Unparsed output (bytes) above which the PTY is paused; the emulator throws past 50 MB. */
 export const HIGH_WATERMARK = 2 * 1024 * 1024;
 /** Unparsed output below which a paused PTY is resumed. */
 export const LOW_WATERMARK = 256 * 1024;
@@ -42,7 +42,7 @@ export class OutputPump implements Disposable {
   constructor(
     private readonly pty: PtyProcess,
     private readonly screen: Screen,
-    private readonly parsed: (data: string) => void,
+    private readonly parsed: (data: Buffer) => void,
     private readonly watermarks: Watermarks = { high: HIGH_WATERMARK, low: LOW_WATERMARK },
   ) {
     this.subscription = pty.onData((data) => this.onData(data));
@@ -53,7 +53,7 @@ export class OutputPump implements Disposable {
     this.stopExitCheck();
   }
 
-  private onData(data: string): void {
+  private onData(data: Buffer): void {
     this.screen.write(data, () => this.onParsed(data));
     if (!this.draining && this.screen.unparsedLength > this.watermarks.high && !this.pty.isPaused) {
       this.pauses += 1;
@@ -62,7 +62,7 @@ export class OutputPump implements Disposable {
     }
   }
 
-  private onParsed(data: string): void {
+  private onParsed(data: Buffer): void {
     if (this.pty.isPaused && this.screen.unparsedLength < this.watermarks.low) this.resume();
     this.parsed(data);
   }

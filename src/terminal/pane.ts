@@ -16,6 +16,7 @@ import type {
 import { PtyProcess } from './pty-process.ts';
 import { Screen } from './screen.ts';
 import { OutputPump } from './output-pump.ts';
+import { OutputText } from './output-text.ts';
 import { ForegroundTracker } from './foreground-tracker.ts';
 import { KILL_GRACE_MS, signalSession } from './terminate-policy.ts';
 import { TerminalError } from './errors.ts';
@@ -36,6 +37,7 @@ class LivePane implements TerminalPane {
   private readonly tracker: ForegroundTracker;
   private readonly outputListeners = new Emitter<void>();
   private readonly dataListeners = new Emitter<string>();
+  private readonly text = new OutputText();
   private readonly exitListeners = new Emitter<ExitInfo>();
   private readonly exited$: Promise<ExitInfo>;
   private resolveExited!: (info: ExitInfo) => void;
@@ -52,7 +54,8 @@ class LivePane implements TerminalPane {
     this.screen = new Screen({ cols: options.cols, rows: options.rows, reply: (data) => this.write(data) });
     this.tracker = new ForegroundTracker(this.pid);
     this.pump = new OutputPump(this.pty, this.screen, (data) => {
-      this.dataListeners.fire(data);
+      const text = this.text.decode(data, this.dataListeners.size > 0);
+      if (text) this.dataListeners.fire(text);
       this.scheduleOutput();
     });
     this.pty.onExit((info) => void this.finishExit(info));

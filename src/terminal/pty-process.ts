@@ -1,6 +1,6 @@
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { spawn, type IPty } from 'node-pty';
-import { sealDescriptors } from './native.ts';
+import { sealDescriptors, setUtf8Input } from './native.ts';
 import type { Disposable } from '../base/disposable.ts';
 import type { ExitInfo, PaneSpawnOptions } from './types.ts';
 
@@ -27,11 +27,16 @@ export class PtyProcess implements Disposable {
       rows: options.rows,
       cwd: options.cwd,
       env,
-      encoding: 'utf8',
+      // Output comes as the bytes read: the emulator decodes UTF-8 itself (a character split
+      // between two reads included), and the pty host forwards and keeps bytes without a
+      // decode and an encode per read.
+      encoding: null,
     });
     // The new master comes back inheritable: seal it before anything else can fork.
     sealDescriptors();
     this.pid = this.pty.pid;
+    // node-pty sets IUTF8 only for its 'utf8' encoding; the child is still stopped at the gate.
+    setUtf8Input((this.pty as unknown as { _fd: number })._fd);
     this.slaveFd = holdSlaveOpen(this.pty);
     this.deferSocketDestroy();
     this.pty.onExit(() => {
@@ -45,8 +50,9 @@ export class PtyProcess implements Disposable {
     return this.paused;
   }
 
-  onData(listener: (data: string) => void): Disposable {
-    return this.pty.onData(listener);
+  /** Output as read from the PTY: a UTF-8 character may be split between two chunks. */
+  onData(listener: (data: Buffer) => void): Disposable {
+    return (this.pty as unknown as { onData(listener: (data: Buffer) => void): Disposable }).onData(listener);
   }
 
   /** Fires once the child has exited and node-pty has seen the PTY stream close. */
@@ -56,7 +62,7 @@ export class PtyProcess implements Disposable {
     );
   }
 
-  write(data: string): void {
+  write(data: string | Buffer): void {
     this.pty.write(data);
   }
 

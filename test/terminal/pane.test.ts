@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FIXTURES, cleanup, exitOf, screenText, spawnBash, spawnCommand, waitForScreen } from './helpers.ts';
+import { FIXTURES, cleanup, exitOf, screenText, spawnBash, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
 import { spawnTerminalPane } from '../../src/terminal/pane.ts';
 import { TerminalError } from '../../src/terminal/errors.ts';
 
@@ -163,5 +163,31 @@ test('a command that cannot start is a spawn error or an exit, not a crash', asy
     pane.dispose();
   } catch (error) {
     assert.ok(error instanceof TerminalError && error.code === 'spawn_failed');
+  }
+});
+
+test('output comes as bytes and a character split between two reads is whole on the screen and to onData', async () => {
+  // The program waits for a line in the middle of the character, so the two halves are two reads.
+  const pane = spawnCommand(`stty -echo; printf 'A\\342\\202'; read -r _; printf '\\254B\\n'; exec sleep 100`);
+  try {
+    await waitForScreen(pane, /^A/);
+    let text = '';
+    pane.onData((data) => (text += data)); // listening from the middle of the character
+    pane.write('\r');
+    await waitForScreen(pane, /^A€B/);
+    await waitFor('the data listener to see B', () => text.includes('B'));
+    assert.equal(text, '€B\r\n');
+  } finally {
+    await cleanup(pane);
+  }
+});
+
+test('the terminal erases whole UTF-8 characters (IUTF8 is set)', async () => {
+  const pane = spawnCommand('stty -a; exec sleep 100');
+  try {
+    const screen = await waitForScreen(pane, /iutf8/);
+    assert.match(screen, /(^|\s)iutf8(\s|$)/m, 'iutf8, not -iutf8');
+  } finally {
+    await cleanup(pane);
   }
 });

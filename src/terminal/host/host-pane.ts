@@ -19,7 +19,7 @@ function isAlive(pid: number): boolean {
 }
 
 export interface HostPaneEvents {
-  output(pane: HostPane, data: string): void;
+  output(pane: HostPane, data: Buffer): void;
   exit(pane: HostPane, exit: HostExit): void;
   /** Input received so far and input the program has not read yet, for the daemon's bound. */
   input(pane: HostPane, received: number, pending: number): void;
@@ -75,7 +75,7 @@ export class HostPane {
 
   write(data: Buffer): void {
     this.inputReceived += data.length;
-    if (this.exit === null) this.pty.write(data.toString('utf8'));
+    if (this.exit === null) this.pty.write(data);
     this.reportInput();
   }
 

@@ -188,7 +188,7 @@ export class HostServer {
     this.send(socket, { t: 'spawned', id: message.id, handle, pid: pane.pid });
   }
 
-  private forward(pane: HostPane, data: string): void {
+  private forward(pane: HostPane, data: Buffer): void {
     const socket = this.daemon;
     if (socket === null || socket.destroyed) return;
     const flushed = socket.write(encodeData(FrameKind.output, pane.handle, data));

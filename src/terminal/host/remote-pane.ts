@@ -15,6 +15,7 @@ import { ForegroundTracker } from '../foreground-tracker.ts';
 import { HIGH_WATERMARK, LOW_WATERMARK } from '../output-pump.ts';
 import { TerminalError } from '../errors.ts';
 import { Emitter } from '../../base/emitter.ts';
+import { OutputText } from '../output-text.ts';
 import type { HostClient, HostPaneSink } from './host-client.ts';
 import type { HostExit, HostPaneInfo } from './wire.ts';
 
@@ -43,6 +44,7 @@ export class RemotePane implements TerminalPane, HostPaneSink {
   private readonly tracker: ForegroundTracker;
   private readonly outputListeners = new Emitter<void>();
   private readonly dataListeners = new Emitter<string>();
+  private readonly text = new OutputText();
   private readonly oscListeners = new Emitter<OscEvent>();
   private readonly exitListeners = new Emitter<ExitInfo>();
   private readonly replayed$: Promise<void>;
@@ -117,13 +119,16 @@ export class RemotePane implements TerminalPane, HostPaneSink {
 
   replay(data: Buffer): void {
     if (this.lifecycle !== 'replaying') return;
-    this.screen.write(data.toString('utf8'), () => void this.finishReplay());
+    // Bytes go to the emulator as they came: it decodes UTF-8 itself, a character split between frames included.
+    this.screen.write(data, () => {
+      this.text.decode(data, false);
+      void this.finishReplay();
+    });
   }
 
   output(data: Buffer): void {
     if (this.lifecycle === 'disposed') return;
-    const text = data.toString('utf8');
-    this.screen.write(text, () => this.onParsed(text));
+    this.screen.write(data, () => this.onParsed(data));
     if (this.screen.unparsedLength > HIGH_WATERMARK && !this.pausedHost) {
       this.pausedHost = true;
       this.client.send({ t: 'pause', handle: this.handle });
@@ -279,13 +284,15 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     if (this.pendingExit !== null) await this.finishExit(this.pendingExit);
   }
 
-  private onParsed(text: string): void {
+  private onParsed(data: Buffer): void {
     if (this.pausedHost && this.screen.unparsedLength < LOW_WATERMARK) {
       this.pausedHost = false;
       this.client.send({ t: 'resume', handle: this.handle });
     }
-    if (this.lifecycle === 'disposed' || this.lifecycle === 'replaying') return;
-    this.dataListeners.fire(text);
+    const live = this.lifecycle !== 'disposed' && this.lifecycle !== 'replaying';
+    const text = this.text.decode(data, live && this.dataListeners.size > 0);
+    if (!live) return;
+    if (text) this.dataListeners.fire(text);
     this.scheduleOutput();
   }
 

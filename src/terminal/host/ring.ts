@@ -24,8 +24,8 @@ export class OutputRing {
     return this.total;
   }
 
-  push(data: string): void {
-    const chunk = Buffer.from(data, 'utf8');
+  /** Keeps `chunk` (not a copy): the caller does not change it afterwards. */
+  push(chunk: Buffer): void {
     this.total += chunk.length;
     // Small chunks are joined, so a pane that prints a byte at a time does not cost an object per
     // byte; they are joined once per JOIN_BELOW_BYTES, not into the last chunk at every push (a

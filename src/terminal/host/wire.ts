@@ -1,11 +1,12 @@
 /**
  * The pty host's private wire: length-prefixed frames over its socket. Each frame is a 4-byte
  * big-endian length, one byte of kind, then the body. Control messages are JSON; output and input
- * carry a pane handle and raw UTF-8 bytes, so terminal data is never JSON-escaped.
+ * carry a pane handle and raw bytes, so terminal data is never JSON-escaped. Output is forwarded as
+ * the PTY gave it: a UTF-8 character may be split between two frames.
  */
 
 /** Bumped on any change of frames or messages; a daemon and a host of different versions refuse each other. */
-export const HOST_PROTOCOL_VERSION = 2;
+export const HOST_PROTOCOL_VERSION = 3;
 /** The largest frame either side accepts; a bigger one closes the connection. */
 export const MAX_HOST_FRAME_BYTES = 16 * 1024 * 1024;
 
