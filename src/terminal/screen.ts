@@ -18,7 +18,7 @@ export const SCROLLBACK_LINES = 5000;
  * How many of those the emulator keeps as cells, with colours (about 1.75 KiB a line at 120
  * columns); older ones are kept as plain text (about 100 bytes a line). See docs/protocol.md.
  */
-export const EMULATOR_SCROLLBACK_LINES = 200;
+export const EMULATOR_SCROLLBACK_LINES = 100;
 
 /** The largest piece of output handed to the emulator at once (see `write`). */
 const WRITE_SLICE = 4096;
