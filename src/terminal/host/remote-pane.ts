@@ -1,25 +1,10 @@
-import type { ScreenSnapshot } from '../snapshot.ts';
 import type { Disposable } from '../../base/disposable.ts';
-import type {
-  EmulatorLogEntry,
-  ExitInfo,
-  ForegroundProcess,
-  OscEvent,
-  OscState,
-  ReadSource,
-  TerminalModes,
-  TerminalPane,
-} from '../types.ts';
-import { Screen } from '../screen.ts';
-import { ForegroundTracker } from '../foreground-tracker.ts';
+import type { ExitInfo } from '../types.ts';
+import { ScreenPane } from '../screen-pane.ts';
 import { HIGH_WATERMARK, LOW_WATERMARK } from '../output-pump.ts';
-import { TerminalError } from '../errors.ts';
-import { Emitter } from '../../base/emitter.ts';
 import { OutputText } from '../output-text.ts';
 import type { HostClient, HostPaneSink } from './host-client.ts';
 import type { HostExit, HostPaneInfo } from './wire.ts';
-
-type Lifecycle = 'replaying' | 'running' | 'exiting' | 'exited' | 'disposed';
 
 /** Why a pane whose host went away counts as lost rather than exited. */
 export const HOST_LOST_REASON = 'the pty host went away: the pane is lost';
@@ -29,30 +14,16 @@ export const HOST_LOST_REASON = 'the pty host went away: the pane is lost';
  * a headless screen here. A recovered pane first replays the host's ring into a fresh screen with
  * no listener told and no answer sent back, then nudges the size so full-screen programs redraw.
  */
-export class RemotePane implements TerminalPane, HostPaneSink {
-  readonly pid: number;
+export class RemotePane extends ScreenPane implements HostPaneSink {
   readonly handle: number;
   /** Bytes the host dropped from the ring before this daemon attached. */
   readonly dropped: number;
   readonly recovered: boolean;
-  private lifecycle: Lifecycle;
-  private exitInfo: ExitInfo | null = null;
-  private reason: string | null = null;
   private pausedHost = false;
-  private outputScheduled = false;
-  private readonly screen: Screen;
-  private readonly tracker: ForegroundTracker;
-  private readonly outputListeners = new Emitter<void>();
-  private readonly dataListeners = new Emitter<string>();
   private readonly text = new OutputText();
-  private readonly oscListeners = new Emitter<OscEvent>();
-  private readonly exitListeners = new Emitter<ExitInfo>();
   private readonly replayed$: Promise<void>;
   private resolveReplayed!: () => void;
-  private readonly exited$: Promise<ExitInfo>;
-  private resolveExited!: (info: ExitInfo) => void;
   private readonly adoption: Disposable;
-  private readonly oscSubscription: Disposable;
   private pendingExit: HostExit | null = null;
   /** Input bytes sent to the host, received by it (as it last said), and not read by the program there. */
   private inputSent: number;
@@ -64,19 +35,13 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     info: HostPaneInfo,
     options: { recovered: boolean },
   ) {
-    this.pid = info.pid;
+    super(info.pid, info, options.recovered ? 'replaying' : 'running');
     this.handle = info.handle;
     this.dropped = info.dropped;
     this.recovered = options.recovered;
     this.inputSent = this.inputReceived = info.inputReceived;
-    this.lifecycle = options.recovered ? 'replaying' : 'running';
-    this.exited$ = new Promise((resolve) => (this.resolveExited = resolve));
     this.replayed$ = new Promise((resolve) => (this.resolveReplayed = resolve));
     if (!options.recovered) this.resolveReplayed();
-    // Answers to terminal queries go back to the program, except for queries replayed from the ring.
-    this.screen = new Screen({ cols: info.cols, rows: info.rows, reply: (data) => this.lifecycle === 'running' && this.sendInput(data) });
-    this.oscSubscription = this.screen.onOsc((event) => this.lifecycle !== 'replaying' && this.oscListeners.fire(event));
-    this.tracker = new ForegroundTracker(this.pid);
     this.adoption = client.adopt(this.handle, this);
     if (info.exit !== null && !options.recovered) void this.exit(info.exit);
     else if (info.exit !== null) this.pendingExit = info.exit;
@@ -85,34 +50,6 @@ export class RemotePane implements TerminalPane, HostPaneSink {
   /** Resolves once a recovered pane's ring is parsed and its size nudged. */
   get replayed(): Promise<void> {
     return this.replayed$;
-  }
-
-  get cols(): number {
-    return this.screen.cols;
-  }
-
-  get rows(): number {
-    return this.screen.rows;
-  }
-
-  get exited(): ExitInfo | null {
-    return this.exitInfo;
-  }
-
-  get osc(): OscState {
-    return this.screen.osc;
-  }
-
-  get bracketedPaste(): boolean {
-    return this.screen.bracketedPaste;
-  }
-
-  get modes(): TerminalModes {
-    return this.screen.modes;
-  }
-
-  get terminationReason(): string | null {
-    return this.reason;
   }
 
   // --- the host's side (HostPaneSink) ---
@@ -140,7 +77,7 @@ export class RemotePane implements TerminalPane, HostPaneSink {
       this.pendingExit = exit;
       return;
     }
-    void this.finishExit(exit);
+    void this.end(exit);
   }
 
   input(received: number, pending: number): void {
@@ -151,13 +88,18 @@ export class RemotePane implements TerminalPane, HostPaneSink {
   lost(): void {
     if (this.lifecycle === 'exited' || this.lifecycle === 'disposed' || this.lifecycle === 'exiting') return;
     this.reason = HOST_LOST_REASON;
-    void this.finishExit({ exitCode: null, signal: null, reason: HOST_LOST_REASON }, true);
+    void this.end({ exitCode: null, signal: null, reason: HOST_LOST_REASON }, true);
   }
 
   // --- the daemon's side (TerminalPane) ---
 
   write(data: string): void {
-    if (this.lifecycle === 'running' || this.lifecycle === 'replaying') this.sendInput(data);
+    if (this.attached) this.sendInput(data);
+  }
+
+  protected answer(data: string): void {
+    // Not to queries replayed from the ring: the program asked them of an earlier screen.
+    if (this.lifecycle === 'running') this.sendInput(data);
   }
 
   private sendInput(data: string): void {
@@ -165,109 +107,45 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     this.client.input(this.handle, data);
   }
 
-  resize(cols: number, rows: number): void {
-    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 1 || cols > 1000 || rows > 500) {
-      throw new TerminalError('invalid_size', `size ${cols}x${rows} is out of range: use 2-1000 columns and 1-500 rows`);
-    }
-    if (this.lifecycle === 'disposed') return;
-    if (this.lifecycle === 'running' || this.lifecycle === 'replaying') this.client.send({ t: 'resize', handle: this.handle, cols, rows });
-    this.screen.resize(cols, rows);
-  }
-
-  snapshot(): ScreenSnapshot {
-    return this.screen.snapshot();
-  }
-
-  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string {
-    return this.screen.read(options);
-  }
-
-  scrollbackLength(): number {
-    return this.screen.scrollbackLength();
+  protected resizePty(cols: number, rows: number): void {
+    this.client.send({ t: 'resize', handle: this.handle, cols, rows });
   }
 
   /** Input the program has not read: what waits in the pty host plus what is on its way there. */
   get pendingInput(): number {
-    if (this.lifecycle !== 'running' && this.lifecycle !== 'replaying') return 0;
+    if (!this.attached) return 0;
     return this.inputUnread + (this.inputSent - this.inputReceived);
-  }
-
-  foreground(): ForegroundProcess | null {
-    return this.lifecycle === 'running' || this.lifecycle === 'replaying' ? this.tracker.get() : null;
-  }
-
-  resetProgramState(): void {
-    this.screen.resetProgramState();
-  }
-
-  onOutput(listener: () => void): Disposable {
-    return this.outputListeners.event(listener);
-  }
-
-  onData(listener: (data: string) => void): Disposable {
-    return this.dataListeners.event(listener);
-  }
-
-  onEmulatorLog(listener: (entry: EmulatorLogEntry) => void): Disposable {
-    return this.screen.onEmulatorLog(listener);
-  }
-
-  onOsc(listener: (event: OscEvent) => void): Disposable {
-    return this.oscListeners.event(listener);
-  }
-
-  onExit(listener: (info: ExitInfo) => void): Disposable {
-    return this.exitListeners.event(listener);
-  }
-
-  onForegroundChange(listener: (foreground: ForegroundProcess | null) => void): Disposable {
-    return this.tracker.onChange(listener);
   }
 
   /** The host runs the one policy (SIGHUP, SIGKILL after KILL_GRACE_MS), even if this daemon stops meanwhile. */
   terminate(): Promise<ExitInfo> {
-    if ((this.lifecycle === 'running' || this.lifecycle === 'replaying') && this.reason === null) {
+    if (this.attached && this.reason === null) {
       this.reason = 'terminate requested: SIGHUP sent to the session';
       this.client.send({ t: 'terminate', handle: this.handle });
     }
-    return this.exited$;
+    return this.whenExited;
   }
 
   dispose(): void {
     if (this.lifecycle === 'disposed') return;
-    if (this.lifecycle === 'running' || this.lifecycle === 'replaying' || this.lifecycle === 'exiting') {
+    if (this.attached || this.lifecycle === 'exiting') {
       this.reason ??= 'disposed while running: SIGKILL sent to the session';
       this.client.send({ t: 'kill', handle: this.handle });
     }
     this.client.send({ t: 'forget', handle: this.handle });
-    const wasExited = this.lifecycle === 'exited';
-    this.lifecycle = 'disposed';
-    if (!wasExited) this.resolveExited({ exitCode: null, signal: null });
-    this.resolveReplayed();
-    this.adoption.dispose();
-    this.oscSubscription.dispose();
-    this.tracker.dispose();
-    this.screen.dispose();
-    this.outputListeners.dispose();
-    this.dataListeners.dispose();
-    this.oscListeners.dispose();
-    this.exitListeners.dispose();
+    this.letGo();
   }
 
   /** Leaves the PTY running in the host (the daemon stops, the agent does not). */
   detach(): void {
     if (this.lifecycle === 'disposed') return;
-    this.lifecycle = 'disposed';
-    this.resolveExited({ exitCode: null, signal: null });
+    this.letGo();
+  }
+
+  private letGo(): void {
     this.resolveReplayed();
     this.adoption.dispose();
-    this.oscSubscription.dispose();
-    this.tracker.dispose();
-    this.screen.dispose();
-    this.outputListeners.dispose();
-    this.dataListeners.dispose();
-    this.oscListeners.dispose();
-    this.exitListeners.dispose();
+    this.release();
   }
 
   private async finishReplay(): Promise<void> {
@@ -281,7 +159,7 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     }
     this.resolveReplayed();
     this.scheduleOutput();
-    if (this.pendingExit !== null) await this.finishExit(this.pendingExit);
+    if (this.pendingExit !== null) await this.end(this.pendingExit);
   }
 
   private onParsed(data: Buffer): void {
@@ -296,35 +174,10 @@ export class RemotePane implements TerminalPane, HostPaneSink {
     this.scheduleOutput();
   }
 
-  /** Coalesces parse callbacks into one onOutput per turn of the event loop. */
-  private scheduleOutput(): void {
-    if (this.outputScheduled) return;
-    this.outputScheduled = true;
-    setImmediate(() => this.flushOutput());
-  }
-
-  private flushOutput(): void {
-    if (!this.outputScheduled) return;
-    this.outputScheduled = false;
-    if (this.lifecycle === 'disposed' || this.lifecycle === 'replaying') return;
-    if (this.lifecycle === 'running') this.tracker.noteOutput();
-    this.outputListeners.fire();
-  }
-
-  /** The host reports exit after the PTY stream closed; wait for the emulator to parse the tail. */
-  private async finishExit(exit: HostExit, lost = false): Promise<void> {
-    if (this.lifecycle !== 'running' && this.lifecycle !== 'replaying') return;
-    this.lifecycle = 'exiting';
+  /** The host reports exit after the PTY stream closed. */
+  private async end(exit: HostExit, lost = false): Promise<void> {
+    if (!this.attached) return;
     if (exit.reason !== null) this.reason = exit.reason;
-    await this.screen.flush();
-    if (this.lifecycle !== 'exiting') return; // disposed meanwhile
-    this.flushOutput();
-    this.tracker.stop();
-    this.screen.capture.dropTransientStatus();
-    this.lifecycle = 'exited';
-    const info: ExitInfo = { exitCode: exit.exitCode, signal: exit.signal, ...(lost ? { lost: true } : {}) };
-    this.exitInfo = info;
-    this.exitListeners.fire(info);
-    this.resolveExited(info);
+    await this.finishExit({ exitCode: exit.exitCode, signal: exit.signal, ...(lost ? { lost: true } : {}) });
   }
 }
