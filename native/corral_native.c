@@ -1,6 +1,6 @@
-// Kernel facts Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on
-// every descriptor the process holds (so no child inherits another pane's PTY), and a terminal's
-// UTF-8 input flag (IUTF8).
+// What Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on every
+// descriptor the process holds (so no child inherits another pane's PTY), a terminal's UTF-8 input
+// flag (IUTF8), and giving the allocator's free pages back to the system (malloc_trim).
 #define _GNU_SOURCE
 #include <node_api.h>
 #include <sys/socket.h>
@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <unistd.h>
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -115,12 +118,26 @@ static napi_value set_utf8_input(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// trimAllocator() -> released: gives the free pages inside malloc's heaps back to the system (glibc's
+// malloc keeps them otherwise); false where there is no malloc_trim or nothing was released.
+static napi_value trim_allocator(napi_env env, napi_callback_info info) {
+  (void)info;
+  int released = 0;
+#ifdef __GLIBC__
+  released = malloc_trim(0);
+#endif
+  napi_value result;
+  napi_get_boolean(env, released == 1, &result);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
     {"peerCredentials", NULL, peer_credentials, NULL, NULL, NULL, napi_default, NULL},
     {"setCloseOnExec", NULL, set_close_on_exec, NULL, NULL, NULL, napi_default, NULL},
     {"closeOnExecAbove", NULL, close_on_exec_above, NULL, NULL, NULL, napi_default, NULL},
     {"setUtf8Input", NULL, set_utf8_input, NULL, NULL, NULL, napi_default, NULL},
+    {"trimAllocator", NULL, trim_allocator, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -6,6 +6,7 @@ interface NativeAddon {
   setCloseOnExec(fd: number): void;
   closeOnExecAbove(minFd: number): number;
   setUtf8Input(fd: number): void;
+  trimAllocator(): boolean;
 }
 
 // Two folders deep from the package root both as src/terminal/ and as the bundle's dist/cli/.
@@ -47,4 +48,9 @@ export function sealDescriptors(): void {
  */
 export function setUtf8Input(fd: number): void {
   native().setUtf8Input(fd);
+}
+
+/** Gives the free pages inside malloc's heaps back to the system; whether any were released. */
+export function trimAllocator(): boolean {
+  return native().trimAllocator();
 }

@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { Disposable } from '../../base/disposable.ts';
 import type { PaneSpawnOptions } from '../types.ts';
 import { Emitter } from '../../base/emitter.ts';
+import { AllocatorTrim } from '../allocator-trim.ts';
 import {
   FrameKind,
   FrameReader,
@@ -53,6 +54,8 @@ export class HostClient implements Disposable {
   private readonly early = new Map<number, Array<{ kind: number; data: Buffer }>>();
   private readonly waiting = new Map<number, (message: HostMessage) => void>();
   private readonly closed = new Emitter<void>();
+  /** Every pane's output enters the daemon here: after it, the allocator gives back what it freed. */
+  private readonly trim = new AllocatorTrim();
   private nextId = 1;
   private hello: ((message: HostMessage) => void) | null = null;
   private gone = false;
@@ -134,6 +137,7 @@ export class HostClient implements Disposable {
 
   /** Leaves the host and its panes running. */
   dispose(): void {
+    this.trim.dispose();
     this.socket.end();
     this.socket.destroySoon();
   }
@@ -152,6 +156,7 @@ export class HostClient implements Disposable {
   }
 
   private onData(chunk: Buffer): void {
+    this.trim.noteActivity();
     let frames;
     try {
       frames = this.reader.push(chunk);
@@ -207,6 +212,7 @@ export class HostClient implements Disposable {
   private closedByPeer(): void {
     if (this.gone) return;
     this.gone = true;
+    this.trim.dispose();
     for (const sink of this.sinks.values()) sink.lost();
     this.closed.fire();
     this.closed.dispose();

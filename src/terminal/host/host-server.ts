@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { AllocatorTrim } from '../allocator-trim.ts';
 import { HostPane } from './host-pane.ts';
 import { RING_BYTES } from './ring.ts';
 import {
@@ -36,6 +37,7 @@ export class HostServer {
   private daemon: Socket | null = null;
   private lifecycle: Lifecycle = 'serving';
   private readonly ringBytes: number;
+  private readonly trim = new AllocatorTrim();
   readonly startedAt = Date.now();
 
   constructor(private readonly options: HostServerOptions) {
@@ -73,6 +75,7 @@ export class HostServer {
   close(): void {
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closed';
+    this.trim.dispose();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
     this.daemon?.destroy();
@@ -189,6 +192,7 @@ export class HostServer {
   }
 
   private forward(pane: HostPane, data: Buffer): void {
+    this.trim.noteActivity();
     const socket = this.daemon;
     if (socket === null || socket.destroyed) return;
     const flushed = socket.write(encodeData(FrameKind.output, pane.handle, data));

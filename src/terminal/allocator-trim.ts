@@ -1,0 +1,58 @@
+import type { Disposable } from '../base/disposable.ts';
+import { trimAllocator } from './native.ts';
+
+/** How often the trimmer looks whether output has stopped. */
+export const TRIM_CHECK_MS = 2000;
+/** Checks after the first trim until the second: by then V8 has usually collected the garbage buffers. */
+export const TRIM_AGAIN_CHECKS = 6;
+
+/**
+ * Gives the allocator's free pages back to the system once output has stopped. Output passes through
+ * buffers of every size, short-lived ones beside those kept (the pty host's rings, the emulator's
+ * rows), and glibc's malloc keeps the pages freed in the middle of its heap: in the pty host they were
+ * about as much again as the rings held. The trim runs at the first quiet check after output, and once
+ * more TRIM_AGAIN_CHECKS later, since V8 frees a garbage buffer only at a collection (its memory
+ * reducer runs some seconds after a process goes quiet). A busy process is never trimmed.
+ */
+export class AllocatorTrim implements Disposable {
+  private active = false;
+  /** Checks until the next trim; -1 when none is owed. */
+  private countdown = -1;
+  private trimsOwed = 0;
+  private readonly timer: NodeJS.Timeout | null;
+
+  constructor(
+    private readonly trim: () => unknown = trimAllocator,
+    intervalMs: number | null = TRIM_CHECK_MS,
+  ) {
+    this.timer = intervalMs === null ? null : setInterval(() => this.check(), intervalMs);
+    this.timer?.unref();
+  }
+
+  /** Output passed (cheap: called for every chunk). */
+  noteActivity(): void {
+    this.active = true;
+  }
+
+  /** One look: run by the interval (or a test). */
+  check(): void {
+    if (this.active) {
+      this.active = false;
+      this.trimsOwed = 2;
+      this.countdown = 0;
+      return;
+    }
+    if (this.trimsOwed === 0) return;
+    if (this.countdown > 0) {
+      this.countdown -= 1;
+      return;
+    }
+    this.trim();
+    this.trimsOwed -= 1;
+    this.countdown = TRIM_AGAIN_CHECKS - 1;
+  }
+
+  dispose(): void {
+    if (this.timer !== null) clearInterval(this.timer);
+  }
+}
