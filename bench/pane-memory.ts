@@ -1,6 +1,10 @@
 // Memory per pane: the daemon's and its pty host's RSS together, per pane, for panes that printed 1,200
 // lines of 100 columns and then sit still, and for idle panes that printed nothing; against a tmux
-// server holding the same panes with history-limit 1000, in the same run.
+// server holding the same panes with history-limit 1000, in the same run. Each is read twice: 3 s after
+// the output ended, and again after REST_MS more with nothing happening. The first reading holds the
+// garbage of the output not collected yet; by the second, V8's memory reducer (which runs a few
+// seconds after the allocation rate falls) has collected it and given back the pages it freed, so the
+// second is what a pane at rest costs.
 // Run: node --import tsx bench/pane-memory.ts   (CORRAL_BENCH_PANES, default 40)
 import { loadavg } from 'node:os';
 import { startDaemon } from '../test/helpers/daemon.ts';
@@ -10,6 +14,7 @@ import { daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 40);
 const LINES = 1200;
 const SETTLE_MS = 3000;
+const REST_MS = Number(process.env.CORRAL_BENCH_REST_MS ?? 30_000);
 
 /** Prints LINES numbered lines of 100 columns, then sits still. */
 const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" "$(printf 'x%.0s' {1..93})"; done; exec sleep 100000`;
@@ -17,8 +22,11 @@ const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" 
 interface Reading {
   baseKiB: number;
   loadedKiB: number;
-  /** The daemon's own part of the growth (the rest is the pty host's). */
+  /** The same after REST_MS more at rest. */
+  restedKiB: number;
+  /** The daemon's own part of the growth (the rest is the pty host's), at both readings. */
   daemonGrowthKiB?: number;
+  daemonRestedGrowthKiB?: number;
 }
 
 async function corral(script: string): Promise<Reading> {
@@ -48,14 +56,17 @@ async function corral(script: string): Promise<Reading> {
       }
     }
     await sleep(SETTLE_MS);
-    return { baseKiB, loadedKiB: memory(), daemonGrowthKiB: rssKiB(daemon.pid) - daemonBaseKiB };
+    const loadedKiB = memory();
+    const daemonGrowthKiB = rssKiB(daemon.pid) - daemonBaseKiB;
+    await sleep(REST_MS);
+    return { baseKiB, loadedKiB, daemonGrowthKiB, restedKiB: memory(), daemonRestedGrowthKiB: rssKiB(daemon.pid) - daemonBaseKiB };
   } finally {
     client.destroy();
     await daemon.dispose();
   }
 }
 
-async function tmux(script: string): Promise<{ baseKiB: number; loadedKiB: number } | null> {
+async function tmux(script: string): Promise<Reading | null> {
   if (!Tmux.available()) return null;
   const server = new Tmux();
   try {
@@ -64,37 +75,49 @@ async function tmux(script: string): Promise<{ baseKiB: number; loadedKiB: numbe
     const baseKiB = rssKiB(server.pid);
     for (let i = 0; i < PANES; i += 1) server.window(`bash -c "${script.replace(/"/g, '\\"').replace(/\$/g, '\\$')}"`);
     await sleep(SETTLE_MS * 2);
-    return { baseKiB, loadedKiB: rssKiB(server.pid) };
+    const loadedKiB = rssKiB(server.pid);
+    await sleep(REST_MS);
+    return { baseKiB, loadedKiB, restedKiB: rssKiB(server.pid) };
   } finally {
     server.kill();
   }
 }
 
-const perPane = (m: Reading | null) => (m === null ? null : Math.round((m.loadedKiB - m.baseKiB) / PANES));
-const daemonPart = (m: Reading) => Math.round((m.daemonGrowthKiB ?? 0) / PANES);
+const perPane = (m: Reading | null, rested = false) => (m === null ? null : Math.round(((rested ? m.restedKiB : m.loadedKiB) - m.baseKiB) / PANES));
+const daemonPart = (m: Reading, rested = false) => Math.round(((rested ? m.daemonRestedGrowthKiB : m.daemonGrowthKiB) ?? 0) / PANES);
 const load = [loadavg()[0]!];
 const printedReading = await corral(PRINTER);
 const idleReading = await corral('exec sleep 100000');
-const printed = perPane(printedReading);
-const idle = perPane(idleReading);
-const tmuxPrinted = perPane(await tmux(PRINTER));
-const tmuxIdle = perPane(await tmux('exec sleep 100000'));
+const tmuxPrintedReading = await tmux(PRINTER);
+const tmuxIdleReading = await tmux('exec sleep 100000');
 load.push(loadavg()[0]!);
 const result = {
   bench: 'pane-memory',
   panes: PANES,
   lines: LINES,
-  perPaneAfterLinesKiB: printed,
-  perPaneIdleKiB: idle,
+  restSeconds: REST_MS / 1000,
+  perPaneAfterLinesKiB: perPane(printedReading),
+  perPaneAfterLinesRestedKiB: perPane(printedReading, true),
+  perPaneIdleKiB: perPane(idleReading),
+  perPaneIdleRestedKiB: perPane(idleReading, true),
   daemonPartAfterLinesKiB: daemonPart(printedReading),
+  daemonPartAfterLinesRestedKiB: daemonPart(printedReading, true),
   daemonPartIdleKiB: daemonPart(idleReading),
-  tmuxPerPaneAfterLinesKiB: tmuxPrinted,
-  tmuxPerPaneIdleKiB: tmuxIdle,
+  daemonPartIdleRestedKiB: daemonPart(idleReading, true),
+  tmuxPerPaneAfterLinesKiB: perPane(tmuxPrintedReading),
+  tmuxPerPaneAfterLinesRestedKiB: perPane(tmuxPrintedReading, true),
+  tmuxPerPaneIdleKiB: perPane(tmuxIdleReading),
+  tmuxPerPaneIdleRestedKiB: perPane(tmuxIdleReading, true),
   loadAverage: load.map((l) => +l.toFixed(1)),
 };
 console.log(JSON.stringify(result));
+const r = result;
 console.log(
-  `memory per pane (daemon and pty host RSS): ${printed} KiB after ${LINES} lines (goal at most 1536), ${idle} KiB idle (goal at most 256)` +
-    (tmuxPrinted === null ? '; tmux not found, no baseline' : `; tmux with history-limit 1000: ${tmuxPrinted} KiB after ${LINES} lines, ${tmuxIdle} KiB idle`) +
+  `memory per pane (daemon and pty host RSS), 3 s after the output / after ${r.restSeconds} s more at rest: ` +
+    `${r.perPaneAfterLinesKiB} / ${r.perPaneAfterLinesRestedKiB} KiB after ${LINES} lines (goal at most 1536), ` +
+    `${r.perPaneIdleKiB} / ${r.perPaneIdleRestedKiB} KiB idle (goal at most 256)` +
+    (tmuxPrintedReading === null
+      ? '; tmux not found, no baseline'
+      : `; tmux with history-limit 1000: ${r.tmuxPerPaneAfterLinesKiB} / ${r.tmuxPerPaneAfterLinesRestedKiB} KiB after ${LINES} lines, ${r.tmuxPerPaneIdleKiB} / ${r.tmuxPerPaneIdleRestedKiB} KiB idle`) +
     `; load average ${result.loadAverage.join(' to ')}`,
 );
