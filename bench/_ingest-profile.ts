@@ -1,12 +1,13 @@
 // Not a benchmark: CPU profiles of the daemon and its pty host while one pane prints a large mixed
 // stream (the one-pane half of bench/ingest.ts), and a summary of where their time went.
 // Run: node --import tsx bench/_ingest-profile.ts [MiB, default 20] [profile folder, default a temporary one]
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { LineClient } from '../test/reliability/helpers.ts';
-import { sleep, writeMixedFile } from './_lib.ts';
+import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
+import { CORRAL_BIN, testEnv } from '../test/helpers/daemon.ts';
+import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from './_lib.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const dir = mkdtempSync(join(tmpdir(), 'corral-ingest-profile-'));
@@ -14,24 +15,31 @@ const profiles = process.argv[3] ?? join(dir, 'profiles');
 mkdirSync(profiles, { recursive: true });
 try {
   const { path } = writeMixedFile(dir, MB);
-  const daemon = await startDaemon({ dir: mkdtempSync(join(dir, 'daemon-')), env: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles}` } });
-  const client = await LineClient.connect(daemon.socket);
-  let id = 0;
-  const call = async (method: string, params: unknown) => {
-    client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-    const answer = await client.nextAnswer(120_000);
-    if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
-    return answer.result as any;
-  };
+  const socket = join(dir, 'corral.sock');
+  writeFileSync(join(dir, 'config.toml'), '');
+  // --cpu-prof is refused in NODE_OPTIONS: the daemon is started by hand (its pty host is not profiled).
+  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, CORRAL_BIN, 'daemon', '--socket', socket, '--config', join(dir, 'config.toml'), '--log-level', 'warn'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...testEnv(dir) },
+  });
+  const client = await connectWhenUp(socket);
+  await client.call(PANE_SPAWN, { command: 'true', args: [], cwd: dir });
+  await sleep(1000);
+  const pids = daemonPids(child.pid!);
+  const cpuBefore = pids.map(cpuSeconds);
   const load = loadavg()[0]!;
   const start = performance.now();
-  const pane = await call('pane.spawn', { command: 'bash', args: ['-c', `stty raw -echo; cat '${path}'`], cwd: dir });
-  while ((await call('pane.list', {})).panes.find((p: any) => p.id === pane.id).state === 'running') await sleep(20);
+  const pane = (await client.call(PANE_SPAWN, { command: 'bash', args: ['-c', `stty raw -echo; cat '${path}'`], cwd: dir })) as { id: string };
+  while ((await client.call(PANE_LIST, {})).panes.find((p: { id: string }) => p.id === pane.id)!.state === 'running') await sleep(20);
   const seconds = (performance.now() - start) / 1000;
-  client.destroy();
-  await daemon.dispose();
-  console.log(JSON.stringify({ MiB: MB, seconds: +seconds.toFixed(2), MiBps: +(MB / seconds).toFixed(1), load: [load, loadavg()[0]!].map((l) => +l.toFixed(1)) }));
-  await sleep(500);
+  const cpu = pids.map((pid, i) => +(cpuSeconds(pid) - cpuBefore[i]!).toFixed(2));
+  client.dispose();
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  for (const pid of pids.slice(1)) process.kill(pid, 'SIGTERM');
+  console.log(JSON.stringify({ MiB: MB, seconds: +seconds.toFixed(2), MiBps: +(MB / seconds).toFixed(1), cpuSeconds: { daemon: cpu[0], host: cpu[1] }, load: [load, loadavg()[0]!].map((l) => +l.toFixed(1)) }));
   for (const file of readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'))) console.log(file, summarise(join(profiles, file)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
