@@ -1,12 +1,14 @@
 // Not a benchmark: CPU profiles of the daemon and its pty host while one pane prints a large mixed
 // stream (the one-pane half of bench/ingest.ts), and a summary of where their time went.
 // Run: node --import tsx bench/_ingest-profile.ts [MiB, default 20] [profile folder, default a temporary one]
+// With PROFILE_HOST=1 the pty host is started first, under --cpu-prof too, and the daemon attaches to it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { CORRAL_BIN, testEnv } from '../test/helpers/daemon.ts';
+import { hostSocketPath } from '../src/terminal/host/launch.ts';
 import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from './_lib.ts';
 
 const MB = Number(process.argv[2] ?? 20);
@@ -17,15 +19,22 @@ try {
   const { path } = writeMixedFile(dir, MB);
   const socket = join(dir, 'corral.sock');
   writeFileSync(join(dir, 'config.toml'), '');
-  // --cpu-prof is refused in NODE_OPTIONS: the daemon is started by hand (its pty host is not profiled).
+  // --cpu-prof is refused in NODE_OPTIONS: the daemon (and the host, when asked) is started by hand.
+  const env = { ...process.env, ...testEnv(dir) };
+  if (process.env.PROFILE_HOST) {
+    const hostMain = new URL('../src/terminal/host/main.ts', import.meta.url).pathname;
+    spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', hostMain, '--socket', hostSocketPath(socket)], { stdio: 'ignore', env, detached: true }).unref();
+    for (let i = 0; i < 200 && !existsSync(hostSocketPath(socket)); i++) await sleep(50);
+  }
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, CORRAL_BIN, 'daemon', '--socket', socket, '--config', join(dir, 'config.toml'), '--log-level', 'warn'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...testEnv(dir) },
+    env,
   });
   const client = await connectWhenUp(socket);
   await client.call(PANE_SPAWN, { command: 'true', args: [], cwd: dir });
   await sleep(1000);
   const pids = daemonPids(child.pid!);
+  if (pids.length < 2) pids.push(...readdirSync('/proc').filter((p) => /^\d+$/.test(p) && commandLine(p).includes(hostSocketPath(socket))).map(Number));
   const cpuBefore = pids.map(cpuSeconds);
   const load = loadavg()[0]!;
   const start = performance.now();
@@ -39,10 +48,19 @@ try {
     child.kill('SIGTERM');
   });
   for (const pid of pids.slice(1)) process.kill(pid, 'SIGTERM');
+  await sleep(1000); // the host writes its profile as it exits
   console.log(JSON.stringify({ MiB: MB, seconds: +seconds.toFixed(2), MiBps: +(MB / seconds).toFixed(1), cpuSeconds: { daemon: cpu[0], host: cpu[1] }, load: [load, loadavg()[0]!].map((l) => +l.toFixed(1)) }));
   for (const file of readdirSync(profiles).filter((f) => f.endsWith('.cpuprofile'))) console.log(file, summarise(join(profiles, file)));
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+function commandLine(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** Self time by function (top 25) and by script, in ms. */
