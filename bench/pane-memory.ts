@@ -1,10 +1,10 @@
 // Memory per pane: the daemon's and its pty host's RSS together, per pane, for panes that printed 1,200
 // lines of 100 columns and then sit still, and for idle panes that printed nothing; against a tmux
 // server holding the same panes with history-limit 1000, in the same run. Each is read twice: 3 s after
-// the output ended, and again after REST_MS more with nothing happening. The first reading holds the
-// garbage of the output not collected yet; by the second, V8's memory reducer (which runs a few
-// seconds after the allocation rate falls) has collected it and given back the pages it freed, so the
-// second is what a pane at rest costs.
+// the output ended, and again after REST_MS more with nothing happening, against a base also read after
+// REST_MS at rest. The first reading holds the output's garbage not collected yet; by the second, V8's
+// memory reducer (which runs some seconds after the allocation rate falls) has collected it and given
+// back the pages it freed, and the allocator has been trimmed: what a pane at rest costs.
 // Run: node --import tsx bench/pane-memory.ts   (CORRAL_BENCH_PANES, default 40)
 import { loadavg } from 'node:os';
 import { startDaemon } from '../test/helpers/daemon.ts';
@@ -21,6 +21,8 @@ const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" 
 
 interface Reading {
   baseKiB: number;
+  /** The base after REST_MS at rest, against which the rested reading is compared. */
+  restedBaseKiB: number;
   loadedKiB: number;
   /** The same after REST_MS more at rest. */
   restedKiB: number;
@@ -40,13 +42,16 @@ async function corral(script: string): Promise<Reading> {
     return answer.result;
   };
   const memory = () => daemonPids(daemon.pid).reduce((sum, pid) => sum + rssKiB(pid), 0);
-  let daemonBaseKiB = 0;
   try {
     // One pane first, so the host is running and the emulator's code is loaded in the baseline.
     await call('pane.spawn', { command: 'sleep', args: ['100000'], cwd: daemon.dir });
     await sleep(SETTLE_MS);
     const baseKiB = memory();
-    daemonBaseKiB = rssKiB(daemon.pid);
+    const daemonBaseKiB = rssKiB(daemon.pid);
+    // The start's own garbage is collected at rest too: the rested readings are compared with this.
+    await sleep(REST_MS);
+    const restedBaseKiB = memory();
+    const daemonRestedBaseKiB = rssKiB(daemon.pid);
     const ids: string[] = [];
     for (let i = 0; i < PANES; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', script], cwd: daemon.dir })).id);
     if (script.includes('printf')) {
@@ -59,7 +64,7 @@ async function corral(script: string): Promise<Reading> {
     const loadedKiB = memory();
     const daemonGrowthKiB = rssKiB(daemon.pid) - daemonBaseKiB;
     await sleep(REST_MS);
-    return { baseKiB, loadedKiB, daemonGrowthKiB, restedKiB: memory(), daemonRestedGrowthKiB: rssKiB(daemon.pid) - daemonBaseKiB };
+    return { baseKiB, restedBaseKiB, loadedKiB, daemonGrowthKiB, restedKiB: memory(), daemonRestedGrowthKiB: rssKiB(daemon.pid) - daemonRestedBaseKiB };
   } finally {
     client.destroy();
     await daemon.dispose();
@@ -73,17 +78,19 @@ async function tmux(script: string): Promise<Reading | null> {
     server.start('sleep 100000', 1000);
     await sleep(SETTLE_MS);
     const baseKiB = rssKiB(server.pid);
+    await sleep(REST_MS);
+    const restedBaseKiB = rssKiB(server.pid);
     for (let i = 0; i < PANES; i += 1) server.window(`bash -c "${script.replace(/"/g, '\\"').replace(/\$/g, '\\$')}"`);
     await sleep(SETTLE_MS * 2);
     const loadedKiB = rssKiB(server.pid);
     await sleep(REST_MS);
-    return { baseKiB, loadedKiB, restedKiB: rssKiB(server.pid) };
+    return { baseKiB, restedBaseKiB, loadedKiB, restedKiB: rssKiB(server.pid) };
   } finally {
     server.kill();
   }
 }
 
-const perPane = (m: Reading | null, rested = false) => (m === null ? null : Math.round(((rested ? m.restedKiB : m.loadedKiB) - m.baseKiB) / PANES));
+const perPane = (m: Reading | null, rested = false) => (m === null ? null : Math.round((rested ? m.restedKiB - m.restedBaseKiB : m.loadedKiB - m.baseKiB) / PANES));
 const daemonPart = (m: Reading, rested = false) => Math.round(((rested ? m.daemonRestedGrowthKiB : m.daemonGrowthKiB) ?? 0) / PANES);
 const load = [loadavg()[0]!];
 const printedReading = await corral(PRINTER);
