@@ -9,6 +9,8 @@ import { ScreenHistory } from './history.ts';
 import { rowText } from './row-text.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { EmulatorLogEntry } from './types.ts';
+import { directParser, type ParseNow } from './emulator-parse.ts';
+import { parseScheduler, type ParseScheduler, type ParseTask } from './parse-scheduler.ts';
 
 const { Terminal } = xterm;
 
@@ -20,7 +22,10 @@ export const SCROLLBACK_LINES = 5000;
  */
 export const EMULATOR_SCROLLBACK_LINES = 100;
 
-/** The largest piece of output handed to the emulator at once (see `write`). */
+/**
+ * The largest piece of output handed to the emulator at once: the scheduler's unit of work, and the
+ * emulator's decode buffer (4 bytes per unit of the largest piece, never released) stays at 16 KiB.
+ */
 const WRITE_SLICE = 4096;
 
 export interface ScreenOptions {
@@ -36,6 +41,15 @@ export interface ScreenOptions {
    */
   reply?: (data: string) => void;
   now?: () => number;
+  /** Who decides when output is parsed; the process's shared scheduler by default. */
+  scheduler?: ParseScheduler;
+}
+
+/** Output written and not yet parsed, in order; `offset` units of it are parsed. */
+interface PendingWrite {
+  data: string | Uint8Array;
+  offset: number;
+  parsed: (() => void) | undefined;
 }
 
 export interface ReadOptions {
@@ -53,9 +67,14 @@ export interface ReadOptions {
 export class Screen implements Disposable {
   readonly capture: OscCapture;
   /** Made on the first output: a pane that has printed nothing costs no emulator (about 200 KiB). */
-  private emulator: { terminal: TerminalType; history: ScreenHistory } | undefined;
+  private emulator: { terminal: TerminalType; history: ScreenHistory; parse: ParseNow | null } | undefined;
   private size: { cols: number; rows: number };
   private unparsed = 0;
+  private readonly pending: PendingWrite[] = [];
+  /** Set while a slice is with the emulator's own write buffer (only where `parse` is null). */
+  private slicePending = false;
+  private readonly scheduler: ParseScheduler;
+  private readonly task: ParseTask = { parseSlice: () => this.parseSlice() };
   private drainWaiters: (() => void)[] = [];
   private disposed = false;
   private readonly logs = new Emitter<EmulatorLogEntry>();
@@ -64,6 +83,7 @@ export class Screen implements Disposable {
   constructor(private readonly options: ScreenOptions) {
     this.size = { cols: options.cols, rows: options.rows };
     this.capture = new OscCapture({ reply: options.reply, now: options.now });
+    this.scheduler = options.scheduler ?? parseScheduler;
   }
 
   get cols(): number {
@@ -97,21 +117,16 @@ export class Screen implements Disposable {
     return this.unparsed;
   }
 
-  /** Queues output for the emulator; `parsed` runs once this chunk has been parsed. */
+  /**
+   * Queues output for the emulator; `parsed` runs once this chunk has been parsed. The process's
+   * ParseScheduler parses it in slices, in turn with every other screen's output.
+   */
   write(data: string | Uint8Array, parsed?: () => void): void {
     if (this.disposed) return;
-    const length = data.length;
-    this.unparsed += length;
-    // The emulator decodes each write into a buffer of 4 bytes per unit that it keeps at the largest
-    // size a write needed (up to 512 KiB per pane): slices keep it at its first 16 KiB.
-    const terminal = this.terminal();
-    let rest = data;
-    for (; rest.length > WRITE_SLICE; rest = slice(rest, WRITE_SLICE)) terminal.write(slice(rest, 0, WRITE_SLICE));
-    terminal.write(rest, () => {
-      this.unparsed -= length;
-      parsed?.();
-      if (this.unparsed === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
-    });
+    this.terminal();
+    this.unparsed += data.length;
+    this.pending.push({ data, offset: 0, parsed });
+    if (!this.slicePending) this.scheduler.ready(this.task);
   }
 
   /** Writes and resolves once parsed; for offline feeding, where there is no flow control. */
@@ -121,8 +136,7 @@ export class Screen implements Disposable {
 
   /** Resolves once everything written so far has been parsed. */
   flush(): Promise<void> {
-    // Not write('', cb): the emulator runs an empty write's callback before earlier data is parsed.
-    if (this.disposed || this.unparsed === 0) return Promise.resolve();
+    if (this.disposed || this.pending.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
@@ -208,6 +222,7 @@ export class Screen implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.pending.length = 0;
     for (const resolve of this.drainWaiters.splice(0)) resolve();
     this.emulator?.history.dispose();
     this.capture.dispose();
@@ -221,7 +236,39 @@ export class Screen implements Disposable {
     return this.emulator.terminal;
   }
 
-  private makeEmulator(): { terminal: TerminalType; history: ScreenHistory } {
+  /** The scheduler's turn: one slice of the oldest pending write; says whether more is ready. */
+  private parseSlice(): boolean {
+    const head = this.pending[0];
+    const emulator = this.emulator;
+    if (this.disposed || !head || !emulator) return false;
+    const end = Math.min(head.data.length, head.offset + WRITE_SLICE);
+    const piece = head.offset === 0 && end === head.data.length ? head.data : slice(head.data, head.offset, end);
+    if (emulator.parse) {
+      emulator.parse(piece);
+      this.sliceParsed(head, end);
+      return this.pending.length > 0 && !this.disposed;
+    }
+    // Not the emulator shape known: its public write, one slice at a time, then back in the queue.
+    this.slicePending = true;
+    emulator.terminal.write(piece, () => {
+      this.slicePending = false;
+      this.sliceParsed(head, end);
+      if (this.pending.length > 0 && !this.disposed) this.scheduler.ready(this.task);
+    });
+    return false;
+  }
+
+  private sliceParsed(head: PendingWrite, end: number): void {
+    if (this.disposed) return;
+    this.unparsed -= end - head.offset;
+    head.offset = end;
+    if (end < head.data.length) return;
+    this.pending.shift();
+    head.parsed?.();
+    if (this.pending.length === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+
+  private makeEmulator(): { terminal: TerminalType; history: ScreenHistory; parse: ParseNow | null } {
     const options = this.options;
     const scrollback = options.scrollback ?? SCROLLBACK_LINES;
     const emulatorScrollback = Math.max(2, Math.min(scrollback, options.emulatorScrollback ?? EMULATOR_SCROLLBACK_LINES));
@@ -237,7 +284,7 @@ export class Screen implements Disposable {
     this.capture.attach(terminal);
     const reply = options.reply;
     if (reply) terminal.onData((data) => reply(data));
-    return { terminal, history };
+    return { terminal, history, parse: directParser(terminal) };
   }
 
   /** The screen's rows, blank before the first output. */

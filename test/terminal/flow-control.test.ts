@@ -4,6 +4,7 @@ import { cleanup, exitOf, spawnCommand } from './helpers.ts';
 import { PtyProcess } from '../../src/terminal/pty-process.ts';
 import { Screen } from '../../src/terminal/screen.ts';
 import { OutputPump } from '../../src/terminal/output-pump.ts';
+import { ParseScheduler } from '../../src/terminal/parse-scheduler.ts';
 
 test('50 MB of fast output neither overflows the emulator nor grows memory, and ends right', async () => {
   const rssBefore = process.memoryUsage().rss;
@@ -35,13 +36,23 @@ test('output pauses above the high watermark and resumes below the low one, losi
     cols: 80,
     rows: 3,
   });
-  const screen = new Screen({ cols: 80, rows: 3 });
+  // Parsing is held until the PTY has been paused: the parser is behind, as under a flood, whatever
+  // the speed of the machine. Then turns run as usual.
+  const held: (() => void)[] = [];
+  let holding = true;
+  const scheduler = new ParseScheduler({ defer: (turn) => (holding ? held.push(turn) : setImmediate(turn)) });
+  const screen = new Screen({ cols: 80, rows: 3, scheduler });
   let peak = 0;
   const pump = new OutputPump(pty, screen, () => (peak = Math.max(peak, screen.unparsedLength)), {
     high: 16 * 1024,
     low: 4 * 1024,
   });
-  const info = await new Promise((resolve) => pty.onExit(resolve));
+  const exited = new Promise((resolve) => pty.onExit(resolve));
+  while (pump.pauses === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  peak = screen.unparsedLength;
+  holding = false;
+  for (const turn of held.splice(0)) turn();
+  const info = await exited;
   await screen.flush();
   try {
     assert.deepEqual(info, { exitCode: 0, signal: null });
