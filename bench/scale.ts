@@ -7,11 +7,13 @@
 // - agent.list latency at a socket client, against server.status (a reply that does not depend on
 //   the panes) in the same run as its baseline;
 // - agent.wait wake-up, against the event loop's own delay in the same run (monitorEventLoopDelay):
-//   a wake-up cannot beat the turn it waits for;
+//   a wake-up cannot beat the turn it waits for; and against the wake-up delay of an idle process, the
+//   machine's run queue: at a load of several runnable processes per core, a process waits its turn;
 // - RSS of the daemon (this process) and of the pty host, and the live heap of the daemon after a full
 //   collection, per busy and per idle pane.
 // Run: node --import tsx bench/scale.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_IDLE, default 200)
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -57,6 +59,22 @@ function memory() {
   return { daemonRssMiB: mib(process.memoryUsage.rss() / 1024), hostRssMiB: mib(rssKiB(hostPid)), daemonHeapMiB: +(process.memoryUsage().heapUsed / 1048576).toFixed(1) };
 }
 
+/**
+ * A process that only wakes every millisecond, measuring how late it wakes: the machine's run queue, in
+ * the same run. No wake-up in the daemon can beat it; what the daemon adds is its own loop's work.
+ */
+function idleProcessDelay() {
+  const code = `const h = require('node:perf_hooks').monitorEventLoopDelay({ resolution: 1 }); h.enable();
+process.stdin.on('end', () => { h.disable(); const ms = (ns) => +(ns / 1e6).toFixed(2);
+  process.stdout.write(JSON.stringify({ median: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) })); });
+process.stdin.resume();`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (data: Buffer) => (out += data.toString()));
+  const ended = new Promise<{ median: number; p99: number; max: number }>((resolve) => child.once('exit', () => resolve(JSON.parse(out))));
+  return { stop: () => (child.stdin.end(), ended) };
+}
+
 /** agent.list and server.status, one after the other, LIST_CALLS times each. */
 async function lists() {
   const list: number[] = [];
@@ -70,7 +88,10 @@ async function lists() {
 
 try {
   await client.call(SERVER_STATUS, {});
-  await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '30' } });
+  // Each turn is held until the file `release` exists: a short timed turn can be drawn over by the idle
+  // screen before the daemon looks (on a loaded machine), and then no working is ever seen to wait for.
+  const release = join(dir, 'release');
+  await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
   await sleep(1000);
   const one = { memory: memory(), ...(await lists()) };
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], cwd: dir, env: { CORRAL_AGENT: 'claude' } });
@@ -92,12 +113,15 @@ try {
   };
   await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeoutMs: 60_000 });
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  const idleProcess = idleProcessDelay();
   loopDelay.enable();
   for (let i = 0; i < WAIT_TRIALS; i += 1) {
-    await waitFor('working', () => client.call(PANE_SEND, { target: 'bench', text: `task ${i}`, keys: ['Enter'] }));
-    await waitFor('idle', async () => {});
+    rmSync(release, { force: true });
+    await waitFor('working', () => client.call(PANE_SEND, { target: 'bench', text: 'hold', keys: ['Enter'] }));
+    await waitFor('idle', async () => writeFileSync(release, ''));
   }
   loopDelay.disable();
+  const idleProcessDelayMs = await idleProcess.stop();
   load.push(loadavg()[0]!);
   const perPaneKiB = (from: { memory: ReturnType<typeof memory> }, to: { memory: ReturnType<typeof memory> }, panes: number) =>
     Math.round(((to.memory.daemonRssMiB + to.memory.hostRssMiB - from.memory.daemonRssMiB - from.memory.hostRssMiB) * 1024) / panes);
@@ -111,6 +135,7 @@ try {
     withAll: { panes: 1 + BUSY + IDLE, ...all },
     waitWakeUpMs: summary(wake),
     eventLoopDelayMs: { median: +(loopDelay.percentile(50) / 1e6).toFixed(2), p99: +(loopDelay.percentile(99) / 1e6).toFixed(2), max: +(loopDelay.max / 1e6).toFixed(2) },
+    idleProcessDelayMs,
     perBusyPaneKiB: perPaneKiB(one, busy, BUSY),
     perIdlePaneKiB: perPaneKiB(busy, all, IDLE),
     loadAverage: load.map((l) => +l.toFixed(1)),
@@ -119,7 +144,7 @@ try {
   const m = all.memory;
   console.log(
     `${result.panes} panes, ${BUSY} busy: agent.list p99 ${all.agentListMs.p99Ms} ms (goal at most 20; at ${1 + BUSY} panes ${busy.agentListMs.p99Ms}, at 1 ${one.agentListMs.p99Ms}; ` +
-      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; event loop delay p99 ${result.eventLoopDelayMs.p99} ms), ` +
+      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; event loop delay p99 ${result.eventLoopDelayMs.p99} ms; an idle process's wake-up delay p99 ${idleProcessDelayMs.p99} ms), ` +
       `RSS daemon ${m.daemonRssMiB} MiB + host ${m.hostRssMiB} MiB (goal at most 1024 for the daemon; ${result.perBusyPaneKiB} KiB per busy pane, ${result.perIdlePaneKiB} KiB per idle pane, daemon live heap ${one.memory.daemonHeapMiB} -> ${busy.memory.daemonHeapMiB} -> ${m.daemonHeapMiB} MiB); ` +
       `load average ${result.loadAverage.join(' to ')}`,
   );
