@@ -236,21 +236,32 @@ export class Screen implements Disposable {
     return this.emulator.terminal;
   }
 
-  /** The scheduler's turn: one slice of the oldest pending write; says whether more is ready. */
+  /**
+   * The scheduler's turn: up to one slice of output, from the oldest pending writes (small writes are
+   * parsed together, each `parsed` in order once its own output is in); says whether more is ready.
+   */
   private parseSlice(): boolean {
-    const head = this.pending[0];
     const emulator = this.emulator;
-    if (this.disposed || !head || !emulator) return false;
-    const end = Math.min(head.data.length, head.offset + WRITE_SLICE);
-    const piece = head.offset === 0 && end === head.data.length ? head.data : slice(head.data, head.offset, end);
-    if (emulator.parse) {
-      emulator.parse(piece);
+    if (this.disposed || !emulator) return false;
+    if (!emulator.parse) return this.paceSlice(emulator.terminal);
+    for (let room = WRITE_SLICE; room > 0 && !this.disposed; ) {
+      const head = this.pending[0];
+      if (!head) break;
+      const end = Math.min(head.data.length, head.offset + room);
+      emulator.parse(head.offset === 0 && end === head.data.length ? head.data : slice(head.data, head.offset, end));
+      room -= end - head.offset;
       this.sliceParsed(head, end);
-      return this.pending.length > 0 && !this.disposed;
     }
-    // Not the emulator shape known: its public write, one slice at a time, then back in the queue.
+    return this.pending.length > 0 && !this.disposed;
+  }
+
+  /** Not the emulator shape known: its public write, one slice at a time, then back in the queue. */
+  private paceSlice(terminal: TerminalType): boolean {
+    const head = this.pending[0];
+    if (!head) return false;
+    const end = Math.min(head.data.length, head.offset + WRITE_SLICE);
     this.slicePending = true;
-    emulator.terminal.write(piece, () => {
+    terminal.write(slice(head.data, head.offset, end), () => {
       this.slicePending = false;
       this.sliceParsed(head, end);
       if (this.pending.length > 0 && !this.disposed) this.scheduler.ready(this.task);
