@@ -3,10 +3,7 @@
 // with the most numerous object kinds, the floods still running. RSS plateaus well above the live heap:
 // the rest is garbage not yet collected and pages the allocator keeps.
 // Run: node --import tsx bench/_flood-probe.ts [seconds, default 20] [urandom|yes|titles, default all three]
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { mkdirSync } from 'node:fs';
-import { heapCensus, heapSnapshotOptions, LineClient, rssKiB, sleep } from '../test/reliability/helpers.ts';
-import { makeTempDir } from '../test/helpers/daemon.ts';
+import { heapCensus, LineClient, numberedCaller, rssKiB, sleep, startHeapDaemon } from '../test/reliability/helpers.ts';
 
 const seconds = Number(process.argv[2] ?? 20);
 const only = process.argv[3];
@@ -15,16 +12,9 @@ const FLOODS = [
   { name: 'yes', command: 'yes', args: [] },
   { name: 'titles', command: 'awk', args: ['BEGIN { for (i = 0; ; i++) printf "\\033]0;title %d\\007", i }'] },
 ].filter((f) => !only || f.name === only);
-const dir = makeTempDir();
-const heapDir = `${dir}/heap`;
-mkdirSync(heapDir);
-const daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir) });
+const { daemon, heapDir } = await startHeapDaemon();
 const client = await LineClient.connect(daemon.socket);
-let id = 0;
-const call = async (method: string, params: unknown): Promise<any> => {
-  client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-  return client.nextAnswer(60_000);
-};
+const call = numberedCaller(client);
 await call('server.status', {});
 for (const f of FLOODS) await call('pane.spawn', { command: f.command, args: f.args, name: f.name, cwd: daemon.dir });
 const host = daemon.hostPids()[0]!;

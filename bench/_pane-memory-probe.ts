@@ -5,10 +5,8 @@
 // Run: node --import tsx bench/_pane-memory-probe.ts [panes, default 40] [seconds to watch, default 40]
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { heapCensus, heapSnapshotOptions, LineClient } from '../test/reliability/helpers.ts';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { makeTempDir } from '../test/helpers/daemon.ts';
+import { heapCensus, LineClient, resultCaller, startHeapDaemon } from '../test/reliability/helpers.ts';
 import { childPids, sleep } from './_lib.ts';
 
 const PANES = Number(process.argv[2] ?? 40);
@@ -46,18 +44,10 @@ function split(pid: number): Split {
 const diff = (a: Split, b: Split) => ({ rss: b.rss - a.rss, brk: b.brk - a.brk, anon: b.anon - a.anon, file: b.file - a.file });
 const per = (s: Split) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, Math.round(v / PANES)]));
 
-const dir = (await import('../test/helpers/daemon.ts')).makeTempDir('corral-probe-');
-const heapDir = join(dir, 'heap');
-mkdirSync(heapDir);
-const daemon = await startDaemon({ dir, env: heapSnapshotOptions(heapDir) });
+const dir = makeTempDir('corral-probe-');
+const { daemon, heapDir } = await startHeapDaemon(dir);
 const client = await LineClient.connect(daemon.socket);
-let id = 0;
-const call = async (method: string, params: unknown): Promise<any> => {
-  client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-  const answer = await client.nextAnswer(60_000);
-  if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
-  return answer.result;
-};
+const call = resultCaller(client);
 try {
   await call('pane.spawn', { command: 'sleep', args: ['100000'], cwd: dir });
   await sleep(3000);

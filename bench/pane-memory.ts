@@ -8,7 +8,7 @@
 // Run: node --import tsx bench/pane-memory.ts   (CORRAL_BENCH_PANES, default 40)
 import { loadavg } from 'node:os';
 import { startDaemon } from '../test/helpers/daemon.ts';
-import { LineClient } from '../test/reliability/helpers.ts';
+import { LineClient, resultCaller } from '../test/reliability/helpers.ts';
 import { daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
 
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 40);
@@ -34,13 +34,7 @@ interface Reading {
 async function corral(script: string): Promise<Reading> {
   const daemon = await startDaemon();
   const client = await LineClient.connect(daemon.socket);
-  let id = 0;
-  const call = async (method: string, params: unknown): Promise<any> => {
-    client.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
-    const answer = await client.nextAnswer(60_000);
-    if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
-    return answer.result;
-  };
+  const call = resultCaller(client);
   const memory = () => daemonPids(daemon.pid).reduce((sum, pid) => sum + rssKiB(pid), 0);
   try {
     // One pane first, so the host is running and the emulator's code is loaded in the baseline.

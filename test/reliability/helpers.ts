@@ -181,6 +181,16 @@ export function numberedCaller(client: LineClient): (method: string, params: unk
   return (method, params) => request(client, ++id, method, params);
 }
 
+/** Like numberedCaller, but gives each call's result and throws on its error (for probes and benches). */
+export function resultCaller(client: LineClient): (method: string, params: unknown) => Promise<any> {
+  const call = numberedCaller(client);
+  return async (method, params) => {
+    const answer = await call(method, params);
+    if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+    return answer.result;
+  };
+}
+
 export interface HeapDaemon {
   daemon: DaemonProcess;
   /** Where the daemon (and its pty host, which inherits its environment) writes heap snapshots. */
