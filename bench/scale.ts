@@ -6,13 +6,18 @@
 // Measured at 1 pane, at 101 (with the busy ones) and at 301 (all), to say what grows with panes:
 // - agent.list latency at a socket client, against server.status (a reply that does not depend on
 //   the panes) in the same run as its baseline;
-// - agent.wait wake-up, against the event loop's own delay in the same run (monitorEventLoopDelay):
-//   a wake-up cannot beat the turn it waits for; and against the wake-up delay of an idle process, the
-//   machine's run queue: at a load of several runnable processes per core, a process waits its turn;
+// - agent.wait wake-up: from the agent change published in the daemon to the reply read by a caller in
+//   a process of its own (bench/_wait-client.ts, as a script's `corral agent wait` is), both moments on
+//   the machine's monotonic clock; and, for comparison, by a caller in this process, whose reply waits
+//   for a further turn of the daemon's own loop. Against the event loop's own delay in the same run
+//   (monitorEventLoopDelay): a wake-up cannot beat the turn it waits for; and against the wake-up delay
+//   of an idle process, the machine's run queue: at a load of several runnable processes per core, a
+//   process waits its turn;
 // - RSS of the daemon (this process) and of the pty host, and the live heap of the daemon after a full
 //   collection, per busy and per idle pane.
 // Run: node --import tsx bench/scale.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_IDLE, default 200)
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +35,7 @@ import { BUSY_AGENT, rssKiB, sleep, summary } from './_lib.ts';
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const IDLE = Number(process.env.CORRAL_BENCH_IDLE ?? 200);
 const LIST_CALLS = 100;
-const WAIT_TRIALS = 50;
+const WAIT_TRIALS = 100;
 const FAKE = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
 // The pty host ends with this process, whatever happens to it.
@@ -43,8 +48,8 @@ const dir = mkdtempSync(join(tmpdir(), 'corral-bench-scale-'));
 const config = { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } };
 const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config });
 const hostPid = daemon.host!.pid;
-const publishedAt = new Map<number, number>();
-daemon.agents.onChange((change) => publishedAt.set(change.seq, performance.now()));
+const publishedAt = new Map<number, { ms: number; ns: bigint }>();
+daemon.agents.onChange((change) => publishedAt.set(change.seq, { ms: performance.now(), ns: process.hrtime.bigint() }));
 const client = await DaemonClient.connect(daemon.socketPath);
 
 async function timed<T>(work: () => Promise<T>): Promise<number> {
@@ -75,6 +80,34 @@ process.stdin.resume();`;
   return { stop: () => (child.stdin.end(), ended) };
 }
 
+/** The waiting process (bench/_wait-client.ts): one wait per `wait` call, answered with its reply's moment. */
+async function waitClient() {
+  const script = fileURLToPath(new URL('./_wait-client.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, daemon.socketPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the waiting process ended');
+    return line.value;
+  };
+  if ((await next()) !== 'ready') throw new Error('the waiting process did not connect');
+  return {
+    wait(until: 'working' | 'idle', sinceSeq: number): Promise<{ seq: number; atNs: bigint }> {
+      child.stdin!.write(`${JSON.stringify({ target: 'bench', until, sinceSeq })}\n`);
+      return next().then((line) => {
+        const { seq, atNs } = JSON.parse(line) as { seq: number; atNs: string };
+        return { seq, atNs: BigInt(atNs) };
+      });
+    },
+    stop: () => child.stdin!.end(),
+  };
+}
+
+/** Until `count` waits are registered in the daemon, so that a trigger never runs before a wait is in place. */
+async function waitsRegistered(count: number) {
+  while ((await client.call(SERVER_STATUS, {})).waits < count) await sleep(1);
+}
+
 /** agent.list and server.status, one after the other, LIST_CALLS times each. */
 async function lists() {
   const list: number[] = [];
@@ -103,13 +136,19 @@ try {
   const agents = (await client.call(AGENT_LIST, {})).agents.length;
 
   const wake: number[] = [];
+  const wakeInProcess: number[] = [];
+  const waiter = await waitClient();
   const waitFor = async (until: 'working' | 'idle', trigger: () => Promise<unknown>) => {
     const since = daemon.agents.stateChangeSeq;
     const waiting = client.call(AGENT_WAIT, { targets: ['bench'], until: [until], sinceSeq: since, timeoutMs: 60_000 }).then((result) => ({ result, at: performance.now() }));
+    const elsewhere = waiter.wait(until, since);
+    await waitsRegistered(2);
     await trigger();
-    const { result, at } = await waiting;
+    const [{ result, at }, other] = await Promise.all([waiting, elsewhere]);
     const published = publishedAt.get(result.seq);
-    if (published !== undefined) wake.push(at - published);
+    if (published !== undefined) wakeInProcess.push(at - published.ms);
+    const publishedOther = publishedAt.get(other.seq);
+    if (publishedOther !== undefined) wake.push(Number(other.atNs - publishedOther.ns) / 1e6);
   };
   await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeoutMs: 60_000 });
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
@@ -121,6 +160,7 @@ try {
     await waitFor('idle', async () => writeFileSync(release, ''));
   }
   loopDelay.disable();
+  waiter.stop();
   const idleProcessDelayMs = await idleProcess.stop();
   load.push(loadavg()[0]!);
   const perPaneKiB = (from: { memory: ReturnType<typeof memory> }, to: { memory: ReturnType<typeof memory> }, panes: number) =>
@@ -134,6 +174,7 @@ try {
     withBusy: { panes: 1 + BUSY, ...busy },
     withAll: { panes: 1 + BUSY + IDLE, ...all },
     waitWakeUpMs: summary(wake),
+    inProcessWaitWakeUpMs: summary(wakeInProcess),
     eventLoopDelayMs: { median: +(loopDelay.percentile(50) / 1e6).toFixed(2), p99: +(loopDelay.percentile(99) / 1e6).toFixed(2), max: +(loopDelay.max / 1e6).toFixed(2) },
     idleProcessDelayMs,
     perBusyPaneKiB: perPaneKiB(one, busy, BUSY),
@@ -144,7 +185,7 @@ try {
   const m = all.memory;
   console.log(
     `${result.panes} panes, ${BUSY} busy: agent.list p99 ${all.agentListMs.p99Ms} ms (goal at most 20; at ${1 + BUSY} panes ${busy.agentListMs.p99Ms}, at 1 ${one.agentListMs.p99Ms}; ` +
-      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; event loop delay p99 ${result.eventLoopDelayMs.p99} ms; an idle process's wake-up delay p99 ${idleProcessDelayMs.p99} ms), ` +
+      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; ${result.inProcessWaitWakeUpMs.p99Ms} ms at a caller in the daemon's own process; event loop delay p99 ${result.eventLoopDelayMs.p99} ms; an idle process's wake-up delay p99 ${idleProcessDelayMs.p99} ms), ` +
       `RSS daemon ${m.daemonRssMiB} MiB + host ${m.hostRssMiB} MiB (goal at most 1024 for the daemon; ${result.perBusyPaneKiB} KiB per busy pane, ${result.perIdlePaneKiB} KiB per idle pane, daemon live heap ${one.memory.daemonHeapMiB} -> ${busy.memory.daemonHeapMiB} -> ${m.daemonHeapMiB} MiB); ` +
       `load average ${result.loadAverage.join(' to ')}`,
   );
