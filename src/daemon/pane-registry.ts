@@ -123,6 +123,17 @@ export class PaneRegistry implements Disposable {
     return pane;
   }
 
+  /**
+   * Like resolve, once the pane's screen is replayed: a read of a pane just taken back from the pty
+   * host must not see half of its ring. The pane is looked up again after the wait (it may be gone).
+   */
+  async resolveReplayed(target: string): Promise<PaneRecord> {
+    const pane = this.resolve(target);
+    if (pane.terminal.replayed === undefined) return pane;
+    await pane.terminal.replayed;
+    return this.resolve(pane.id);
+  }
+
   async spawn(request: SpawnRequest, options: SpawnOptions = {}): Promise<PaneRecord> {
     if (request.name !== undefined && (this.byName.has(request.name) || this.reserved.has(request.name))) {
       const holder = this.byName.get(request.name);

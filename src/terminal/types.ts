@@ -119,6 +119,12 @@ export interface TerminalPane extends Disposable {
   resetProgramState(): void;
   /** Lets go of the pane and leaves its processes running (only where a pty host holds the PTY). */
   detach?(): void;
+  /**
+   * Resolves once the screen shows what the pane's output drew: a pane taken back from the pty host
+   * parses its ring first, over many turns of the event loop, and until then a read sees part of it.
+   * Absent where the screen is current from the start.
+   */
+  readonly replayed?: Promise<void>;
   /** Why the pane's processes were signalled by terminate() or dispose(); null when they were not. */
   readonly terminationReason: string | null;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
@@ -47,7 +47,7 @@ describe('panes outlive the daemon', () => {
       for (const { id } of streams) {
         const lastSeen = before.get(id)!.split('\n').filter((line) => /^tick-/.test(line)).at(-1)!;
         const scrollback = (await b.call('pane.read', { target: id, source: 'scrollback' })).text;
-        assert.ok(scrollback.includes(lastSeen), `${id} still shows "${lastSeen}"`);
+        assert.ok(scrollback.includes(lastSeen), `${id} still shows "${lastSeen}"; scrollback (${scrollback.length} chars): ${JSON.stringify(scrollback.slice(-600))}; screen then: ${JSON.stringify(before.get(id))}`);
       }
       await waitFor(async () => (await b.call('pane.read', { target: agent.id })).text.includes('Do you want to proceed?'), { what: 'the form after recovery', timeoutMs: 60_000 });
       await waitFor(async () => (await b.call('agent.get', { target: agent.id })).state === 'blocked', { what: 'the agent still blocked', timeoutMs: 60_000 });
@@ -104,6 +104,35 @@ describe('panes outlive the daemon', () => {
     }
   });
 
+  // A ring of some hundred KiB is hundreds of 4 KiB parse slices, many turns of the new daemon's event
+  // loop after it listens: the first read comes in long before the last slice, and must wait for it.
+  it('a pane read at once after the restart shows all its ring replayed, not the part parsed so far', async () => {
+    const dir = makeTempDir();
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const pane = await a.call('pane.spawn', { command: 'bash', args: ['--norc', '--noprofile'], cwd: dir, cols: 80, rows: 12 });
+      await a.call('pane.send', { target: pane.id, text: 'seq 1 100000; echo "end of $((6 * 7))"', keys: ['Enter'] });
+      await waitFor(async () => (await a.call('pane.read', { target: pane.id })).text.includes('end of 42'), { what: 'the output drawn', timeoutMs: 120_000 });
+      a.client.close();
+
+      await killDaemon(first);
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      const screen = (await b.call('pane.read', { target: pane.id })).text;
+      assert.match(screen, /^100000\nend of 42$/m, `the first read shows the end of the ring:\n${screen}`);
+      const scrollback = (await b.call('pane.read', { target: pane.id, source: 'scrollback', lines: 3 })).text;
+      assert.match(scrollback, /^100000\nend of 42\n/, scrollback);
+      assert.match((await b.call('agent.read', { target: pane.id })).text, /^end of 42$/m);
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // A daemon start waits on nothing but its own CPU, about 1.2 s of it (node and the bundle's modules,
   // compiling the bundled manifests' patterns, collecting garbage): at load 35 on two cores that is
   // 20 to 40 s, and 100 starts were most of an hour. A leak per restart shows after one (descriptors
@@ -119,10 +148,12 @@ describe('panes outlive the daemon', () => {
       a.client.close();
       const [host] = daemon.hostPids();
       const descriptors = () => readFdCount(host!);
+      const fdList = () => readFds(host!);
       const children = () => readChildren(host!);
       await killDaemon(daemon);
       daemon = await startDaemon({ dir });
       const fdsAfterOne = descriptors();
+      const fdListAfterOne = fdList();
       const childrenAfterOne = children();
       for (let i = 0; i < RESTARTS; i += 1) {
         // Half by SIGTERM (the service case), half by kill -9 (a crash).
@@ -134,7 +165,11 @@ describe('panes outlive the daemon', () => {
       const b = await connect(daemon);
       assert.equal((await b.call('pane.list')).panes.filter((p: any) => p.state === 'running').length, 2);
       b.client.close();
-      await waitFor(() => descriptors() === fdsAfterOne, { what: `the host's descriptors to settle at ${fdsAfterOne} (now ${descriptors()})` });
+      try {
+        await waitFor(() => descriptors() === fdsAfterOne, { what: `the host's descriptors to settle at ${fdsAfterOne}` });
+      } catch (error) {
+        throw new Error(`${(error as Error).message}: ${JSON.stringify(fdListAfterOne)} after one restart, ${JSON.stringify(fdList())} now`);
+      }
       assert.deepEqual(children(), childrenAfterOne, 'the host has the same children and no zombie');
     } finally {
       await daemon.dispose();
@@ -142,6 +177,18 @@ describe('panes outlive the daemon', () => {
     }
   });
 });
+
+function readFds(pid: number): string[] {
+  const out: string[] = [];
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      out.push(`${fd}:${readlinkSync(`/proc/${pid}/fd/${fd}`)}`);
+    } catch {
+      out.push(`${fd}:gone`);
+    }
+  }
+  return out;
+}
 
 function readFdCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;

@@ -22,8 +22,8 @@ export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService)
       return { seq, agents: infos, workspaces: rollup(infos) };
     }),
 
-    implement(AGENT_READ, ({ target, source = 'screen', lines, ansi }) => {
-      const pane = registry.resolve(target);
+    implement(AGENT_READ, async ({ target, source = 'screen', lines, ansi }) => {
+      const pane = await registry.resolveReplayed(target);
       const snapshot = pane.terminal.snapshot();
       const seenBy = { title: snapshot.title, progress: snapshot.progress };
       if (source === 'detection') {

@@ -5,8 +5,9 @@ import type { PaneRegistry } from '../pane-registry.ts';
 
 export function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
   return [
-    implement(PANE_ATTACH, ({ target, cols, rows }, { connection }) => {
-      const pane = registry.resolve(target);
+    // The redraw is the screen, and the output after it is live only: a recovered pane is attached once its ring is replayed.
+    implement(PANE_ATTACH, async ({ target, cols, rows }, { connection }) => {
+      const pane = await registry.resolveReplayed(target);
       pane.assertRunning();
       // The attaching terminal's size wins; the program redraws on SIGWINCH, after the first paint.
       if (cols !== undefined || rows !== undefined) {

@@ -65,8 +65,8 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
       return { bytes: Buffer.byteLength(data) };
     }),
 
-    implement(PANE_READ, ({ target, source = 'screen', lines, offset, ansi }) => {
-      const pane = registry.resolve(target);
+    implement(PANE_READ, async ({ target, source = 'screen', lines, offset, ansi }) => {
+      const pane = await registry.resolveReplayed(target);
       if (source === 'screen') {
         const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
         return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };

@@ -179,5 +179,7 @@ export class RemotePane extends ScreenPane implements HostPaneSink {
     if (!this.attached) return;
     if (exit.reason !== null) this.reason = exit.reason;
     await this.finishExit({ exitCode: exit.exitCode, signal: exit.signal, ...(lost ? { lost: true } : {}) });
+    // A host lost in the middle of a replay ends the replay too: what was parsed is all there is.
+    this.resolveReplayed();
   }
 }
