@@ -1,3 +1,4 @@
+import { CorralError } from '../../protocol/errors.ts';
 import { PANE_ATTACH, PANE_DETACH } from '../../protocol/methods/attach.ts';
 import type { AttachService } from '../attach/attach-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
@@ -6,8 +7,10 @@ import type { PaneRegistry } from '../pane-registry.ts';
 export function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
   return [
     // The redraw is the screen, and the output after it is live only: a recovered pane is attached once its ring is replayed.
-    implement(PANE_ATTACH, async ({ target, cols, rows }, { connection }) => {
+    implement(PANE_ATTACH, async ({ target, cols, rows }, { connection, signal }) => {
       const pane = await registry.resolveReplayed(target);
+      // A client gone during the wait is attached to nothing: its connection's close has been told already.
+      if (signal.aborted) throw new CorralError('cancelled', 'the client went away before the pane was attached');
       pane.assertRunning();
       // The attaching terminal's size wins; the program redraws on SIGWINCH, after the first paint.
       if (cols !== undefined || rows !== undefined) {
