@@ -1,13 +1,14 @@
-import type { IBufferCell, IMarker, Terminal } from '@xterm/headless';
+import type { IBuffer, IBufferCell, IMarker, Terminal } from '@xterm/headless';
 import type { Disposable } from '../base/disposable.ts';
 import { TextRing } from './text-ring.ts';
 import { lineToAnsi } from './cell-ansi.ts';
-import { rowText } from './row-text.ts';
+import { rowBytes, rowText, rowUtf8 } from './row-text.ts';
 
 /**
  * The lines above a screen's normal buffer, kept in two parts. The emulator keeps the newest
  * `emulatorLines` of them as cells, colours and all (about 1.75 KiB per line of 120 columns).
- * Before it trims a line, the line is copied into a ring of plain text (about 100 bytes a line).
+ * Before it trims a line, the line is copied into a ring of plain text (UTF-8, about 100 bytes a
+ * line; decoded when read).
  * Read together, oldest first, they are at most `limit` lines, followed by the screen's rows.
  *
  * Rows above the screen change only when the emulator trims them, on a resize (reflow) and on a
@@ -75,7 +76,7 @@ export class ScreenHistory implements Disposable {
       terminal.resize(cols, rows);
       // Then the rows beyond its own share move to the ring, and it lets go of them.
       const excess = normal.length - (rows + this.emulatorLines);
-      for (let y = 0; y < excess; y++) this.ring.push(this.plain(y));
+      this.copy(normal, 0, excess);
       terminal.options.scrollback = this.emulatorLines;
     } finally {
       this.resizing = false;
@@ -121,7 +122,7 @@ export class ScreenHistory implements Disposable {
     // boundary moves to (a row above the screen, clear of the screen's inserts and deletes).
     const end = normal.baseY - 1;
     if (end <= 0) return; // an emulator share of one line: nothing is copied ahead
-    for (let y = this.boundary.line; y < end; y++) this.ring.push(this.plain(y));
+    this.copy(normal, this.boundary.line, end);
     this.dropBoundary();
     this.boundary = this.mark(end);
   }
@@ -142,8 +143,12 @@ export class ScreenHistory implements Disposable {
     return this.terminal.registerMarker(row - normal.baseY - normal.cursorY);
   }
 
-  private plain(y: number): string {
-    const line = this.terminal.buffer.normal.getLine(y);
-    return line ? rowText(line) : '';
+  /** Copies rows `from` to `end` (not included) of the normal buffer to the ring, as plain text. */
+  private copy(normal: IBuffer, from: number, end: number): void {
+    for (let y = from; y < end; y++) {
+      const line = normal.getLine(y);
+      const length = line ? rowUtf8(line) : 0; // first: it may grow rowBytes
+      this.ring.push(rowBytes, length);
+    }
   }
 }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import xterm from '@xterm/headless';
 import { spawnTerminalPane } from '../../src/terminal/pane.ts';
 import { EMULATOR_SCROLLBACK_LINES, Screen, SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
+import { rowText } from '../../src/terminal/row-text.ts';
 import { cleanup, waitForScreen } from './helpers.ts';
 
 /**
@@ -112,5 +114,38 @@ test('clearing the scrollback (ED 3) clears the text history too; the alternate 
     assert.equal(screen.read({ source: 'scrollback' }), 'after');
   } finally {
     screen.dispose();
+  }
+});
+
+test('the text history reads as the emulator itself would with all of it kept: wide, combined, astral and lone surrogates', async () => {
+  const limit = 300;
+  const screen = new Screen({ cols: 40, rows: 5, scrollback: limit, emulatorScrollback: 20 });
+  // The same output into an emulator that keeps every line of it as cells.
+  const whole = new xterm.Terminal({ cols: 40, rows: 5, scrollback: limit, allowProposedApi: true });
+  try {
+    const kinds = [
+      (i: number) => `\x1b[32m✓\x1b[0m test ${i} — café 漢字 ok`,
+      (i: number) => `${i} e\u0301 a\u200db 👩\u200d💻 ${'😀'.repeat(i % 30)}`,
+      (i: number) => `${i} lone \ud800 and \udc00 \ufeff`,
+      (i: number) => `${i} ${'long line that wraps '.repeat(1 + (i % 5))}`,
+      () => '',
+      (i: number) => `\x1b[5C${i}\tgap`,
+    ];
+    let text = '';
+    for (let i = 0; i < 2000; i++) text += `${kinds[i % kinds.length]!(i)}\r\n`;
+    await screen.writeAsync(text);
+    await new Promise<void>((resolve) => whole.write(text, resolve));
+    const buffer = whole.buffer.normal;
+    const rows: string[] = [];
+    // rowText, not translateToString: the screen reads a lone surrogate as U+FFFD, as it always has.
+    for (let y = 0; y < buffer.length; y++) rows.push(rowText(buffer.getLine(y)!));
+    while (rows.at(-1) === '') rows.pop();
+    assert.equal(buffer.length, limit + 5);
+    assert.equal(screen.read({ source: 'scrollback' }), rows.join('\n'));
+    assert.equal(screen.scrollbackLength(), rows.length);
+    assert.equal(screen.read({ source: 'scrollback', lines: 50, offset: 100 }), rows.slice(-150, -100).join('\n'));
+  } finally {
+    screen.dispose();
+    whole.dispose();
   }
 });

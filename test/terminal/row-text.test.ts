@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import xterm from '@xterm/headless';
-import { rowText } from '../../src/terminal/row-text.ts';
+import { rowBytes, rowText, rowUtf8 } from '../../src/terminal/row-text.ts';
 
 test("a row's text is the emulator's own, read from its cells", async () => {
   const terminal = new xterm.Terminal({ cols: 30, rows: 12, allowProposedApi: true });
@@ -26,6 +26,35 @@ test("a row's text is the emulator's own, read from its cells", async () => {
     // The emulator's row is the shape rowText reads (so it is not falling back).
     assert.ok((line as unknown as { _line: { _data: unknown } })._line._data instanceof Uint32Array, 'the emulator row has cell data');
     assert.equal(rowText(line), line.translateToString(true), `row ${y}`);
+    const length = rowUtf8(line);
+    assert.equal(utf8.decode(rowBytes.subarray(0, length)), rowText(line), `row ${y} as UTF-8`);
   }
+  terminal.dispose();
+});
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+test("a row's UTF-8 decodes to its text, lone surrogates and long rows included", async () => {
+  const terminal = new xterm.Terminal({ cols: 400, rows: 8, allowProposedApi: true });
+  const lines = [
+    'lone high \ud800 then text',
+    'lone low \udc00 and a pair \ud83d\ude00',
+    'ends with a high surrogate \ud83d',
+    '\ud83d\ud83d\ude00 two highs then a low',
+    '\u0800\u07ff\u0080\u007f\uffff\ue000 edges of each length',
+    '😀'.repeat(150) + ' wide and astral past the first buffer',
+    'é'.repeat(390),
+    'x\u0301\u0302\u0303\u0304\u0305\u0306\u0307 many marks on one cell',
+  ];
+  await new Promise<void>((resolve) => terminal.write(lines.join('\r\n'), resolve));
+  const buffer = terminal.buffer.active;
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y)!;
+    const length = rowUtf8(line);
+    assert.equal(utf8.decode(rowBytes.subarray(0, length)), rowText(line), `row ${y}`);
+  }
+  // A row not of the shape known is read through the emulator's own method.
+  const odd = { translateToString: () => 'fallback é' } as unknown as Parameters<typeof rowUtf8>[0];
+  assert.equal(utf8.decode(rowBytes.subarray(0, rowUtf8(odd))), 'fallback é');
   terminal.dispose();
 });
