@@ -91,37 +91,66 @@ export type Frame =
   | { kind: typeof FrameKind.control; message: unknown }
   | { kind: typeof FrameKind.output | typeof FrameKind.input | typeof FrameKind.replay; handle: number; data: Buffer };
 
-/** Splits a byte stream into frames; throws on a frame over the limit or of an unknown kind. */
+/**
+ * Splits a byte stream into frames; throws on a frame over the limit or of an unknown kind. A frame
+ * within one read is a view of that read, not a copy; only a frame split between reads is copied,
+ * once, into a buffer of its own size (joining every read with the rest of the one before copied each
+ * byte of a flood once more).
+ */
 export class FrameReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
-  /** Bytes the next frame needs in all; chunks are joined only once that many arrived. */
-  private needed = 4;
+  /** The length header of a frame split between reads, and how many of its 4 bytes came. */
+  private readonly header = Buffer.alloc(4);
+  private headerBytes = 0;
+  /** The body of a frame split between reads, once its length is known, and how much of it came. */
+  private body: Buffer | null = null;
+  private bodyBytes = 0;
 
   push(chunk: Buffer): Frame[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
-    if (this.buffered < this.needed) return [];
     const frames: Frame[] = [];
-    let buffer = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
-    let offset = 0;
-    while (buffer.length - offset >= 4) {
-      const length = buffer.readUInt32BE(offset);
-      if (length < 1 || length > MAX_HOST_FRAME_BYTES) throw new Error(`host frame of ${length} bytes is outside 1..${MAX_HOST_FRAME_BYTES}`);
-      if (buffer.length - offset < 4 + length) {
-        this.needed = 4 + length;
+    let offset = this.headerBytes > 0 || this.body !== null ? this.continueSplit(chunk, frames) : 0;
+    while (offset < chunk.length) {
+      if (chunk.length - offset < 4) {
+        this.headerBytes = chunk.copy(this.header, 0, offset);
         break;
       }
-      const body = buffer.subarray(offset + 4, offset + 4 + length);
+      const length = checkedLength(chunk.readUInt32BE(offset));
+      if (chunk.length - offset - 4 < length) {
+        this.body = Buffer.allocUnsafe(length);
+        this.bodyBytes = chunk.copy(this.body, 0, offset + 4);
+        break;
+      }
+      frames.push(decodeBody(chunk.subarray(offset + 4, offset + 4 + length)));
       offset += 4 + length;
-      frames.push(decodeBody(body));
     }
-    buffer = buffer.subarray(offset);
-    if (buffer.length < 4) this.needed = 4;
-    this.chunks = buffer.length > 0 ? [Buffer.from(buffer)] : [];
-    this.buffered = buffer.length;
     return frames;
   }
+
+  /** Adds the start of `chunk` to the split frame; where the rest of the chunk starts. */
+  private continueSplit(chunk: Buffer, frames: Frame[]): number {
+    let offset = 0;
+    if (this.body === null) {
+      const taken = chunk.copy(this.header, this.headerBytes, 0, 4 - this.headerBytes);
+      this.headerBytes += taken;
+      offset = taken;
+      if (this.headerBytes < 4) return chunk.length;
+      this.headerBytes = 0;
+      this.body = Buffer.allocUnsafe(checkedLength(this.header.readUInt32BE(0)));
+      this.bodyBytes = 0;
+    }
+    const body = this.body;
+    const taken = chunk.copy(body, this.bodyBytes, offset, offset + body.length - this.bodyBytes);
+    this.bodyBytes += taken;
+    offset += taken;
+    if (this.bodyBytes < body.length) return chunk.length;
+    this.body = null;
+    frames.push(decodeBody(body));
+    return offset;
+  }
+}
+
+function checkedLength(length: number): number {
+  if (length < 1 || length > MAX_HOST_FRAME_BYTES) throw new Error(`host frame of ${length} bytes is outside 1..${MAX_HOST_FRAME_BYTES}`);
+  return length;
 }
 
 function decodeBody(body: Buffer): Frame {

@@ -29,3 +29,27 @@ test('a frame of an unknown kind is refused', () => {
   const frame = Buffer.from([0, 0, 0, 1, 99]);
   assert.throws(() => new FrameReader().push(frame), /unknown host frame kind 99/);
 });
+
+test('frames cut at random places read back byte for byte; a frame within one read is a view of it', () => {
+  let state = 7;
+  const next = (n: number) => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0), state % n);
+  const sent = Array.from({ length: 300 }, (_, i) => Buffer.from(Array.from({ length: 1 + next(i % 10 === 0 ? 5000 : 60) }, () => next(256))));
+  const bytes = Buffer.concat(sent.map((data, i) => encodeData(FrameKind.output, i, data)));
+  for (const most of [2, 7, 64, 3000, 20_000]) {
+    const reader = new FrameReader();
+    const got: Buffer[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const chunk = Buffer.from(bytes.subarray(at, at + 1 + next(most)));
+      at += chunk.length;
+      for (const frame of reader.push(chunk)) {
+        assert.ok(frame.kind === FrameKind.output);
+        assert.equal(frame.handle, got.length);
+        got.push(frame.data);
+      }
+    }
+    assert.equal(got.length, sent.length, `chunks up to ${most}`);
+    got.forEach((data, i) => assert.ok(data.equals(sent[i]!), `chunks up to ${most}: frame ${i}`));
+  }
+  const whole = Buffer.from(encodeData(FrameKind.output, 1, 'in one read'));
+  assert.equal(new FrameReader().push(whole)[0]!.kind === FrameKind.output && (new FrameReader().push(whole)[0] as { data: Buffer }).data.buffer, whole.buffer);
+});
