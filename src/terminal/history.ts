@@ -2,7 +2,7 @@ import type { IBuffer, IBufferCell, IMarker, Terminal } from '@xterm/headless';
 import type { Disposable } from '../base/disposable.ts';
 import { TextRing } from './text-ring.ts';
 import { lineToAnsi } from './cell-ansi.ts';
-import { rowBytes, rowText, rowUtf8 } from './row-text.ts';
+import { rowText, rowUtf8, rowUtf8Room } from './row-text.ts';
 
 /**
  * The lines above a screen's normal buffer, kept in two parts. The emulator keeps the newest
@@ -145,10 +145,27 @@ export class ScreenHistory implements Disposable {
 
   /** Copies rows `from` to `end` (not included) of the normal buffer to the ring, as plain text. */
   private copy(normal: IBuffer, from: number, end: number): void {
+    const ring = this.ring;
+    if (ring.capacity <= 0) return;
     for (let y = from; y < end; y++) {
       const line = normal.getLine(y);
-      const length = line ? rowUtf8(line) : 0; // first: it may grow rowBytes
-      this.ring.push(rowBytes, length);
+      if (!line) {
+        ring.commit(ring.reserve(0));
+        continue;
+      }
+      const room = rowUtf8Room(line);
+      const at = ring.reserve(room);
+      let stop = rowUtf8(line, ring.buffer, at, at + room);
+      if (stop < 0) {
+        // Combined characters longer than the room a column has: the row's text, encoded.
+        const bytes = encoder.encode(rowText(line));
+        const start = ring.reserve(bytes.length);
+        ring.buffer.set(bytes, start);
+        stop = start + bytes.length;
+      }
+      ring.commit(stop);
     }
   }
 }
+
+const encoder = new TextEncoder();

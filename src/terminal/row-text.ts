@@ -62,23 +62,16 @@ export function rowText(line: IBufferLine): string {
   return decoder.decode(units.subarray(0, n));
 }
 
-/** Where `rowUtf8` writes, grown as needed; valid up to the length it returns. */
-export let rowBytes = new Uint8Array(1024);
-const encoder = new TextEncoder();
+/** Bits of a cell's content word that are zero for a one-byte character (ASCII or blank), not combined. */
+const NOT_ASCII = (CODEPOINT_MASK | IS_COMBINED) & ~0x7f;
+/** The most bytes one cell of a row encodes to: a lone surrogate's U+FFFD before a 4-byte character. */
+export const MAX_CELL_BYTES = 7;
 
-function roomBytes(n: number, more: number): void {
-  if (n + more <= rowBytes.length) return;
-  const grown = new Uint8Array(Math.max(rowBytes.length * 2, n + more));
-  grown.set(rowBytes.subarray(0, n));
-  rowBytes = grown;
-}
-
-/** A high surrogate waiting for its pair while a row is encoded (0: none). */
+/** A high surrogate waiting for its pair while a row is encoded (0: none); `unitBytes`'s state. */
 let high = 0;
 
-/** Writes UTF-16 unit `unit` at `n`, as a UTF-16 decoder then a UTF-8 encoder would; the new end. */
-function unitBytes(unit: number, n: number): number {
-  const out = rowBytes;
+/** Writes UTF-16 unit `unit` at `n` of `out`, as a UTF-16 decoder then a UTF-8 encoder would; the new end. */
+function unitBytes(out: Uint8Array, n: number, unit: number): number {
   if (high !== 0) {
     const pending = high;
     high = 0;
@@ -90,14 +83,14 @@ function unitBytes(unit: number, n: number): number {
       out[n++] = 0x80 | (point & 0x3f);
       return n;
     }
-    n = replacement(n);
+    n = replacement(out, n);
   }
   if (unit < 0x80) out[n++] = unit;
   else if (unit < 0x800) {
     out[n++] = 0xc0 | (unit >> 6);
     out[n++] = 0x80 | (unit & 0x3f);
   } else if (unit >= 0xd800 && unit <= 0xdbff) high = unit;
-  else if (unit >= 0xdc00 && unit <= 0xdfff) n = replacement(n);
+  else if (unit >= 0xdc00 && unit <= 0xdfff) n = replacement(out, n);
   else {
     out[n++] = 0xe0 | (unit >> 12);
     out[n++] = 0x80 | ((unit >> 6) & 0x3f);
@@ -107,53 +100,73 @@ function unitBytes(unit: number, n: number): number {
 }
 
 /** U+FFFD, which a UTF-16 decoder reads a lone surrogate as. */
-function replacement(n: number): number {
-  rowBytes[n++] = 0xef;
-  rowBytes[n++] = 0xbf;
-  rowBytes[n++] = 0xbd;
+function replacement(out: Uint8Array, n: number): number {
+  out[n++] = 0xef;
+  out[n++] = 0xbf;
+  out[n++] = 0xbd;
   return n;
 }
 
+/** The cell at `x` (not a one-byte character) written at `n`: its UTF-16 units through `unitBytes`. */
+function cellBytes(out: Uint8Array, n: number, content: number, combined: Record<number, string>, x: number): number {
+  if (content & IS_COMBINED) {
+    const chars = combined[x] ?? '';
+    for (let i = 0; i < chars.length; i++) n = unitBytes(out, n, chars.charCodeAt(i));
+    return n;
+  }
+  const point = content & CODEPOINT_MASK;
+  if (point < 0x10000) return unitBytes(out, n, point === 0 ? SPACE : point);
+  n = unitBytes(out, n, 0xd800 + ((point - 0x10000) >> 10));
+  return unitBytes(out, n, 0xdc00 + ((point - 0x10000) & 0x3ff));
+}
+
+/** Room a row needs in `rowUtf8`, at most, before its combined characters: `MAX_CELL_BYTES` a column. */
+export function rowUtf8Room(line: IBufferLine): number {
+  return line.length * MAX_CELL_BYTES + 3;
+}
+
 /**
- * The text of `rowText(line)` as UTF-8, written to `rowBytes` (its length returned), with no string
- * made: the text history keeps every row that leaves the emulator this way, and decodes the few that
- * are read. Reads the same cells as rowText, and pairs UTF-16 units the way its decoder does (a lone
- * surrogate is U+FFFD), so a row decoded from these bytes is the string rowText returns.
+ * The text of `rowText(line)` as UTF-8, written from `at` in `out` up to `stop`, with no string made:
+ * the text history keeps every row that leaves the emulator this way and decodes the few that are read.
+ * Reads the same cells as rowText and pairs UTF-16 units the way its decoder does (a lone surrogate is
+ * U+FFFD), so these bytes decode to the string rowText returns. Returns where the row ends, or -1 when
+ * it would pass `stop` (only a row with combined characters can need more than `rowUtf8Room`).
  */
-export function rowUtf8(line: IBufferLine): number {
+export function rowUtf8(line: IBufferLine, out: Uint8Array, at: number, stop: number): number {
   const row = (line as unknown as { _line?: Partial<RowInternals> })._line;
   const data = row?._data;
   if (!(data instanceof Uint32Array) || typeof row?.length !== 'number' || row._combined === undefined) {
+    // rowText's string holds no lone surrogate (its decoder replaced them), so it encodes exactly.
     const text = line.translateToString(true);
-    roomBytes(0, text.length * 3);
-    return encoder.encodeInto(text, rowBytes).written;
+    if (at + text.length * 3 > stop) return -1;
+    return at + encoder.encodeInto(text, out.subarray(at, stop)).written;
   }
-  let end = Math.min(row.length, data.length / WORDS_PER_CELL);
+  // Integers throughout (a cell's word has nothing above its width bits, so `| 0` keeps it): the loop
+  // runs once per cell of every line of output.
+  let end: number = row.length;
+  if (data.length < end * WORDS_PER_CELL) end = (data.length / WORDS_PER_CELL) | 0;
   while (end > 0 && (data[(end - 1) * WORDS_PER_CELL]! & HAS_CONTENT) === 0) end--;
-  // At most 7 bytes a cell (a pending surrogate's U+FFFD, then 4), and 3 for one left at the end.
-  roomBytes(0, end * 7 + 3);
-  let n = 0;
+  if (at + end * MAX_CELL_BYTES + 3 > stop) return -1;
+  let n = at;
   high = 0;
+  let pending = false; // high !== 0, kept local for the loop's common case
   for (let x = 0; x < end; ) {
-    const content = data[x * WORDS_PER_CELL]!;
-    const point = content & CODEPOINT_MASK;
-    if (point < 0x80 && high === 0 && (content & IS_COMBINED) === 0) {
-      rowBytes[n++] = point === 0 ? SPACE : point;
-    } else if (content & IS_COMBINED) {
-      const chars = row._combined[x] ?? '';
-      roomBytes(n, chars.length * 3 + end * 7 + 3);
-      for (let i = 0; i < chars.length; i++) n = unitBytes(chars.charCodeAt(i), n);
-    } else if (point < 0x10000) {
-      n = unitBytes(point === 0 ? SPACE : point, n);
+    const content = data[x * WORDS_PER_CELL]! | 0;
+    if ((content & NOT_ASCII) === 0 && !pending) {
+      const point = content & 0x7f;
+      out[n++] = point === 0 ? SPACE : point;
     } else {
-      n = unitBytes(0xd800 + ((point - 0x10000) >> 10), n);
-      n = unitBytes(0xdc00 + ((point - 0x10000) & 0x3ff), n);
+      if (content & IS_COMBINED && n + (row._combined[x]?.length ?? 0) * 3 + (end - x) * MAX_CELL_BYTES + 3 > stop) return -1;
+      n = cellBytes(out, n, content, row._combined, x);
+      pending = high !== 0;
     }
-    x += content >>> WIDTH_SHIFT || 1;
+    x += (content >> WIDTH_SHIFT) & 3 || 1;
   }
   if (high !== 0) {
     high = 0;
-    n = replacement(n);
+    n = replacement(out, n);
   }
   return n;
 }
+
+const encoder = new TextEncoder();

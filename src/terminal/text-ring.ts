@@ -20,6 +20,8 @@ export class TextRing {
   private ends = new Int32Array(0);
   private first = 0;
   private count = 0;
+  /** Where the line reserved last starts. */
+  private reserved = 0;
 
   constructor(readonly capacity: number) {}
 
@@ -30,18 +32,38 @@ export class TextRing {
   /** Adds the first `length` bytes of `line` (UTF-8) as the newest line. */
   push(line: Uint8Array, length: number): void {
     if (this.capacity <= 0) return;
+    const at = this.reserve(length);
+    const bytes = this.bytes;
+    for (let i = 0; i < length; i++) bytes[at + i] = line[i]!;
+    this.commit(at + length);
+  }
+
+  /**
+   * Room for the newest line, written in place: up to `most` bytes from the offset returned, in
+   * `buffer`; then `commit` says where it ended. Makes room for it first, dropping the oldest line once
+   * the ring is full; so every reserve is followed by a commit (a second reserve before it drops no
+   * other line). Not with a capacity of 0.
+   */
+  reserve(most: number): number {
     if (this.count === this.capacity) {
       this.first = (this.first + 1) % this.capacity;
       this.count -= 1;
     } else if (this.count === this.starts.length) {
       this.growSlots();
     }
-    const at = this.room(length);
-    const bytes = this.bytes;
-    for (let i = 0; i < length; i++) bytes[at + i] = line[i]!;
+    return (this.reserved = this.room(most));
+  }
+
+  /** The bytes lines are written in; valid until the next reserve. */
+  get buffer(): Uint8Array {
+    return this.bytes;
+  }
+
+  /** The line reserved last ends at `end` in `buffer`. */
+  commit(end: number): void {
     const slot = (this.first + this.count) % this.capacity;
-    this.starts[slot] = at;
-    this.ends[slot] = at + length;
+    this.starts[slot] = this.reserved;
+    this.ends[slot] = end;
     this.count += 1;
   }
 
