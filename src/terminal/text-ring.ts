@@ -121,7 +121,7 @@ export class TextRing {
       const slot = (this.first + i) % this.capacity;
       used += this.ends[slot]! - this.starts[slot]!;
     }
-    const size = Math.max(MIN_BYTES, Math.ceil((used + length) * 1.5));
+    const size = Math.max(MIN_BYTES, Math.ceil((used + length) * 1.25));
     const bytes = new Uint8Array(size);
     let at = 0;
     for (let i = 0; i < this.count; i++) {
@@ -139,7 +139,7 @@ export class TextRing {
 
   /** More line slots: only while they are used from slot 0 on (before the ring first fills). */
   private growSlots(): void {
-    const size = Math.min(this.capacity, Math.max(MIN_LINES, this.starts.length * 2));
+    const size = Math.min(this.capacity, Math.max(MIN_LINES, Math.ceil(this.starts.length * 1.5)));
     const starts = new Int32Array(size);
     const ends = new Int32Array(size);
     // Slots fill from `first`; `first` leaves 0 only once every slot of `capacity` is made.
