@@ -149,3 +149,35 @@ test('the text history reads as the emulator itself would with all of it kept: w
     whole.dispose();
   }
 });
+
+test('a full text ring, its lines wrapped round its buffer, stays whole through resizes, more output and a clear', async () => {
+  const screen = new Screen({ cols: 40, rows: 5, scrollback: 300, emulatorScrollback: 20 });
+  const lines = (first: number, count: number) => {
+    let text = '';
+    // Lines of different lengths, so that the ring's buffer wraps at a different place each time.
+    for (let i = first; i < first + count; i++) text += `L${String(i).padStart(5, '0')}${' x'.repeat(i % 13)}\r\n`;
+    return text;
+  };
+  const numbers = () => [...screen.read({ source: 'scrollback' }).matchAll(/L(\d{5})/g)].map((m) => Number(m[1]));
+  /** The numbered lines read, each once and in order, from `first` (any, if undefined) to `last`. */
+  const whole = (first: number | undefined, last: number, label: string) => {
+    const seen = numbers();
+    if (first !== undefined) assert.equal(seen[0], first, `${label}: first line`);
+    assert.equal(seen.at(-1), last, `${label}: last line`);
+    assert.deepEqual(seen.filter((n, i) => i > 0 && n !== seen[i - 1]! + 1), [], `${label}: every line once, in order`);
+  };
+  try {
+    await screen.writeAsync(lines(1, 3000));
+    whole(2697, 3000, 'full');
+    screen.resize(25, 7); // the ring forgets its copies of the emulator's rows, which rewrap
+    whole(undefined, 3000, 'narrower');
+    await screen.writeAsync(lines(3001, 1000));
+    screen.resize(60, 4);
+    whole(undefined, 4000, 'wider after more');
+    await screen.writeAsync('\x1b[3J');
+    await screen.writeAsync(lines(4001, 400));
+    whole(4098, 4400, 'after a clear and more');
+  } finally {
+    screen.dispose();
+  }
+});
