@@ -13,6 +13,9 @@
 //   (monitorEventLoopDelay): a wake-up cannot beat the turn it waits for; and against the wake-up delay
 //   of an idle process, the machine's run queue: at a load of several runnable processes per core, a
 //   process waits its turn;
+// - the daemon's garbage collection pauses in the same window: young-generation collections (scavenges),
+//   their count, time and longest, and the young generation's size at the end; node flags given to this
+//   process (node --no-parallel-scavenge --import tsx bench/scale.ts) are the daemon's;
 // - RSS of the daemon (this process) and of the pty host, and the live heap of the daemon after a full
 //   collection, per busy and per idle pane.
 // Run: node --import tsx bench/scale.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_IDLE, default 200)
@@ -21,9 +24,9 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DaemonClient } from '../src/cli/client.ts';
 import { Daemon } from '../src/daemon/daemon.ts';
@@ -108,6 +111,25 @@ async function waitsRegistered(count: number) {
   while ((await client.call(SERVER_STATUS, {})).waits < count) await sleep(1);
 }
 
+/** The daemon's collection pauses while watched: scavenges apart from the rest (full and incremental marking). */
+function gcPauses() {
+  const young: number[] = [];
+  const other: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) ((entry as unknown as { detail: { kind: number } }).detail.kind === constants.NODE_PERFORMANCE_GC_MINOR ? young : other).push(entry.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const round = (v: number) => +v.toFixed(1);
+  const sum = (xs: number[]) => ({ n: xs.length, ms: round(xs.reduce((a, b) => a + b, 0)), maxMs: round(Math.max(0, ...xs)) });
+  return {
+    stop: () => {
+      observer.disconnect();
+      const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!;
+      return { scavenges: sum(young), other: sum(other), newSpaceMiB: round(newSpace.space_size / 1048576) };
+    },
+  };
+}
+
 /** agent.list and server.status, one after the other, LIST_CALLS times each. */
 async function lists() {
   const list: number[] = [];
@@ -153,6 +175,7 @@ try {
   await client.call(AGENT_WAIT, { targets: ['bench'], until: ['idle'], timeoutMs: 60_000 });
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   const idleProcess = idleProcessDelay();
+  const pauses = gcPauses();
   loopDelay.enable();
   for (let i = 0; i < WAIT_TRIALS; i += 1) {
     rmSync(release, { force: true });
@@ -161,6 +184,7 @@ try {
   }
   loopDelay.disable();
   waiter.stop();
+  const gcDuringWaits = pauses.stop();
   const idleProcessDelayMs = await idleProcess.stop();
   load.push(loadavg()[0]!);
   const perPaneKiB = (from: { memory: ReturnType<typeof memory> }, to: { memory: ReturnType<typeof memory> }, panes: number) =>
@@ -177,6 +201,8 @@ try {
     inProcessWaitWakeUpMs: summary(wakeInProcess),
     eventLoopDelayMs: { median: +(loopDelay.percentile(50) / 1e6).toFixed(2), p99: +(loopDelay.percentile(99) / 1e6).toFixed(2), max: +(loopDelay.max / 1e6).toFixed(2) },
     idleProcessDelayMs,
+    gcDuringWaits,
+    nodeFlags: process.execArgv.filter((arg) => arg.startsWith('--') && arg !== '--import' && !arg.startsWith('--import=')),
     perBusyPaneKiB: perPaneKiB(one, busy, BUSY),
     perIdlePaneKiB: perPaneKiB(busy, all, IDLE),
     loadAverage: load.map((l) => +l.toFixed(1)),
@@ -185,7 +211,8 @@ try {
   const m = all.memory;
   console.log(
     `${result.panes} panes, ${BUSY} busy: agent.list p99 ${all.agentListMs.p99Ms} ms (goal at most 20; at ${1 + BUSY} panes ${busy.agentListMs.p99Ms}, at 1 ${one.agentListMs.p99Ms}; ` +
-      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; ${result.inProcessWaitWakeUpMs.p99Ms} ms at a caller in the daemon's own process; event loop delay p99 ${result.eventLoopDelayMs.p99} ms; an idle process's wake-up delay p99 ${idleProcessDelayMs.p99} ms), ` +
+      `server.status p99 ${all.serverStatusMs.p99Ms} ms in the same run), agent.wait wake-up p99 ${result.waitWakeUpMs.p99Ms} ms (goal at most 5; ${result.inProcessWaitWakeUpMs.p99Ms} ms at a caller in the daemon's own process; event loop delay p99 ${result.eventLoopDelayMs.p99} ms; an idle process's wake-up delay p99 ${idleProcessDelayMs.p99} ms; ` +
+      `${gcDuringWaits.scavenges.n} scavenges, ${gcDuringWaits.scavenges.ms} ms in all, longest ${gcDuringWaits.scavenges.maxMs} ms), ` +
       `RSS daemon ${m.daemonRssMiB} MiB + host ${m.hostRssMiB} MiB (goal at most 1024 for the daemon; ${result.perBusyPaneKiB} KiB per busy pane, ${result.perIdlePaneKiB} KiB per idle pane, daemon live heap ${one.memory.daemonHeapMiB} -> ${busy.memory.daemonHeapMiB} -> ${m.daemonHeapMiB} MiB); ` +
       `load average ${result.loadAverage.join(' to ')}`,
   );
