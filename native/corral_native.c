@@ -1,6 +1,7 @@
 // What Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on every
 // descriptor the process holds (so no child inherits another pane's PTY), a terminal's UTF-8 input
-// flag (IUTF8), and giving the allocator's free pages back to the system (malloc_trim).
+// flag (IUTF8), giving the allocator's free pages back to the system (malloc_trim), and asking V8 to
+// give back its heap's free pages (heap.cc).
 #define _GNU_SOURCE
 #include <node_api.h>
 #include <sys/socket.h>
@@ -131,6 +132,16 @@ static napi_value trim_allocator(napi_env env, napi_callback_info info) {
   return result;
 }
 
+void corral_reduce_heap(void);
+
+// reduceHeap(): asks V8 for a memory-reducing collection (heap.cc); it runs incrementally after the call.
+static napi_value reduce_heap(napi_env env, napi_callback_info info) {
+  (void)env;
+  (void)info;
+  corral_reduce_heap();
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
     {"peerCredentials", NULL, peer_credentials, NULL, NULL, NULL, napi_default, NULL},
@@ -138,6 +149,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"closeOnExecAbove", NULL, close_on_exec_above, NULL, NULL, NULL, napi_default, NULL},
     {"setUtf8Input", NULL, set_utf8_input, NULL, NULL, NULL, napi_default, NULL},
     {"trimAllocator", NULL, trim_allocator, NULL, NULL, NULL, napi_default, NULL},
+    {"reduceHeap", NULL, reduce_heap, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -1,5 +1,5 @@
 import type { Disposable } from '../base/disposable.ts';
-import { trimAllocator } from './native.ts';
+import { reduceHeap, trimAllocator } from './native.ts';
 
 /** How often the trimmer looks whether output has stopped. */
 export const TRIM_CHECK_MS = 2000;
@@ -13,6 +13,11 @@ export const TRIM_AGAIN_CHECKS = 6;
  * about as much again as the rings held. The trim runs at the first quiet check after output, and once
  * more TRIM_AGAIN_CHECKS later, since V8 frees a garbage buffer only at a collection (its memory
  * reducer runs some seconds after a process goes quiet). A busy process is never trimmed.
+ *
+ * V8's heap is asked back at the first trim too: the young generation grows under output (up to two
+ * semi-spaces of 16 MiB) and V8 shrinks it only at a collection while the allocation rate is low, which
+ * at rest, with nothing allocating, does not come. The collection asked for is incremental; what it
+ * frees in the allocator (buffers' memory) goes back at the second trim.
  */
 export class AllocatorTrim implements Disposable {
   private active = false;
@@ -24,6 +29,7 @@ export class AllocatorTrim implements Disposable {
   constructor(
     private readonly trim: () => unknown = trimAllocator,
     intervalMs: number | null = TRIM_CHECK_MS,
+    private readonly reduce: () => unknown = reduceHeap,
   ) {
     this.timer = intervalMs === null ? null : setInterval(() => this.check(), intervalMs);
     this.timer?.unref();
@@ -47,6 +53,7 @@ export class AllocatorTrim implements Disposable {
       this.countdown -= 1;
       return;
     }
+    if (this.trimsOwed === 2) this.reduce();
     this.trim();
     this.trimsOwed -= 1;
     this.countdown = TRIM_AGAIN_CHECKS - 1;

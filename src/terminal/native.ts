@@ -7,6 +7,7 @@ interface NativeAddon {
   closeOnExecAbove(minFd: number): number;
   setUtf8Input(fd: number): void;
   trimAllocator(): boolean;
+  reduceHeap(): void;
 }
 
 // Two folders deep from the package root both as src/terminal/ and as the bundle's dist/cli/.
@@ -23,6 +24,12 @@ function native(): NativeAddon {
     throw new Error(
       `the native addon is not built (${(error as Error).message.split('\n')[0]}); run \`npm ci\` or \`npx node-gyp rebuild --directory=native\``,
     );
+  }
+  // A build older than this source (a checkout updated without `npm ci`) lacks the newer functions:
+  // say so at the first use, not when a function is first called minutes later.
+  if (typeof addon.reduceHeap !== 'function') {
+    addon = null;
+    throw new Error('the native addon is older than this checkout (no reduceHeap); run `npm ci` or `npx node-gyp rebuild --directory=native`');
   }
   return addon;
 }
@@ -53,4 +60,14 @@ export function setUtf8Input(fd: number): void {
 /** Gives the free pages inside malloc's heaps back to the system; whether any were released. */
 export function trimAllocator(): boolean {
   return native().trimAllocator();
+}
+
+/**
+ * Asks V8 for a collection that gives memory back (a moderate memory-pressure notification): it marks
+ * incrementally after this call returns, then shrinks the young generation to its initial size and
+ * releases the pages freed. Without it a young generation grown under load (16 MiB a semi-space) keeps
+ * its pages at rest: V8 shrinks it only at a collection, and at rest nothing allocates.
+ */
+export function reduceHeap(): void {
+  native().reduceHeap();
 }

@@ -13,6 +13,8 @@ export interface DaemonProcess {
   readonly child: ChildProcess;
   /** Everything the daemon wrote to stderr so far. */
   stderr(): string;
+  /** Everything written to stdout so far: node's traces, when nodeArgs asked for them. */
+  stdout(): string;
   /** SIGTERM, then wait for the exit. The panes keep running in the pty host. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Pids of the pty hosts this daemon attached to, from its log. */
@@ -69,20 +71,25 @@ export function testEnv(dir: string): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs the real `bin/corral daemon` and resolves once it listens, or rejects with its stderr.
+ * Runs the real `bin/corral daemon` (with `nodeArgs` given to node before it) and resolves once it
+ * listens, or rejects with its stderr.
  * Config, data and state folders point into the temporary folder, so a user's own overrides never
  * leak in; the pty host ends when this test process does, so no host outlives a test.
  */
 export async function startDaemon(
-  options: { dir?: string; socket?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[] } = {},
+  options: { dir?: string; socket?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; args?: string[]; nodeArgs?: string[] } = {},
 ): Promise<DaemonProcess> {
   const dir = options.dir ?? makeTempDir();
   const socket = options.socket ?? join(dir, 'corral.sock');
   const env = { ...process.env, ...testEnv(dir), ...options.env };
-  const child = spawn(process.execPath, [CORRAL_BIN, 'daemon', '--socket', socket, '--log-level', 'info', ...(options.args ?? [])], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CORRAL_BIN, 'daemon', '--socket', socket, '--log-level', 'info', ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
     env,
   });
+  // The daemon writes nothing to stdout itself; node's own traces (nodeArgs such as --trace-gc) do.
+  let stdout = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (text: string) => (stdout += text));
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -114,6 +121,7 @@ export async function startDaemon(
     pid: child.pid!,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     stop,
     hostPids: () => hostPidsIn(stderr),
     dispose: async () => {
