@@ -3,6 +3,8 @@ import { reduceHeap, trimAllocator } from './native.ts';
 
 /** How often the trimmer looks whether output has stopped. */
 export const TRIM_CHECK_MS = 2000;
+/** Trims after output stops: at the first quiet check (with the heap asked back), and once more later. */
+const TRIMS_AFTER_OUTPUT = 2;
 /** Checks after the first trim until the second: by then V8 has usually collected the garbage buffers. */
 export const TRIM_AGAIN_CHECKS = 6;
 
@@ -44,7 +46,7 @@ export class AllocatorTrim implements Disposable {
   check(): void {
     if (this.active) {
       this.active = false;
-      this.trimsOwed = 2;
+      this.trimsOwed = TRIMS_AFTER_OUTPUT;
       this.countdown = 0;
       return;
     }
@@ -53,7 +55,7 @@ export class AllocatorTrim implements Disposable {
       this.countdown -= 1;
       return;
     }
-    if (this.trimsOwed === 2) this.reduce();
+    if (this.trimsOwed === TRIMS_AFTER_OUTPUT) this.reduce();
     this.trim();
     this.trimsOwed -= 1;
     this.countdown = TRIM_AGAIN_CHECKS - 1;

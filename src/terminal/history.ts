@@ -155,15 +155,15 @@ export class ScreenHistory implements Disposable {
       }
       const room = rowUtf8Room(line);
       const at = ring.reserve(room);
-      let stop = rowUtf8(line, ring.buffer, at, at + room);
-      if (stop < 0) {
-        // Combined characters longer than the room a column has: the row's text, encoded.
-        const bytes = encoder.encode(rowText(line));
-        const start = ring.reserve(bytes.length);
-        ring.buffer.set(bytes, start);
-        stop = start + bytes.length;
+      const stop = rowUtf8(line, ring.buffer, at, at + room);
+      if (stop >= 0) {
+        ring.commit(stop);
+        continue;
       }
-      ring.commit(stop);
+      // Combined characters longer than the room a column has: the row's text, encoded (a second
+      // reserve before a commit drops no other line).
+      const bytes = encoder.encode(rowText(line));
+      ring.push(bytes, bytes.length);
     }
   }
 }

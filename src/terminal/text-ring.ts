@@ -33,8 +33,7 @@ export class TextRing {
   push(line: Uint8Array, length: number): void {
     if (this.capacity <= 0) return;
     const at = this.reserve(length);
-    const bytes = this.bytes;
-    for (let i = 0; i < length; i++) bytes[at + i] = line[i]!;
+    this.bytes.set(line.subarray(0, length), at);
     this.commit(at + length);
   }
 
