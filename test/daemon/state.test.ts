@@ -55,7 +55,12 @@ describe('state that survives the daemon', () => {
       // The agent reports its session from inside the pane, as its hook would (reports from outside are refused).
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
       const [file] = stateFiles(dir);
-      await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes[0]?.session === 'sess-1234', { what: 'the session in the state file', timeoutMs: 60_000 });
+      // The file is what the next daemon reads: wait for it to hold the idle state too. The session is
+      // written with an earlier change, and the idle state's write follows the answer that showed it.
+      await waitFor(() => {
+        const stored = JSON.parse(readFileSync(file!, 'utf8')).panes[0];
+        return stored?.session === 'sess-1234' && stored.agentState === 'idle';
+      }, { what: 'the session and the idle state in the state file', timeoutMs: 60_000 });
       a.client.close();
 
       const [host] = first.hostPids();
@@ -78,8 +83,10 @@ describe('state that survives the daemon', () => {
       assert.equal(respawned.code, 0, respawned.stderr);
       const info = JSON.parse(respawned.stdout);
       assert.deepEqual([info.id, info.name, info.state, info.cwd, info.cols, info.rows, info.resumed], [pane.id, 'agent', 'running', dir, 100, 30, 'sess-1234']);
-      const argv = readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      assert.deepEqual(argv.slice(-3), [FAKE_CLAUDE, '--resume', 'sess-1234'], 'the resume form of the claude manifest');
+      // The pid is known from the fork; the exec that names the agent follows.
+      const argv = () => readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      await waitFor(() => argv().includes(FAKE_CLAUDE), { what: 'the respawned agent to exec', timeoutMs: 60_000 });
+      assert.deepEqual(argv().slice(-3), [FAKE_CLAUDE, '--resume', 'sess-1234'], 'the resume form of the claude manifest');
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the respawned agent idle', timeoutMs: 60_000 });
       const again = await b.client.call(91, 'pane.respawn', { target: pane.id });
       assert.equal(again.error.data.code, 'pane_running');
