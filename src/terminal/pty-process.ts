@@ -12,6 +12,8 @@ export class PtyProcess implements Disposable {
   readonly pid: number;
   private readonly pty: IPty;
   private paused = false;
+  /** Set from the child's exit until the stream ends: reading is no longer paused. */
+  private draining = false;
   private slaveFd: number | null = null;
   private exitedAlready = false;
 
@@ -38,7 +40,7 @@ export class PtyProcess implements Disposable {
     // node-pty sets IUTF8 only for its 'utf8' encoding; the child is still stopped at the gate.
     setUtf8Input((this.pty as unknown as { _fd: number })._fd);
     this.slaveFd = holdSlaveOpen(this.pty);
-    this.deferSocketDestroy();
+    this.drainAfterExit();
     this.pty.onExit(() => {
       this.exitedAlready = true;
       this.releaseSlave();
@@ -79,7 +81,7 @@ export class PtyProcess implements Disposable {
 
   /** Stops reading the PTY: the child blocks on its next write once the kernel buffer fills. */
   pause(): void {
-    if (this.paused) return;
+    if (this.paused || this.draining) return;
     this.paused = true;
     this.pty.pause();
   }
@@ -107,30 +109,42 @@ export class PtyProcess implements Disposable {
   }
 
   /**
-   * node-pty destroys its read stream 200 ms after the child exits when the stream has not ended
-   * (DESTROY_SOCKET_TIMEOUT_MS, lib/unixTerminal.js); with our slave descriptor open it never
-   * ends by itself, and a destroy drops whatever is still unread (seen when the event loop was
-   * busy for 200 ms). Instead, keep reading with the slave still open until the master has been
-   * quiet for DRAIN_QUIET_CHECKS checks, each a timer and then an immediate, so at least one poll
-   * of the descriptor lies between them; only then close our slave descriptor and let the stream
-   * end. Closing it at once lost the tail under load: the master read end-of-file while up to
-   * 8 KB were still buffered (load 30 on 2 cores, kernel 6.18, 5 runs in 6). Destroy for real
-   * after EXIT_DRAIN_TIMEOUT_MS, for when a background process still holds the terminal.
+   * node-pty learns of the child's exit on its own waitpid thread, marks it on the instance
+   * (`_boundClose`, lib/unixTerminal.js) and destroys the read stream 200 ms later
+   * (DESTROY_SOCKET_TIMEOUT_MS) unless the stream has ended; with our slave descriptor open it
+   * never ends by itself, and a destroy drops whatever is still unread. So the drain starts at
+   * that mark: reading resumes whatever the flow control said (a dead child writes no more, so
+   * what is left is the kernel's buffer), and once the master has been quiet for
+   * DRAIN_QUIET_CHECKS checks, each a timer and then an immediate so that at least one poll of the
+   * descriptor lies between them, our slave descriptor closes and the stream ends by itself: the
+   * exit is told as soon as the output is read, not 200 ms later. Closing the slave at once lost
+   * the tail under load: the master read end-of-file while up to 8 KB were still buffered (load
+   * 30 on 2 cores, kernel 6.18, 5 runs in 6). node-pty's own destroy is held off while the drain
+   * runs (if the mark was missed, that destroy starts the drain instead); the stream is destroyed
+   * for real EXIT_DRAIN_TIMEOUT_MS after the drain began, for when a background process still
+   * holds the terminal.
    */
-  private deferSocketDestroy(): void {
-    const socket = (this.pty as unknown as { _socket?: NodeJS.ReadableStream & { destroy(): unknown } })._socket;
+  private drainAfterExit(): void {
+    const pty = this.pty as unknown as { _boundClose?: boolean; _socket?: NodeJS.ReadableStream & { destroy(): unknown } };
+    const socket = pty._socket;
     if (socket === undefined || typeof socket.destroy !== 'function' || this.slaveFd === null) return;
     const destroy = socket.destroy.bind(socket);
     let chunksRead = 0;
     this.pty.onData(() => chunksRead++);
-    let deferred = false;
-    socket.destroy = () => {
-      if (deferred || this.slaveFd === null) return destroy();
-      deferred = true;
+    let timer: NodeJS.Timeout | null = null;
+    socket.once('close', () => {
+      if (timer !== null) clearTimeout(timer);
+    });
+    const drain = () => {
+      if (this.draining) return;
+      this.draining = true;
+      if (this.paused) {
+        this.paused = false;
+        this.pty.resume();
+      }
       const startedAt = Date.now();
       let seen = chunksRead;
       let quietChecks = 0;
-      let timer: NodeJS.Timeout | null = null;
       const check = () =>
         setImmediate(() => {
           quietChecks = chunksRead === seen ? quietChecks + 1 : 0;
@@ -147,11 +161,22 @@ export class PtyProcess implements Disposable {
           }
         });
       timer = setTimeout(check, DRAIN_CHECK_MS);
-      socket.once('close', () => {
-        if (timer !== null) clearTimeout(timer);
-      });
+    };
+    socket.destroy = () => {
+      if (this.slaveFd === null) return destroy();
+      drain();
       return socket;
     };
+    let exitMarked = pty._boundClose ?? false;
+    Object.defineProperty(pty, '_boundClose', {
+      configurable: true,
+      enumerable: true,
+      get: () => exitMarked,
+      set: (value: boolean) => {
+        exitMarked = value;
+        if (value) drain();
+      },
+    });
   }
 
   /** Continues the child once it has stopped itself at the gate (it may not have got there yet). */
@@ -206,9 +231,9 @@ function readState(pid: number): string | null {
  * EIO while output still sits in the tty buffers, and node-pty then ends the stream; the tail
  * of a fast-exiting program is lost (`seq 1 5000; exit 3` lost 242 bytes in 1 run of 3 here,
  * kernel 6.18, node-pty 1.1.0). The slave must be open before the command can exit, hence the
- * start gate: without it a loaded machine lost the tail in most runs. With our descriptor open the master never sees EIO; node-pty
- * instead destroys the stream 200 ms after the child exits (DESTROY_SOCKET_TIMEOUT_MS), which
- * is time enough to read what is buffered. Returns null when the slave cannot be opened.
+ * start gate: without it a loaded machine lost the tail in most runs. With our descriptor open the
+ * master never sees EIO; the stream is drained from the child's exit and then ended by closing it
+ * (drainAfterExit). Returns null when the slave cannot be opened.
  */
 function holdSlaveOpen(pty: IPty): number | null {
   const slavePath = (pty as unknown as { _pty?: unknown })._pty;

@@ -10,8 +10,8 @@ import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, type He
 
 /**
  * Spawn-and-kill cycles run at once, each on its own connection. A kill waits for the pane's exit,
- * which the host reports once the terminal has drained (at least node-pty's 200 ms after the child
- * exits, see pty-process.ts), so a cycle is mostly waiting: more at once keep the file within the
+ * which the host reports once the terminal has drained (about 30 ms of quiet after the child exits,
+ * see pty-process.ts), so a cycle is mostly waiting: more at once keep the file within the
  * suite's per-file bound on a loaded machine.
  */
 export const WORKERS = 16;

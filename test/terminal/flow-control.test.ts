@@ -69,3 +69,27 @@ test('output pauses above the high watermark and resumes below the low one, losi
     pty.dispose();
   }
 });
+
+// The child's exit starts the drain: reading resumes even if nothing resumes the paused PTY, so the
+// tail of a program that exits while its reader is behind is read to the end and its exit is told.
+// The output (about 14 KB) fits in the kernel's buffers, so the child can exit while nothing reads.
+test('a child that exits while its PTY is paused has its whole tail read, with no one resuming', async () => {
+  const pty = new PtyProcess({ command: 'bash', args: ['-c', 'seq 1 3000; printf "TAIL-MARKER\\n"; exit 3'], cwd: process.cwd(), env: {}, cols: 80, rows: 24 });
+  const chunks: Buffer[] = [];
+  let paused = false;
+  pty.onData((data) => {
+    chunks.push(data);
+    if (!paused) {
+      paused = true;
+      pty.pause();
+    }
+  });
+  try {
+    const info = await new Promise((resolve) => pty.onExit(resolve));
+    assert.deepEqual(info, { exitCode: 3, signal: null });
+    const text = Buffer.concat(chunks).toString('utf8');
+    assert.ok(text.endsWith('2999\r\n3000\r\nTAIL-MARKER\r\n'), `the stream ended with ${JSON.stringify(text.slice(-40))}`);
+  } finally {
+    pty.dispose();
+  }
+});

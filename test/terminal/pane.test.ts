@@ -46,7 +46,7 @@ test('exit codes and signals are reported once the stream has closed', async () 
 });
 
 // Under load this lost up to 8 KB in most runs until the stream was drained before the slave side
-// closed; see deferSocketDestroy in src/terminal/pty-process.ts.
+// closed; see drainAfterExit in src/terminal/pty-process.ts.
 test('the last screen of a program that prints a lot and exits at once is complete', async () => {
   for (let run = 0; run < 3; run++) {
     const pane = spawnCommand('seq 1 5000; printf "FINAL-MARKER\\n"; exit 3', { rows: 5 });
