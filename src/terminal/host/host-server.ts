@@ -7,6 +7,7 @@ import {
   FrameReader,
   HOST_PROTOCOL_VERSION,
   encodeControl,
+  dataHeader,
   encodeData,
   type DaemonMessage,
   type HostExit,
@@ -195,7 +196,11 @@ export class HostServer {
     this.trim.noteActivity();
     const socket = this.daemon;
     if (socket === null || socket.destroyed) return;
-    const flushed = socket.write(encodeData(FrameKind.output, pane.handle, data));
+    // Header and output in one writev, so no byte of a flood is copied into a frame of its own.
+    socket.cork();
+    socket.write(dataHeader(FrameKind.output, pane.handle, data.length));
+    const flushed = socket.write(data);
+    socket.uncork();
     if (!flushed && socket.writableLength > HOST_SOCKET_HIGH_BYTES) pane.pause('socket');
   }
 

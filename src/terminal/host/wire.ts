@@ -76,6 +76,18 @@ export function encodeControl(message: DaemonMessage | HostMessage): Buffer {
   return frame;
 }
 
+/**
+ * The 9 bytes before a data frame's body: a writer that sends the body as it is (corked, one writev)
+ * copies no byte of output.
+ */
+export function dataHeader(kind: FrameKind, handle: number, length: number): Buffer {
+  const header = Buffer.allocUnsafe(9);
+  header.writeUInt32BE(5 + length, 0);
+  header.writeUInt8(kind, 4);
+  header.writeUInt32BE(handle, 5);
+  return header;
+}
+
 export function encodeData(kind: FrameKind, handle: number, data: string | Buffer): Buffer {
   const length = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
   const frame = Buffer.allocUnsafe(9 + length);
