@@ -46,7 +46,10 @@ export function matches(matcher: CompiledMatcher, region: RegionSpec, ctx: Match
     if (top && ctx.subject === null) ctx.subject = firstLine(hit);
     trace?.push(`regex ${pattern.written} hit ${JSON.stringify(clip(hit))}`);
   }
-  for (const [i, pattern] of matcher.lineRegex.entries()) {
+  // Indexed loops, not entries(): this runs for every rule of every busy pane's evaluation, and
+  // each entries() loop left an iterator and a pair per step behind.
+  for (let i = 0; i < matcher.lineRegex.length; i++) {
+    const pattern = matcher.lineRegex[i]!;
     const line = i === 0 && top ? lastMatchingLine(pattern, view) : firstMatchingLine(pattern, view);
     if (line < 0) return false;
     if (i === 0 && top) {
@@ -63,8 +66,9 @@ export function matches(matcher: CompiledMatcher, region: RegionSpec, ctx: Match
     if (passed < 0) return false;
     trace?.push(`any[${passed}] passed`);
   }
-  for (const [i, gate] of matcher.not.entries()) {
-    if (matches(gate, gate.region ?? region, { ...ctx, trace: null }, false)) {
+  for (let i = 0; i < matcher.not.length; i++) {
+    const gate = matcher.not[i]!;
+    if (matches(gate, gate.region ?? region, trace === null ? ctx : { ...ctx, trace: null }, false)) {
       trace?.push(`not[${i}] blocked the rule`);
       return false;
     }

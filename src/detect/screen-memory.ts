@@ -12,22 +12,23 @@ interface Subject {
  * `DetectInput.at`; the live daemon and `detect replay` hold one the same way.
  */
 export class ScreenMemory {
-  #manifest: string | null = null;
-  #screen: string | null = null;
+  #manifest: ManifestRef | null = null;
+  /** The rows last observed, kept as given (the caller's array, never changed after): compared row by row. */
+  #screen: readonly string[] | null = null;
   #screenChangedAt = 0;
   readonly #subjects = new Map<string, Subject>();
 
   /** Called once per evaluation, before any rule: a new manifest starts from nothing. */
   observeScreen(manifest: ManifestRef, lines: readonly string[], at: number): void {
-    const key = `${manifest.id}@${manifest.version}:${manifest.source}`;
-    if (key !== this.#manifest) {
-      this.#manifest = key;
+    // Once per evaluation of every busy pane: compared in place, not joined into one string each time.
+    const known = this.#manifest;
+    if (known === null || known.id !== manifest.id || known.version !== manifest.version || known.source !== manifest.source) {
+      this.#manifest = manifest;
       this.#subjects.clear();
       this.#screen = null;
     }
-    const screen = lines.join('\n');
-    if (screen !== this.#screen) {
-      this.#screen = screen;
+    if (this.#screen === null || !sameLines(lines, this.#screen)) {
+      this.#screen = lines;
       this.#screenChangedAt = at;
     }
   }
@@ -39,7 +40,7 @@ export class ScreenMemory {
 
   /** As quietFor, for a screen that may not have been observed yet (explain leaves the memory alone). */
   quietAt(lines: readonly string[], at: number): number {
-    return lines.join('\n') === this.#screen ? at - this.#screenChangedAt : 0;
+    return this.#screen !== null && sameLines(lines, this.#screen) ? at - this.#screenChangedAt : 0;
   }
 
   get screenChangedAt(): number {
@@ -58,4 +59,10 @@ export class ScreenMemory {
   forget(rule: string, peek: boolean): void {
     if (!peek) this.#subjects.delete(rule);
   }
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
