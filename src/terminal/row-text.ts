@@ -14,8 +14,14 @@ const WIDTH_SHIFT = 22;
 const WORDS_PER_CELL = 3;
 const SPACE = 0x20;
 
-/** UTF-16 units of the row being read, grown as needed; decoded into one flat string. */
+/**
+ * UTF-16 units of the row being read, grown as needed; decoded into one flat string. `unitsBuffer`
+ * is the same memory as a Buffer, which decodes a range with no view object made per row.
+ */
 let units = new Uint16Array(1024);
+let unitsBuffer = Buffer.from(units.buffer);
+/** The row again, one byte a unit, when every unit is under 0x100: decoded as latin1, a one-byte string (half the memory). */
+let narrow = Buffer.allocUnsafe(1024);
 // ignoreBOM keeps a leading U+FEFF as text (by default the decoder would drop it).
 const decoder = new TextDecoder('utf-16le', { ignoreBOM: true });
 
@@ -24,7 +30,11 @@ function room(n: number, more: number): void {
   const grown = new Uint16Array(Math.max(units.length * 2, n + more));
   grown.set(units.subarray(0, n));
   units = grown;
+  unitsBuffer = Buffer.from(units.buffer);
+  narrow = Buffer.allocUnsafe(units.length);
 }
+
+const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
 
 /**
  * The same text as `line.translateToString(true)`: cells up to the last one written, a blank cell
@@ -41,25 +51,40 @@ export function rowText(line: IBufferLine): string {
   let end = Math.min(row.length, data.length / WORDS_PER_CELL);
   while (end > 0 && (data[(end - 1) * WORDS_PER_CELL]! & HAS_CONTENT) === 0) end--;
   let n = 0;
+  // Set when a unit might be an unpaired surrogate: only the decoder turns those into U+FFFD.
+  let unpaired = false;
+  let wide = 0; // every unit or'ed: under 0x100, the row is latin1
   for (let x = 0; x < end; ) {
     const content = data[x * WORDS_PER_CELL]!;
     if (content & IS_COMBINED) {
       const chars = row._combined[x] ?? '';
       room(n, chars.length);
-      for (let i = 0; i < chars.length; i++) units[n++] = chars.charCodeAt(i);
+      for (let i = 0; i < chars.length; i++) {
+        const unit = chars.charCodeAt(i);
+        if (isSurrogate(unit)) unpaired = true;
+        wide |= unit;
+        units[n++] = unit;
+      }
     } else {
       room(n, 2);
       const point = content & CODEPOINT_MASK;
       if (point === 0) units[n++] = SPACE;
-      else if (point < 0x10000) units[n++] = point;
-      else {
+      else if (point < 0x10000) {
+        if (isSurrogate(point)) unpaired = true;
+        wide |= point;
+        units[n++] = point;
+      } else {
+        wide = 0x10000;
         units[n++] = 0xd800 + ((point - 0x10000) >> 10);
         units[n++] = 0xdc00 + ((point - 0x10000) & 0x3ff);
       }
     }
     x += content >>> WIDTH_SHIFT || 1;
   }
-  return decoder.decode(units.subarray(0, n));
+  if (unpaired) return decoder.decode(units.subarray(0, n));
+  if (wide >= 0x100) return unitsBuffer.toString('utf16le', 0, n * 2);
+  for (let i = 0; i < n; i++) narrow[i] = units[i]!;
+  return narrow.toString('latin1', 0, n);
 }
 
 /** Bits of a cell's content word that are zero for a one-byte character (ASCII or blank), not combined. */
