@@ -41,10 +41,12 @@ const isSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdfff;
  * as a space, a wide character once. Detection reads every row of every busy pane at each turn of
  * its output: the emulator's own method adds one character at a time, which leaves a tree of one
  * string per character (about 2.8 KiB of garbage per 100 columns); this builds one flat string
- * from the row's cells (a lone surrogate, which no valid output holds, reads as U+FFFD). Falls back
- * to the emulator's method where its row is not the shape known.
+ * from the row's cells (a lone surrogate, which no valid output holds, reads as U+FFFD). Where
+ * `earlier` or `earlierBelow` (texts rows had at the caller's last read) is the same text, that
+ * string is returned and no new one is made: a program mostly redraws the same rows. Falls back to
+ * the emulator's method where its row is not the shape known.
  */
-export function rowText(line: IBufferLine): string {
+export function rowText(line: IBufferLine, earlier?: string, earlierBelow?: string): string {
   const row = (line as unknown as { _line?: Partial<RowInternals> })._line;
   const data = row?._data;
   if (!(data instanceof Uint32Array) || typeof row?.length !== 'number' || row._combined === undefined) return line.translateToString(true);
@@ -82,9 +84,18 @@ export function rowText(line: IBufferLine): string {
     x += content >>> WIDTH_SHIFT || 1;
   }
   if (unpaired) return decoder.decode(units.subarray(0, n));
+  if (earlier !== undefined && sameUnits(earlier, n)) return earlier;
+  if (earlierBelow !== undefined && sameUnits(earlierBelow, n)) return earlierBelow;
   if (wide >= 0x100) return unitsBuffer.toString('utf16le', 0, n * 2);
   for (let i = 0; i < n; i++) narrow[i] = units[i]!;
   return narrow.toString('latin1', 0, n);
+}
+
+/** Whether `text` is the first `n` units read. */
+function sameUnits(text: string, n: number): boolean {
+  if (text.length !== n) return false;
+  for (let i = 0; i < n; i++) if (text.charCodeAt(i) !== units[i]) return false;
+  return true;
 }
 
 /** Bits of a cell's content word that are zero for a one-byte character (ASCII or blank), not combined. */

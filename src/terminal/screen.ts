@@ -79,6 +79,8 @@ export class Screen implements Disposable {
   private disposed = false;
   private readonly logs = new Emitter<EmulatorLogEntry>();
   private readonly logSink: LogSink = { logs: this.logs };
+  /** The rows' texts at the last snapshot, before trimming: a row that reads the same reuses its string. */
+  private snapshotRows: string[] = [];
 
   constructor(private readonly options: ScreenOptions) {
     this.size = { cols: options.cols, rows: options.rows };
@@ -167,17 +169,22 @@ export class Screen implements Disposable {
     const buffer = terminal?.buffer.active;
     if (buffer) {
       // Detection takes one per output turn of every busy pane: each row is read once, the row
-      // below is read for its wrap flag only.
+      // below is read for its wrap flag only. A row whose text is the one it had at the last
+      // snapshot, or the one the row below it had (output that scrolled by a line), keeps that string.
+      const earlier = this.snapshotRows;
+      const texts: string[] = new Array(rows);
       let line = buffer.getLine(buffer.baseY);
       for (let y = 0; y < rows; y++) {
         const below = y + 1 < rows ? buffer.getLine(buffer.baseY + y + 1) : undefined;
         wrapped[y] = line?.isWrapped ?? false;
         // rowText drops only cells never written; spaces a program wrote stay: trim them, except
         // on a row that wraps onto the next, where they are part of the wrapped line.
-        const text = line ? rowText(line) : '';
+        const text = line ? rowText(line, earlier[y], earlier[y + 1]) : '';
+        texts[y] = text;
         lines[y] = below?.isWrapped ? text : text.trimEnd();
         line = below;
       }
+      this.snapshotRows = texts;
     }
     return {
       cols: this.cols,
@@ -223,6 +230,7 @@ export class Screen implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     this.pending.length = 0;
+    this.snapshotRows = [];
     for (const resolve of this.drainWaiters.splice(0)) resolve();
     this.emulator?.history.dispose();
     this.capture.dispose();

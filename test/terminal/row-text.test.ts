@@ -26,6 +26,9 @@ test("a row's text is the emulator's own, read from its cells", async () => {
     // The emulator's row is the shape rowText reads (so it is not falling back).
     assert.ok((line as unknown as { _line: { _data: unknown } })._line._data instanceof Uint32Array, 'the emulator row has cell data');
     assert.equal(rowText(line), line.translateToString(true), `row ${y}`);
+    // Texts from an earlier read, reused only where they are the row's text.
+    assert.equal(rowText(line, 'an earlier row', rowText(line)), line.translateToString(true), `row ${y}, reused`);
+    assert.equal(rowText(line, line.translateToString(true).slice(0, -1), `${line.translateToString(true)}x`), line.translateToString(true), `row ${y}, near misses`);
     assert.equal(utf8Of(line), rowText(line), `row ${y} as UTF-8`);
   }
   terminal.dispose();
