@@ -3,16 +3,11 @@
 // sampling heap profiler; prints the bytes allocated per second and the functions that allocated the
 // most, with the first frame of ours above each.
 // Run: node --import tsx bench/_alloc-probe.ts [busy, default 100] [seconds, default 10]
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DaemonClient } from '../src/cli/client.ts';
-import { Daemon } from '../src/daemon/daemon.ts';
-import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { createLogger } from '../src/daemon/logger.ts';
+import { loadavg } from 'node:os';
 import { PANE_SPAWN } from '../src/protocol/methods/index.ts';
 import { BUSY_AGENT, sleep } from './_lib.ts';
+import { startInProcessDaemon } from './_in-process-daemon.ts';
 
 const BUSY = Number(process.argv[2] ?? 100);
 const SECONDS = Number(process.argv[3] ?? 10);
@@ -24,10 +19,7 @@ interface SampleNode {
   children: SampleNode[];
 }
 
-process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
-const dir = mkdtempSync(join(tmpdir(), 'corral-alloc-probe-'));
-const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config: DEFAULT_CONFIG });
-const client = await DaemonClient.connect(daemon.socketPath);
+const { dir, client, stop } = await startInProcessDaemon('alloc-probe');
 const session = new Session();
 session.connect();
 try {
@@ -64,7 +56,5 @@ try {
   for (const [key, bytes] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${mib(bytes).padStart(8)} MiB ${((bytes / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
 } finally {
   session.disconnect();
-  client.dispose();
-  await daemon.stop('end');
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

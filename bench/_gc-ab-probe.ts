@@ -9,18 +9,16 @@
 // once when the heap is made.
 // Run: node --import tsx bench/_gc-ab-probe.ts [blocks per setting, default 10] [trials per block, default 5]
 //   (PROBE_FLAGS_A default "--parallel-scavenge", PROBE_FLAGS_B default "--no-parallel-scavenge")
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { DaemonClient } from '../src/cli/client.ts';
-import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { createLogger } from '../src/daemon/logger.ts';
 import { AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
 import { BUSY_AGENT, sleep, summary } from './_lib.ts';
+import { startInProcessDaemon } from './_in-process-daemon.ts';
 
 const BLOCKS = Number(process.argv[2] ?? 10);
 const TRIALS = Number(process.argv[3] ?? 5);
@@ -29,14 +27,10 @@ const IDLE = 200;
 const SETTINGS = [process.env.PROBE_FLAGS_A ?? '--parallel-scavenge', process.env.PROBE_FLAGS_B ?? '--no-parallel-scavenge'];
 const FAKE = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
-process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
 const load = [loadavg()[0]!];
-const dir = mkdtempSync(join(tmpdir(), 'corral-gc-ab-'));
-const config = { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } };
-const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config });
+const { dir, daemon, client, stop } = await startInProcessDaemon('gc-ab', { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } });
 const publishedAt = new Map<number, number>();
 daemon.agents.onChange((change) => publishedAt.set(change.seq, performance.now()));
-const client = await DaemonClient.connect(daemon.socketPath);
 
 const per = SETTINGS.map(() => ({ wake: [] as number[], loop: monitorEventLoopDelay({ resolution: 1 }), scavenges: [] as number[] }));
 let current = 0;
@@ -91,7 +85,5 @@ try {
   console.log(JSON.stringify({ probe: 'gc-ab', blocks: BLOCKS, trialsPerBlock: TRIALS, results, loadAverage: load.map((l) => +l.toFixed(1)) }));
   for (const r of results) console.log(`${r.flags}: wake-up p99 ${r.wakeUpMs.p99Ms} ms (median ${r.wakeUpMs.medianMs}, n ${r.wakeUpMs.n}); loop delay p99 ${r.loopDelayMs.p99} ms; ${r.scavenges.n} scavenges, ${r.scavenges.ms} ms, longest ${r.scavenges.maxMs}`);
 } finally {
-  client.dispose();
-  await daemon.stop('end');
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

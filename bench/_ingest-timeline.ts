@@ -3,22 +3,14 @@
 // the bytes the daemon received and parsed, its event loop utilisation, the host's CPU, and the pause
 // and resume messages sent to the host.
 // Run: node --import tsx bench/_ingest-timeline.ts [MiB, default 20]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Daemon } from '../src/daemon/daemon.ts';
-import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { createLogger } from '../src/daemon/logger.ts';
 import { RemotePane } from '../src/terminal/host/remote-pane.ts';
 import { HostClient } from '../src/terminal/host/host-client.ts';
-import { DaemonClient } from '../src/cli/client.ts';
 import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/index.ts';
 import { cpuSeconds, sleep, writeMixedFile } from './_lib.ts';
+import { startInProcessDaemon } from './_in-process-daemon.ts';
 
 const MB = Number(process.argv[2] ?? 20);
-process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
-const dir = mkdtempSync(join(tmpdir(), 'corral-ingest-timeline-'));
 const counts = { received: 0, frames: 0, parsed: 0, pauses: 0, resumes: 0 };
 const output = RemotePane.prototype.output;
 RemotePane.prototype.output = function (this: RemotePane, data: Buffer) {
@@ -32,11 +24,10 @@ HostClient.prototype.send = function (this: HostClient, message: any) {
   if (message.t === 'resume') counts.resumes += 1;
   return send.call(this, message);
 };
+const { dir, daemon, client, stop } = await startInProcessDaemon('ingest-timeline');
 try {
   const { path } = writeMixedFile(dir, MB);
-  const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config: DEFAULT_CONFIG });
   const hostPid = daemon.host!.pid;
-  const client = await DaemonClient.connect(daemon.socketPath);
   await client.call(PANE_SPAWN, { command: 'true', args: [], cwd: dir });
   await sleep(500);
   const rows: string[] = [];
@@ -59,8 +50,6 @@ try {
   clearInterval(timer);
   console.log(rows.join('\n'));
   console.log(JSON.stringify({ MiB: MB, seconds: +seconds.toFixed(3), MiBps: +(MB / seconds).toFixed(1), ...counts }));
-  client.dispose();
-  await daemon.stop('end');
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

@@ -2,26 +2,18 @@
 // does) with busy panes, then adds idle ones, and for a window at each step prints the event loop's delay,
 // the garbage collector's pauses, the process's CPU and the functions with the most self time.
 // Run: node --import tsx bench/_loop-probe.ts [busy, default 100] [idle, default 200] [seconds, default 10]
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { DaemonClient } from '../src/cli/client.ts';
-import { Daemon } from '../src/daemon/daemon.ts';
-import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { createLogger } from '../src/daemon/logger.ts';
 import { PANE_SPAWN } from '../src/protocol/methods/index.ts';
 import { BUSY_AGENT, sleep } from './_lib.ts';
+import { startInProcessDaemon } from './_in-process-daemon.ts';
 
 const BUSY = Number(process.argv[2] ?? 100);
 const IDLE = Number(process.argv[3] ?? 200);
 const SECONDS = Number(process.argv[4] ?? 10);
 
-process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
-const dir = mkdtempSync(join(tmpdir(), 'corral-loop-probe-'));
-const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config: DEFAULT_CONFIG });
-const client = await DaemonClient.connect(daemon.socketPath);
+const { dir, client, stop } = await startInProcessDaemon('loop-probe');
 const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
@@ -76,7 +68,5 @@ try {
   await window(`${BUSY} busy + ${IDLE} idle`);
 } finally {
   session.disconnect();
-  client.dispose();
-  await daemon.stop('end');
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

@@ -21,19 +21,17 @@
 // Run: node --import tsx bench/scale.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_IDLE, default 200)
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DaemonClient } from '../src/cli/client.ts';
-import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { createLogger } from '../src/daemon/logger.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
 import { BUSY_AGENT, rssKiB, sleep, summary } from './_lib.ts';
+import { startInProcessDaemon } from './_in-process-daemon.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const IDLE = Number(process.env.CORRAL_BENCH_IDLE ?? 200);
@@ -41,19 +39,14 @@ const LIST_CALLS = 100;
 const WAIT_TRIALS = 100;
 const FAKE = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
-// The pty host ends with this process, whatever happens to it.
-process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const mib = (kib: number) => +(kib / 1024).toFixed(1);
 const load = [loadavg()[0]!];
-const dir = mkdtempSync(join(tmpdir(), 'corral-bench-scale-'));
-const config = { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } };
-const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config });
+const { dir, daemon, client, stop } = await startInProcessDaemon('bench-scale', { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } });
 const hostPid = daemon.host!.pid;
 const publishedAt = new Map<number, { ms: number; ns: bigint }>();
 daemon.agents.onChange((change) => publishedAt.set(change.seq, { ms: performance.now(), ns: process.hrtime.bigint() }));
-const client = await DaemonClient.connect(daemon.socketPath);
 
 async function timed<T>(work: () => Promise<T>): Promise<number> {
   const start = performance.now();
@@ -217,7 +210,5 @@ try {
       `load average ${result.loadAverage.join(' to ')}`,
   );
 } finally {
-  client.dispose();
-  await daemon.stop('end');
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }
