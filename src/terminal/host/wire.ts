@@ -76,26 +76,32 @@ export function encodeControl(message: DaemonMessage | HostMessage): Buffer {
   return frame;
 }
 
+/** Bytes before a data frame's body: length, kind, pane handle. */
+const DATA_HEADER_BYTES = 9;
+
+/** Writes a data frame's header for a body of `length` bytes at the start of `frame`. */
+function writeDataHeader(frame: Buffer, kind: FrameKind, handle: number, length: number): void {
+  frame.writeUInt32BE(DATA_HEADER_BYTES - 4 + length, 0);
+  frame.writeUInt8(kind, 4);
+  frame.writeUInt32BE(handle, 5);
+}
+
 /**
- * The 9 bytes before a data frame's body: a writer that sends the body as it is (corked, one writev)
- * copies no byte of output.
+ * A data frame's header alone: a writer that sends the body as it is (corked, one writev) copies no
+ * byte of output.
  */
 export function dataHeader(kind: FrameKind, handle: number, length: number): Buffer {
-  const header = Buffer.allocUnsafe(9);
-  header.writeUInt32BE(5 + length, 0);
-  header.writeUInt8(kind, 4);
-  header.writeUInt32BE(handle, 5);
+  const header = Buffer.allocUnsafe(DATA_HEADER_BYTES);
+  writeDataHeader(header, kind, handle, length);
   return header;
 }
 
 export function encodeData(kind: FrameKind, handle: number, data: string | Buffer): Buffer {
   const length = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : data.length;
-  const frame = Buffer.allocUnsafe(9 + length);
-  frame.writeUInt32BE(5 + length, 0);
-  frame.writeUInt8(kind, 4);
-  frame.writeUInt32BE(handle, 5);
-  if (typeof data === 'string') frame.write(data, 9, 'utf8');
-  else data.copy(frame, 9);
+  const frame = Buffer.allocUnsafe(DATA_HEADER_BYTES + length);
+  writeDataHeader(frame, kind, handle, length);
+  if (typeof data === 'string') frame.write(data, DATA_HEADER_BYTES, 'utf8');
+  else data.copy(frame, DATA_HEADER_BYTES);
   return frame;
 }
 
