@@ -18,8 +18,11 @@ const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 8);
 /** A raw terminal, so the line discipline neither echoes nor translates, then the file. */
 const catScript = (path: string) => `stty raw -echo; cat '${path}'`;
 
-/** A daemon with one client: `run(count)` is seconds from spawning `count` panes to the last exited. */
-async function daemonSession(dir: string) {
+/** Seconds from spawning `count` panes printing `path` to the last one exited (its output parsed). */
+type Run = (path: string, count: number) => Promise<number>;
+
+/** Starts a daemon with one client, gives `job` its runs (one after another), then stops the daemon. */
+async function withDaemon<T>(dir: string, job: (run: Run) => Promise<T>): Promise<T> {
   const daemon = await startDaemon({ dir: mkdtempSync(join(dir, 'daemon-')) });
   const client = await LineClient.connect(daemon.socket);
   let id = 0;
@@ -29,28 +32,28 @@ async function daemonSession(dir: string) {
     if (!answer || answer.error) throw new Error(`${method}: ${JSON.stringify(answer?.error ?? 'no answer')}`);
     return answer.result as any;
   };
-  return {
-    async run(path: string, count: number): Promise<number> {
-      const start = performance.now();
-      const ids: string[] = [];
-      for (let i = 0; i < count; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', catScript(path)], cwd: dir })).id);
-      // A pane is exited once the host saw the end of its stream and the emulator parsed the tail. A
-      // pane.list costs well under a millisecond, so a 5 ms poll adds at most 1% to a 0.5 s run.
-      for (;;) {
-        const panes = (await call('pane.list', {})).panes as { id: string; state: string }[];
-        if (panes.filter((p) => ids.includes(p.id)).every((p) => p.state !== 'running')) break;
-        await sleep(5);
-      }
-      const seconds = (performance.now() - start) / 1000;
-      // Removed, so that the next run finds the daemon as a long-lived one with no pane left.
-      for (const pane of ids) await call('pane.kill', { target: pane });
-      return seconds;
-    },
-    async dispose(): Promise<void> {
-      client.destroy();
-      await daemon.dispose();
-    },
+  const run: Run = async (path, count) => {
+    const start = performance.now();
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await call('pane.spawn', { command: 'bash', args: ['-c', catScript(path)], cwd: dir })).id);
+    // A pane is exited once the host saw the end of its stream and the emulator parsed the tail. A
+    // pane.list costs well under a millisecond, so a 5 ms poll adds at most 1% to a 0.5 s run.
+    for (;;) {
+      const panes = (await call('pane.list', {})).panes as { id: string; state: string }[];
+      if (panes.filter((p) => ids.includes(p.id)).every((p) => p.state !== 'running')) break;
+      await sleep(5);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    // Removed, so that the next run finds the daemon as a long-lived one with no pane left.
+    for (const pane of ids) await call('pane.kill', { target: pane });
+    return seconds;
   };
+  try {
+    return await job(run);
+  } finally {
+    client.destroy();
+    await daemon.dispose();
+  }
 }
 
 /** Seconds for a tmux server to take the same `count` programs' output (history-limit 1000). */
@@ -89,18 +92,10 @@ const dir = mkdtempSync(join(tmpdir(), 'corral-bench-ingest-'));
 try {
   const { path, bytes } = writeMixedFile(dir, MB);
   const loadBefore = loadavg()[0]!;
-  const session = async <T>(job: (daemon: Awaited<ReturnType<typeof daemonSession>>) => Promise<T>): Promise<T> => {
-    const daemon = await daemonSession(dir);
-    try {
-      return await job(daemon);
-    } finally {
-      await daemon.dispose();
-    }
-  };
-  const many = await session((daemon) => daemon.run(path, PANES));
+  const many = await withDaemon(dir, (run) => run(path, PANES));
   // One pane's figure is its second run on one daemon: a fresh daemon parses its first megabytes in
   // V8's interpreter (about 0.15 s more for 20 MiB here), which a long-lived daemon does not pay.
-  const one = await session(async (daemon) => (await daemon.run(path, 1), await daemon.run(path, 1)));
+  const one = await withDaemon(dir, async (run) => (await run(path, 1), await run(path, 1)));
   const tmux = await throughTmux(path, PANES);
   const tmuxOne = await throughTmux(path, 1);
   const raw = await rawPty(path);
