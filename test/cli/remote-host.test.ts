@@ -1,11 +1,58 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { startSshd, type LocalSshd } from '../helpers/sshd.ts';
+
+/** The longest any one step of the streaming test may take; a hang guard, not a figure. */
+const STEP_MS = 90_000;
+
+/** The first line a follower prints, and a promise that rejects with its stderr if it exits first. */
+function followStream(child: ChildProcess): { firstLine: Promise<string>; exited: Promise<never> } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const firstLine = new Promise<string>((resolve) =>
+    child.stdout!.on('data', (text: string) => {
+      stdout += text;
+      if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
+    }),
+  );
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`the follower did not start: ${error.message}`)));
+    child.once('exit', (code, signal) => reject(new Error(`the follower exited (code ${code}, signal ${signal}) before its first event; stdout ${JSON.stringify(stdout)}, stderr:\n${stderr}`)));
+  });
+  exited.catch(() => {}); // read by the steps that race it; an exit after the test is not a failure
+  return { firstLine, exited };
+}
+
+/** `promise`, or a rejection naming `what` after `ms`. */
+async function bounded<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `check` until it holds, failing after `ms` or as soon as `failed` rejects; the polling stops either way. */
+async function until(ms: number, what: string, failed: Promise<never>, check: () => Promise<boolean>): Promise<void> {
+  let stopped = false;
+  const poll = (async () => {
+    while (!stopped && !(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
+  })();
+  try {
+    await bounded(ms, what, Promise.race([poll, failed]));
+  } finally {
+    stopped = true;
+  }
+}
 
 describe('corral --host, through ssh to a throwaway sshd on localhost', () => {
   let sshd: LocalSshd;
@@ -66,22 +113,17 @@ describe('corral --host, through ssh to a throwaway sshd on localhost', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let stdout = '';
-      follow.stdout.setEncoding('utf8');
-      const first = new Promise<string>((resolve) =>
-        follow.stdout.on('data', (text: string) => {
-          stdout += text;
-          if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
-        }),
-      );
-      // The stream is live once the daemon counts its connection; then a new pane must reach it.
-      for (;;) {
-        const status = JSON.parse((await runCli(['--socket', daemon.socket, 'server', 'status', '--json'])).stdout);
-        if (status.connections >= 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await remote('pane', 'spawn', '--name', 'streamed', '--', '/bin/sh', '-c', 'sleep 30');
-      const event = JSON.parse(await first);
+      // Each step is checked and bounded: a follower that never started, or a spawn that failed, fails
+      // the test at once with its cause instead of leaving it waiting for an event that cannot come.
+      const stream = followStream(follow);
+      await until(STEP_MS, 'the remote follower to connect to the daemon', stream.exited, async () => {
+        const status = await runCli(['--socket', daemon.socket, 'server', 'status', '--json']);
+        assert.equal(status.code, 0, status.stderr);
+        return JSON.parse(status.stdout).connections >= 2;
+      });
+      const spawned = await remote('pane', 'spawn', '--name', 'streamed', '--', '/bin/sh', '-c', 'sleep 30');
+      assert.equal(spawned.code, 0, `the remote spawn failed: ${spawned.stderr}`);
+      const event = JSON.parse(await bounded(STEP_MS, 'the pane.created event', Promise.race([stream.firstLine, stream.exited])));
       assert.equal(event.kind, 'pane.created');
       assert.equal(event.pane.name, 'streamed');
     } finally {
