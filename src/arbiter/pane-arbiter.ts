@@ -3,6 +3,7 @@ import type { AgentState, RawState } from '../protocol/states.ts';
 import type { OscEvent } from '../terminal/types.ts';
 import { BoundedMap } from './bounded-map.ts';
 import { checkBinding } from './binding.ts';
+import { bindInband, groupLeft, type InbandPolicy } from './inband-binding.ts';
 import { debounce, isStartupIdle, needsDebounce, type PendingTransition } from './debounce.ts';
 import { buildExplain, type ArbiterExplain } from './explain.ts';
 import { identityExpiresAt, reportAuthority } from './freshness.ts';
@@ -30,15 +31,9 @@ export interface PaneArbiterOptions {
   windows?: Partial<ArbiterWindows>;
   /** Maps a reported agent id to the id process identity uses (manifest `aliases`); identity by default. */
   canonicalAgent?: (agent: string) => string;
-  /**
-   * Which in-band reports (OSC 1337 user variables, OSC 7501) count: `any` (default), or `foreground`,
-   * only those naming the pane's identified agent with the pid of its foreground process, since any
-   * program that prints them (`cat` of a file) sends the same bytes.
-   */
+  /** Which in-band reports (OSC 1337 user variables, OSC 7501) count; `group` by default (inband-binding.ts). */
   inband?: InbandPolicy;
 }
-
-export type InbandPolicy = 'any' | 'foreground';
 
 /** `live` until the pane's PTY closed; an exited pane accepts no more evidence. */
 type Lifecycle = 'live' | 'exited';
@@ -101,7 +96,7 @@ export class PaneArbiter {
     this.#tree = options.tree;
     this.#windows = { ...DEFAULT_WINDOWS, ...options.windows };
     this.#canonicalAgent = options.canonicalAgent ?? ((agent) => agent);
-    this.#inband = options.inband ?? 'any';
+    this.#inband = options.inband ?? 'group';
     this.#retiredAgentPids = new BoundedMap(this.#windows.historySize);
     this.#sequence = new SequenceLedger(this.#windows.historySize);
     this.#sessions = new SessionBook(this.#windows.historySize);
@@ -180,6 +175,7 @@ export class PaneArbiter {
     const key = processKey(observation);
     if (key === this.#processKey) {
       this.#process = { ...observation };
+      this.#dropLeftGroups();
       return this.#recompute();
     }
     return this.#startGeneration(observation);
@@ -208,17 +204,13 @@ export class PaneArbiter {
       if (!SELF_REPORT_VARIABLES.includes(event.name)) return null;
       const parsed = parseSelfReport(event.value);
       if (!parsed.ok) return this.#reject(SELF_REPORT_SOURCE, parsed.reason, parsed.detail, event.value.slice(0, 80));
-      const unbound = this.#unboundInband(parsed.report);
-      if (unbound) return this.#reject(SELF_REPORT_SOURCE, 'inband_unbound', unbound, summarize(parsed.report));
-      return this.#admit(parsed.report);
+      return this.#admitInband(parsed.report);
     }
     if (event.kind === 'programStatus') {
       const report = programStatusReport(event.value, this.#process.agent ?? this.#view.agent);
       if (report === 'clear') return this.#reports.has(PROGRAM_STATUS_SOURCE) ? this.#release(PROGRAM_STATUS_SOURCE, undefined) : null;
       if (report === null) return this.#reject(PROGRAM_STATUS_SOURCE, 'no_agent', 'no app= field and no agent identified', event.value.state);
-      const unbound = this.#unboundInband(report);
-      if (unbound) return this.#reject(PROGRAM_STATUS_SOURCE, 'inband_unbound', unbound, summarize(report));
-      return this.#admit(report);
+      return this.#admitInband(report);
     }
     if (event.kind === 'promptMark' && event.mark === 'A') return this.#dropProgramActivity();
     return null;
@@ -319,7 +311,14 @@ export class PaneArbiter {
     });
   }
 
-  #admit(reported: Report): ReportOutcome {
+  /** An in-band report, bound to the foreground of this moment (the moment its bytes were parsed). */
+  #admitInband(report: Report): ReportOutcome {
+    const binding = bindInband(report, { policy: this.#inband, process: this.#process, tree: this.#tree, canonicalAgent: this.#canonicalAgent });
+    if (!binding.ok) return this.#reject(report.source, 'inband_unbound', binding.detail, summarize(report));
+    return this.#admit(report, binding.group);
+  }
+
+  #admit(reported: Report, group: number | null = null): ReportOutcome {
     const report = { ...reported, agent: this.#canonicalAgent(reported.agent) };
     const summary = summarize(reported);
     const refused = this.#refuseEarly(report.source, report.pid, report.session, summary);
@@ -349,7 +348,7 @@ export class PaneArbiter {
       this.#lastSession = { agent: this.#process.agent ?? this.#canonicalAgent(report.agent), session: report.session };
     }
     this.#arrivals += 1;
-    this.#reports.set(report.source, { ...report, at: now, arrival: this.#arrivals, generation: this.#generation });
+    this.#reports.set(report.source, { ...report, at: now, arrival: this.#arrivals, generation: this.#generation, ...(group !== null ? { group } : {}) });
     return { accepted: true, changes: this.#recompute() };
   }
 
@@ -367,18 +366,6 @@ export class PaneArbiter {
     return null;
   }
 
-  /** Under the `foreground` policy, why an in-band report does not count (null when it does). */
-  #unboundInband(report: Report): string | null {
-    if (this.#inband === 'any') return null;
-    const { agent, agentPid, leaderPid } = this.#process;
-    if (agent === null) return 'in-band reports count only for an identified agent (reports.inband = "foreground")';
-    if (this.#canonicalAgent(report.agent) !== agent) return `the report names ${report.agent}, the foreground runs ${agent}`;
-    if (report.pid === undefined || (report.pid !== agentPid && report.pid !== leaderPid)) {
-      return `the report must carry the pid of the foreground ${agent} (${agentPid ?? leaderPid}), got ${report.pid ?? 'none'}`;
-    }
-    return null;
-  }
-
   #release(source: string, session: string | undefined): ReportOutcome {
     const released = [...this.#reports.values()].filter((report) => report.source === source && (session === undefined || report.session === session));
     if (released.length === 0 && session === undefined) {
@@ -390,6 +377,11 @@ export class PaneArbiter {
     }
     if (session !== undefined) this.#sessions.end(session, this.#generation);
     return { accepted: true, changes: this.#recompute() };
+  }
+
+  /** In-band reports whose process group no longer holds the terminal stop counting. */
+  #dropLeftGroups(): void {
+    for (const [source, report] of this.#reports) if (groupLeft(report, this.#process)) this.#reports.delete(source);
   }
 
   /** protocols.md: a new prompt (OSC 133 A) drops working and blocked OSC 7501 records; done survives. */

@@ -23,6 +23,11 @@ export interface StoredReport extends Report {
   /** Arrival order among all evidence of the pane: ties in time are still ordered. */
   arrival: number;
   generation: number;
+  /**
+   * An in-band report's process group: the one holding the terminal when its bytes were parsed. It
+   * counts only while that group keeps the foreground (see inband-binding.ts).
+   */
+  group?: number;
 }
 
 /** Sources the arbiter itself gives to in-band evidence; hooks may not use them. */

@@ -20,6 +20,11 @@ export interface LineageEntry {
 export interface ProcessTree {
   /** From pid (first) up to the pane's root process (last), or null when pid is not in the pane. */
   lineage(pid: number): LineageEntry[] | null;
+  /**
+   * Whether pid is a job-control shell: it ignores SIGTTOU, as such a shell does to hand the terminal
+   * to its jobs and take it back. While it leads the foreground it waits at its prompt. Absent: none is.
+   */
+  isJobControlShell?(pid: number): boolean;
 }
 
 /** What the daemon knows of the pane's foreground, fed on every change of it. */
@@ -28,6 +33,8 @@ export interface ProcessObservation {
   observable: boolean;
   /** The foreground process group leader, or null when unknown. */
   leaderPid: number | null;
+  /** The foreground process group, which in-band reports are bound to; null or absent when unknown. */
+  pgid?: number | null;
   /** The agent the identity matcher found in the foreground group, or null. */
   agent: string | null;
   /** The identified agent's own process (above wrappers and tool children), or null. */

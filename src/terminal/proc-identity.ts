@@ -154,6 +154,25 @@ export function isDescendant(pid: number, ancestorPid: number): boolean {
   return pid === ancestorPid || ancestry(pid).includes(ancestorPid);
 }
 
+/** SIGTTOU's bit in the masks of `/proc/<pid>/status` (bit n-1 stands for signal n). */
+const SIGTTOU_BIT = 1n << 21n;
+
+/**
+ * Whether the process ignores SIGTTOU, as a job-control shell does (bash, dash, zsh and fish alike) to
+ * give the terminal to its jobs and take it back; it resets the signal for the jobs it starts.
+ * False when the process is gone or its status cannot be read.
+ */
+export function ignoresTtou(pid: number): boolean {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return false;
+  }
+  const mask = /^SigIgn:\s*([0-9a-f]+)$/m.exec(text)?.[1];
+  return mask !== undefined && (BigInt(`0x${mask}`) & SIGTTOU_BIT) !== 0n;
+}
+
 export function readArgv(pid: number): string[] {
   try {
     const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');

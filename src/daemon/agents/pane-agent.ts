@@ -215,6 +215,7 @@ export class PaneAgent implements Disposable {
       this.arbiter.observeProcess({
         observable: true,
         leaderPid: foreground.leader?.pid ?? null,
+        pgid: foreground.pgid,
         agent: manifest ? manifest.spec.id : (found?.agent ?? null),
         agentPid: found?.pid ?? null,
         fullLifecycleSources: fullLifecycleSources(manifest?.spec ?? null),

@@ -1,10 +1,11 @@
 import type { LineageEntry, ProcessTree } from '../../arbiter/index.ts';
-import { ancestry, readMember, readStat } from '../../terminal/proc-identity.ts';
+import { ancestry, ignoresTtou, readMember, readStat } from '../../terminal/proc-identity.ts';
 import type { AgentIdentifier } from './identifier.ts';
 
 /**
  * The arbiter's view of one pane's process tree, read from /proc at the moment a report arrives,
- * so that binding checks see the processes as they are, not as they were at the last output.
+ * so that binding checks see the processes as they are, not as they were at the last output; and
+ * whether the foreground leader is a job-control shell, read when an in-band report is parsed.
  */
 export function paneProcessTree(rootPid: number, identify: () => AgentIdentifier): ProcessTree {
   return {
@@ -25,5 +26,6 @@ export function paneProcessTree(rootPid: number, identify: () => AgentIdentifier
         return { pid: member.pid, agent: identifier.process(member), hinted: hint };
       });
     },
+    isJobControlShell: (pid) => ignoresTtou(pid),
   };
 }

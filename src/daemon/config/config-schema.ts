@@ -1,3 +1,5 @@
+import { INBAND_POLICIES, type InbandPolicy } from '../../arbiter/index.ts';
+
 /** The daemon's settings, as read from config.toml over the embedded defaults (docs/config.md). */
 export interface CorralConfig {
   notify: {
@@ -16,8 +18,8 @@ export interface CorralConfig {
     debounceMs: number;
   };
   reports: {
-    /** Which in-band reports count: `any`, or `foreground` (docs/reporting.md). */
-    inband: 'any' | 'foreground';
+    /** Which in-band reports count: `group`, `foreground` or `any` (docs/reporting.md). */
+    inband: InbandPolicy;
   };
   panes: {
     /** What a start does with panes lost since the last daemon (docs/operations.md). */
@@ -38,7 +40,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
-  reports: Object.freeze({ inband: 'any' as const }),
+  reports: Object.freeze({ inband: 'group' as InbandPolicy }),
   panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100 }),
   integration: Object.freeze({ enabled: true }),
 });
@@ -67,7 +69,7 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
     debounce_ms: { kind: 'int', min: 0, max: 10_000, field: 'debounceMs' },
   },
   reports: {
-    inband: { kind: 'choice', values: ['any', 'foreground'], field: 'inband' },
+    inband: { kind: 'choice', values: INBAND_POLICIES, field: 'inband' },
   },
   panes: {
     respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
