@@ -43,6 +43,12 @@ describe('config.toml', () => {
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });
 
+  it('binds in-band reports to the foreground group by default, and keeps "any" as an opt-in', () => {
+    assert.equal(DEFAULT_CONFIG.reports.inband, 'group');
+    assert.equal(parseConfig('[reports]\ninband = "any"\n', FILE).reports.inband, 'any');
+    assert.throws(() => parseConfig('[reports]\ninband = "all"\n', FILE), { message: /reports.inband/ });
+  });
+
   it('names the key, the file and the line of an unknown key', () => {
     assert.throws(() => parseConfig('[notify]\ncooldown_ms = 1\ncomand = ["x"]\n', FILE), {
       code: 'config_invalid',
