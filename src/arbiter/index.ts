@@ -22,7 +22,8 @@
  *
  * Precedence and windows: docs/arbitration.md. Report protocol for agent authors: docs/reporting.md.
  */
-export { PaneArbiter, type PaneArbiterOptions, type ArbiterMemory } from './pane-arbiter.ts';
+export { PaneArbiter, type PaneArbiterOptions } from './pane-arbiter.ts';
+export { MAX_REMEMBERED_REPORTS, type ArbiterMemory } from './memory.ts';
 export { INBAND_POLICIES, type InbandPolicy } from './inband-binding.ts';
 export {
   systemClock,

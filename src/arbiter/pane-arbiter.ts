@@ -4,6 +4,7 @@ import type { OscEvent } from '../terminal/types.ts';
 import { BoundedMap } from './bounded-map.ts';
 import { checkBinding } from './binding.ts';
 import { bindInband, groupLeft, type InbandPolicy } from './inband-binding.ts';
+import { recallReports, recallTimestamps, rememberReports, type ArbiterMemory } from './memory.ts';
 import { debounce, isStartupIdle, needsDebounce, type PendingTransition } from './debounce.ts';
 import { buildExplain, type ArbiterExplain } from './explain.ts';
 import { identityExpiresAt, reportAuthority } from './freshness.ts';
@@ -20,7 +21,6 @@ import { RejectionLog } from './rejections.ts';
 import { PROGRAM_STATUS_SOURCE, SELF_REPORT_SOURCE, type Report, type StoredReport } from './report.ts';
 import { parseSelfReport, programStatusReport, SELF_REPORT_VARIABLES } from './self-report.ts';
 import { SequenceLedger } from './sequence.ts';
-import type { SessionEntry } from './sessions.ts';
 import { SessionBook } from './sessions.ts';
 import type { AgentView, ChangeRecord, Clock, ProcessObservation, ProcessTree, RejectReason, ReportOutcome } from './types.ts';
 import { DEFAULT_WINDOWS, type ArbiterWindows } from './windows.ts';
@@ -41,21 +41,6 @@ type Lifecycle = 'live' | 'exited';
 const UNOBSERVED: ProcessObservation = Object.freeze({ observable: false, leaderPid: null, agent: null, agentPid: null });
 
 /** The per-pane state machine merging all evidence into one effective agent state (see index.ts). */
-/** The part of an arbiter that outlives a daemon restart (see `memory()`). */
-export interface ArbiterMemory {
-  processKey: string;
-  generation: number;
-  currentSession: string | null;
-  sequence: Array<[string, number]>;
-  sessions: Array<[string, SessionEntry]>;
-  retired: Array<[number, number]>;
-  /**
-   * The agent's last known state and whether it was seen. Lets a turn that ended while no daemon ran
-   * come back done (idle, not seen), and a done pane stay done. Absent in older state files.
-   */
-  last?: { agent: string; state: RawState; seen: boolean };
-}
-
 export class PaneArbiter {
   readonly #clock: Clock;
   readonly #tree: ProcessTree;
@@ -122,8 +107,9 @@ export class PaneArbiter {
 
   /**
    * What must survive a daemon restart for late reports to be judged as before: the generation and
-   * the process it belongs to, the sessions, the seq watermarks and the retired agent pids; and the
-   * last state, so that a turn that ended meanwhile reads done.
+   * the process it belongs to, the sessions, the seq and ts watermarks and the retired agent pids; the
+   * accepted reports, so that an agent and state they gave come back; and the last state, so that a
+   * turn that ended meanwhile reads done.
    */
   memory(): ArbiterMemory {
     return {
@@ -133,6 +119,8 @@ export class PaneArbiter {
       sequence: this.#sequence.save(),
       sessions: this.#sessions.save(),
       retired: this.#retiredAgentPids.entries(),
+      reports: rememberReports(this.#reports.values()),
+      lastTs: [...this.#lastTs],
       ...(this.#lastMemory() ?? {}),
     };
   }
@@ -157,6 +145,12 @@ export class PaneArbiter {
     if (Array.isArray(memory.sequence)) this.#sequence.load(memory.sequence);
     if (Array.isArray(memory.sessions)) this.#sessions.load(memory.sessions);
     if (Array.isArray(memory.retired)) for (const [pid, generation] of memory.retired) this.#retiredAgentPids.set(pid, generation);
+    // The reports of this generation; the first observation keeps them only if it sees the same process.
+    for (const report of recallReports(memory.reports, this.#generation)) {
+      this.#reports.set(report.source, report);
+      this.#arrivals = Math.max(this.#arrivals, report.arrival);
+    }
+    for (const [source, ts] of recallTimestamps(memory.lastTs)) this.#lastTs.set(source, ts);
     const last = memory.last;
     if (last && typeof last.agent === 'string' && (last.state === 'working' || last.state === 'blocked' || last.state === 'idle') && typeof last.seen === 'boolean') {
       this.#restored = { agent: last.agent, state: last.state, seen: last.seen };

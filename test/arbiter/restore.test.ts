@@ -76,3 +76,89 @@ test('a state file without the last state restores as before', () => {
   delete memory.last;
   assert.equal(restored(memory, 'idle').displayed, 'idle');
 });
+
+/** A first daemon's arbiter in a pane with no agent process (a plain program, pid 300, group 300). */
+function reportedPane() {
+  const clock = new ManualClock();
+  const tree = new TreeModel(100);
+  tree.spawn(300, 100);
+  tree.spawn(301, 300); // a hook-like child of the program
+  const arbiter = new PaneArbiter({ clock, tree });
+  const program = { observable: true, leaderPid: 300, pgid: 300, agent: null, agentPid: null };
+  arbiter.observeProcess(program);
+  return { arbiter, clock, tree, program };
+}
+
+test('an agent and state a self report gave come back with the pane, with the same source', () => {
+  const first = reportedPane();
+  assert.equal(first.arbiter.observeOsc({ kind: 'userVar', name: 'CORRAL_AGENT', value: 'v1;agent=myagent;state=blocked' })?.accepted, true);
+  const before = first.arbiter.view();
+  const memory = JSON.parse(JSON.stringify(first.arbiter.memory())) as ArbiterMemory;
+
+  const second = reportedPane();
+  const arbiter = new PaneArbiter({ clock: second.clock, tree: second.tree });
+  arbiter.restore(memory);
+  arbiter.observeProcess(second.program);
+  const view = arbiter.view();
+  assert.deepEqual([view.agent, view.identity, view.state, view.source], ['myagent', 'report', 'blocked', 'report:osc1337']);
+  assert.equal(view.generation, before.generation);
+});
+
+test('the seq and ts watermarks survive a restart: replayed reports are refused', () => {
+  const first = reportedPane();
+  const now = Math.floor(first.clock.now() / 1000);
+  const hook = { source: 'hook:x', agent: 'myagent', state: 'blocked' as const, pid: 301 };
+  assert.equal(first.arbiter.reportAgent({ ...hook, seq: 5 }).accepted, true);
+  assert.equal(first.arbiter.reportAgent({ ...hook, source: 'hook:ts', ts: now }).accepted, true);
+  const memory = JSON.parse(JSON.stringify(first.arbiter.memory())) as ArbiterMemory;
+
+  const second = reportedPane();
+  const arbiter = new PaneArbiter({ clock: second.clock, tree: second.tree });
+  arbiter.restore(memory);
+  arbiter.observeProcess(second.program);
+  assert.equal(arbiter.reportAgent({ ...hook, seq: 5 }).reason, 'stale_seq');
+  assert.equal(arbiter.reportAgent({ ...hook, source: 'hook:ts', state: 'idle', ts: now - 5 }).reason, 'out_of_order');
+  assert.deepEqual([arbiter.view().agent, arbiter.view().state, arbiter.view().source], ['myagent', 'blocked', 'report:hook:ts']);
+});
+
+test('restored reports are dropped when another process runs after the restart, or their group left', () => {
+  const first = reportedPane();
+  first.arbiter.observeOsc({ kind: 'userVar', name: 'CORRAL_AGENT', value: 'v1;agent=myagent;state=blocked' });
+  const memory = JSON.parse(JSON.stringify(first.arbiter.memory())) as ArbiterMemory;
+  assert.equal(memory.reports?.[0]?.group, 300, 'the report is bound to the group that printed it');
+
+  const other = reportedPane();
+  const arbiter = new PaneArbiter({ clock: other.clock, tree: other.tree });
+  arbiter.restore(memory);
+  other.tree.spawn(400, 100);
+  arbiter.observeProcess({ observable: true, leaderPid: 400, pgid: 400, agent: null, agentPid: null });
+  assert.deepEqual([arbiter.view().agent, arbiter.view().state], [null, 'unknown']);
+});
+
+test('a state file\'s reports that are malformed or of another generation are left out', () => {
+  const first = reportedPane();
+  first.arbiter.observeOsc({ kind: 'userVar', name: 'CORRAL_AGENT', value: 'v1;agent=myagent;state=blocked' });
+  const memory = JSON.parse(JSON.stringify(first.arbiter.memory())) as ArbiterMemory;
+  const good = memory.reports![0]!;
+  const bad = [
+    { ...good, generation: good.generation - 1 },
+    { ...good, source: 'x'.repeat(65) },
+    { ...good, agent: 'not an id' },
+    { ...good, state: 'sleeping' },
+    { ...good, at: 'yesterday' },
+    null,
+    'osc1337',
+  ];
+  for (const report of bad) {
+    const second = reportedPane();
+    const arbiter = new PaneArbiter({ clock: second.clock, tree: second.tree });
+    arbiter.restore({ ...memory, reports: [report as never] });
+    arbiter.observeProcess(second.program);
+    assert.equal(arbiter.view().agent, null, JSON.stringify(report));
+  }
+  const second = reportedPane();
+  const arbiter = new PaneArbiter({ clock: second.clock, tree: second.tree });
+  arbiter.restore({ ...memory, reports: 'not a list' as never, lastTs: [['hook:x', 'soon']] as never });
+  arbiter.observeProcess(second.program);
+  assert.equal(arbiter.view().agent, null);
+});
