@@ -238,10 +238,15 @@ export class PaneAgent implements Disposable {
     if (this.disposed) return;
     // OSC is parsed before the batch's foreground check: a report must meet the process that wrote it.
     if (event.kind === 'userVar' || event.kind === 'programStatus') this.lookAtForeground();
+    const source = this.arbiter.view().source;
     const outcome = this.arbiter.observeOsc(event);
     if (outcome) {
       this.apply(outcome.changes);
-      if (outcome.accepted) this.detectSoon();
+      if (!outcome.accepted) return;
+      // A new source of the same state changes what the state file keeps, though no change is published.
+      // Not every report: a program printing the same one in a loop must not rewrite the file each time.
+      if (outcome.changes.length === 0 && this.arbiter.view().source !== source) this.deps.accepted?.(this.pane);
+      this.detectSoon();
     }
   }
 
