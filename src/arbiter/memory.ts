@@ -27,12 +27,20 @@ export interface ArbiterMemory {
 
 /** Reports kept per pane across a restart, the newest; a pane has one per source it heard from. */
 export const MAX_REMEMBERED_REPORTS = 64;
+/**
+ * A remembered report's message (explain's text, never a decision's) is cut to this many characters,
+ * so that a pane's share of the state file, rewritten at every change, stays small.
+ */
+export const REMEMBERED_MESSAGE_CHARS = 256;
 
 const STATES: readonly string[] = ['working', 'idle', 'blocked', 'unknown'];
 
-/** The newest reports by arrival, oldest first, at most MAX_REMEMBERED_REPORTS. */
+/** The newest reports by arrival, oldest first, at most MAX_REMEMBERED_REPORTS, messages cut short. */
 export function rememberReports(reports: Iterable<StoredReport>): StoredReport[] {
-  return [...reports].sort((a, b) => a.arrival - b.arrival).slice(-MAX_REMEMBERED_REPORTS).map((report) => ({ ...report }));
+  return [...reports]
+    .sort((a, b) => a.arrival - b.arrival)
+    .slice(-MAX_REMEMBERED_REPORTS)
+    .map((report) => (report.message === undefined ? { ...report } : { ...report, message: report.message.slice(0, REMEMBERED_MESSAGE_CHARS) }));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PaneArbiter, type ArbiterMemory } from '../../src/arbiter/index.ts';
+import { MAX_REMEMBERED_REPORTS, PaneArbiter, type ArbiterMemory } from '../../src/arbiter/index.ts';
 import { ManualClock, TreeModel, agentRunning, verdict, SECOND } from './harness.ts';
 
 /** A first daemon's arbiter that saw `states` from claude (pid 200), then its memory. */
@@ -161,4 +161,16 @@ test('a state file\'s reports that are malformed or of another generation are le
   arbiter.restore({ ...memory, reports: 'not a list' as never, lastTs: [['hook:x', 'soon']] as never });
   arbiter.observeProcess(second.program);
   assert.equal(arbiter.view().agent, null);
+});
+
+test('a pane remembers at most the newest 64 reports, with their messages cut to 256 characters', () => {
+  const first = reportedPane();
+  for (let i = 0; i < 70; i += 1) {
+    assert.equal(first.arbiter.reportAgent({ source: `hook:s${i}`, agent: 'myagent', state: 'working', pid: 301, message: 'm'.repeat(4096) }).accepted, true);
+  }
+  const memory = first.arbiter.memory();
+  assert.equal(memory.reports?.length, MAX_REMEMBERED_REPORTS);
+  assert.equal(memory.reports?.[0]?.source, 'hook:s6', 'the oldest go first');
+  assert.ok(memory.reports?.every((report) => report.message?.length === 256));
+  assert.ok(JSON.stringify(memory).length < 64 * 1024, `${JSON.stringify(memory).length} bytes`);
 });
