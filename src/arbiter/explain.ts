@@ -81,6 +81,7 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
       !forAgent ? `names ${report.agent}, pane is ${view.agent ?? 'unidentified'}` : '',
       isLifecycleAuthority(report, input) ? 'full-lifecycle source' : '',
       seq !== undefined ? `last seq ${seq}` : '',
+      report.group !== undefined ? `bound to process group ${report.group}` : '',
     ].filter((note) => note.length > 0);
     evidence.push({
       kind: 'report',

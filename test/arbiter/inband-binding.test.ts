@@ -33,6 +33,7 @@ test('by default an in-band report counts while the group that held the terminal
   arbiter.observeProcess(job(300)); // `cat evil.txt`: its own group
   assert.equal(arbiter.observeOsc(BLOCKED)?.accepted, true);
   assert.equal(arbiter.view().state, 'blocked');
+  assert.match(arbiter.explain().evidence.find((e) => e.source === 'osc1337')!.note, /bound to process group 300/);
   arbiter.observeProcess(job(300)); // looked at again: the same group still holds the terminal
   assert.equal(arbiter.view().state, 'blocked');
   arbiter.observeProcess(job(100)); // cat exited: the shell is back
