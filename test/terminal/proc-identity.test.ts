@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ancestry, descendants, isDescendant, parseStat, readForeground } from '../../src/terminal/proc-identity.ts';
+import { ancestry, descendants, ignoresTtou, isDescendant, parseStat, readForeground } from '../../src/terminal/proc-identity.ts';
 import { cleanup, spawnBash, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
 
 test('parseStat splits at the last parenthesis, so comm may hold spaces and parens', () => {
@@ -26,6 +26,23 @@ test('an idle shell is its own foreground group', async () => {
     assert.equal(fg.leader?.comm, 'bash');
     assert.match(fg.leader?.exe ?? '', /bash$/);
     assert.deepEqual(fg.leader?.argv, ['bash', '--norc', '--noprofile', '-i']);
+  } finally {
+    await cleanup(pane);
+  }
+});
+
+test('an interactive shell ignores SIGTTOU and the jobs it starts do not', async () => {
+  const pane = spawnBash();
+  try {
+    await waitForScreen(pane, '$ ');
+    assert.equal(ignoresTtou(pane.pid), true, 'the job-control shell');
+    pane.write('sleep 2\r');
+    const fg = await waitFor('sleep in the foreground', () => {
+      const current = pane.foreground();
+      return current?.leader?.comm === 'sleep' ? current : null;
+    });
+    assert.equal(ignoresTtou(fg.leader!.pid), false, 'its job');
+    assert.equal(ignoresTtou(999_999_999), false, 'a process that is gone');
   } finally {
     await cleanup(pane);
   }
