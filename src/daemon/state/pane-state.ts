@@ -121,6 +121,7 @@ export class PaneStateStore implements Disposable {
       args: pane.identity.args,
       cwd: info.cwd,
       env: pane.env,
+      ...(pane.droppedEnv.length > 0 ? { droppedEnv: [...pane.droppedEnv] } : {}),
       cols: info.cols,
       rows: info.rows,
       createdAt: info.createdAt,
