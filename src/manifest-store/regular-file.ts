@@ -7,13 +7,14 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
  */
 export type RegularFileProblem = 'file_absent' | 'file_not_regular' | 'file_is_symlink' | 'file_too_large' | 'file_unreadable';
 
+/** `message` is `<file>: <problem>`; `problem` alone is for a caller that names the file itself. */
 export class RegularFileError extends Error {
   constructor(
     readonly code: RegularFileProblem,
     readonly file: string,
-    message: string,
+    readonly problem: string,
   ) {
-    super(message);
+    super(`${file}: ${problem}`);
   }
 }
 
@@ -37,19 +38,19 @@ export function readRegularFileBytes(file: string, maxBytes: number, options: Re
     fd = openSync(file, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new RegularFileError('file_absent', file, `${file}: cannot read: ${(error as Error).message}`);
+    if (code === 'ENOENT') throw new RegularFileError('file_absent', file, `cannot read: ${(error as Error).message}`);
     if (code === 'ELOOP' && !options.followSymlink) {
-      throw new RegularFileError('file_is_symlink', file, `${file}: is a symbolic link, not a regular file; a link is not followed here`);
+      throw new RegularFileError('file_is_symlink', file, `is a symbolic link, not a regular file; a link is not followed here`);
     }
-    throw new RegularFileError('file_unreadable', file, `${file}: cannot read: ${(error as Error).message}`);
+    throw new RegularFileError('file_unreadable', file, `cannot read: ${(error as Error).message}`);
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) {
-      throw new RegularFileError('file_not_regular', file, `${file}: is ${kindOf(stat)}, not a regular file; only regular files are read`);
+      throw new RegularFileError('file_not_regular', file, `is ${kindOf(stat)}, not a regular file; only regular files are read`);
     }
     const what = options.what ?? 'file';
-    const tooLarge = (size: string) => new RegularFileError('file_too_large', file, `${file}: ${size} bytes exceed the ${what} size limit of ${maxBytes}`);
+    const tooLarge = (size: string) => new RegularFileError('file_too_large', file, `${size} bytes exceed the ${what} size limit of ${maxBytes}`);
     if (stat.size > maxBytes) throw tooLarge(String(stat.size));
     const buffer = Buffer.allocUnsafe(Math.min(maxBytes, Math.max(stat.size, 64 * 1024)) + 1);
     let bytes = buffer;
@@ -69,7 +70,7 @@ export function readRegularFileBytes(file: string, maxBytes: number, options: Re
     return { bytes: bytes.subarray(0, length), stat };
   } catch (error) {
     if (error instanceof RegularFileError) throw error;
-    throw new RegularFileError('file_unreadable', file, `${file}: cannot read: ${(error as Error).message}`);
+    throw new RegularFileError('file_unreadable', file, `cannot read: ${(error as Error).message}`);
   } finally {
     closeSync(fd);
   }
