@@ -84,11 +84,10 @@ describe('a state file the daemon cannot use', () => {
     const prepared = prepare();
     try {
       mkfifo(prepared.file);
-      const started = Date.now();
+      // startDaemon's own guard fails a start that does not listen in time: a blocking open never would.
       const { aside, log } = await startsWithout(prepared, 'not_regular_file');
       assert.match(log.detail, /is a FIFO, not a regular file/);
       assert.ok(lstatSync(aside).isFIFO());
-      assert.ok(Date.now() - started < 30_000);
     } finally {
       cleanUp(prepared);
     }

@@ -85,9 +85,9 @@ describe('state that survives the daemon', () => {
         [environ.PLAIN, environ.GIT_AUTHOR_NAME, environ.PGPASS, environ.DATABASE_URL, environ.OPENAI_KEY, environ.UPSTREAM],
         ['yes', 'A Person', 'from-the-daemon', undefined, undefined, undefined],
       );
-      const warning = second.stderr().split('\n').find((line) => line.includes('without environment keys kept out of the state file'));
-      assert.ok(warning, second.stderr());
-      assert.deepEqual(JSON.parse(warning).keys, ['DATABASE_URL', 'OPENAI_KEY', 'UPSTREAM'], 'the log names the keys the respawn could not pass');
+      // Logged before the reply, but the daemon's stderr and the CLI's stdout are two pipes: wait for the line.
+      const warning = await waitFor(() => second!.stderr().split('\n').find((line) => line.includes('without environment keys kept out of the state file')), { what: 'the log line naming the keys', timeoutMs: 60_000 });
+      assert.deepEqual(JSON.parse(warning!).keys, ['DATABASE_URL', 'OPENAI_KEY', 'UPSTREAM'], 'the log names the keys the respawn could not pass');
     } finally {
       if (second) await second.dispose();
       await first.dispose();
