@@ -182,12 +182,12 @@ describe('a state file the daemon cannot use', () => {
   it('holds panes of a wrong shape: the good one is listed lost, the rest left out, and the file kept aside', async () => {
     const prepared = prepare();
     try {
-      const panes = [storedPane('w1:p1', 'good'), storedPane('w1:p2', 'bad', { cols: 'wide' }), storedPane('w1:p1', 'twin'), storedPane('w1:p3', 'envless', { env: ['x'] }), 'junk'];
+      const panes = [storedPane('w1:p1', 'good'), storedPane('w1:p2', 'bad', { cols: 'wide' }), storedPane('w1:p1', 'twin'), storedPane('w1:p3', 'envless', { env: ['x'] }), storedPane('w1:p4', 'a name/with a slash'), 'junk'];
       const content = storedState(prepared.socket, panes);
       writeFileSync(prepared.file, content, { mode: 0o600 });
       const { aside, log } = await startsWithout(prepared, 'wrong_shape', ['w1:p1']);
       assert.equal(log.panesKept, 1);
-      assert.match(log.detail, /4 of its panes left out: panes\[1\]: "cols" and "rows" are not a pane size; panes\[2\]: repeats the id w1:p1; panes\[3\]: "env" is not an object of strings; panes\[4\]: not an object/);
+      assert.match(log.detail, /5 of its panes left out: panes\[1\]: "cols" and "rows" are not a pane size; panes\[2\]: repeats the id w1:p1; panes\[3\]: "env" is not an object of strings; panes\[4\]: "name" is not a pane name or null; panes\[5\]: not an object/);
       assert.equal(readFileSync(aside, 'utf8'), content);
     } finally {
       cleanUp(prepared);

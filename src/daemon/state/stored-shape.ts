@@ -75,10 +75,14 @@ export function checkStoredState(value: unknown): CheckedState | string {
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isStringOrNull = (value: unknown) => value === null || isString(value);
 
+/** A pane's name and its workspace's, as `pane.spawn` takes them (src/protocol/methods/pane.ts). */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const isName = (value: unknown): value is string => isString(value) && NAME.test(value);
+
 const FIELDS: Array<[keyof StoredPane, (value: unknown) => boolean, string]> = [
-  ['id', (v) => isString(v) && /^[^\s:]{1,64}:p\d{1,9}$/.test(v), 'a pane id such as "w1:p3"'],
-  ['name', isStringOrNull, 'a string or null'],
-  ['workspace', isString, 'a string'],
+  ['workspace', isName, 'a workspace name'],
+  ['id', (v) => isString(v) && /^[^:]+:p\d{1,9}$/.test(v), 'a pane id such as "w1:p3"'],
+  ['name', (v) => v === null || isName(v), 'a pane name or null'],
   ['command', (v) => isString(v) && v.length > 0, 'a command'],
   ['args', (v) => Array.isArray(v) && v.every(isString), 'an array of strings'],
   ['cwd', isString, 'a string'],
@@ -97,6 +101,7 @@ function paneProblem(pane: unknown): string | null {
   for (const [field, valid, expected] of FIELDS) {
     if (!valid(pane[field])) return `"${field}" is not ${expected}`;
   }
+  if (!(pane.id as string).startsWith(`${pane.workspace as string}:p`)) return `"id" ${pane.id as string} is not of its workspace ${pane.workspace as string}`;
   if (!isPaneSize(pane.cols as number, pane.rows as number)) return '"cols" and "rows" are not a pane size';
   if (pane.integrate !== undefined && pane.integrate !== false) return '"integrate" is neither false nor absent';
   if (pane.droppedEnv !== undefined && !(Array.isArray(pane.droppedEnv) && pane.droppedEnv.every(isString))) return '"droppedEnv" is not an array of strings';
