@@ -57,6 +57,19 @@ describe('secrets in a spawn environment', () => {
     assert.equal(secretValueShape(secret.DATABASE_URL!), 'a URL with a password');
   });
 
+  it('judges values crafted against its patterns in linear time (the daemon spends it on every spawn)', () => {
+    // pane.spawn takes 1024 entries of 64 KiB within its 1 MiB line: sixteen such values per shape.
+    const crafted = ['a', 'sk-', 'eyJa.', 'a://b:', 'Ab1', 'ghp_', 'xoxb-', '-----BEGIN A', 'a.', 'AKIA', 'github_pat_', 'sk_live_'];
+    const started = performance.now();
+    for (const unit of crafted) {
+      const value = unit.repeat(Math.floor(65_536 / unit.length));
+      withoutSecrets(Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`K${i}`, value])));
+    }
+    // About 0.5 s on a loaded machine; the unbounded URL scheme took 3.4 s per value of `sk-sk-...`.
+    // The bound is only far enough above linear time that no load reaches it.
+    assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
+  });
+
   it('keeps the rest, and names the dropped keys without their values', () => {
     const { env, dropped } = withoutSecrets({ PLAIN: 'yes', DATABASE_URL: 'postgres://app:hunter2@db/app', PGPASS: 'x', OPENAI_KEY: 'y', GIT_AUTHOR_NAME: 'A Person' });
     assert.deepEqual(env, { PLAIN: 'yes', GIT_AUTHOR_NAME: 'A Person' });

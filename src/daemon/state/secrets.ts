@@ -38,9 +38,13 @@ export function isSecretKey(key: string): boolean {
   );
 }
 
-/** Token shapes found anywhere in a value, each named for the log and docs/operations.md. */
+/**
+ * Token shapes found anywhere in a value, each named for the log and docs/operations.md. Every
+ * repeat that a failed match could retry from each start is bounded, so a value of 64 KiB crafted
+ * against them is judged in linear time (an unbounded URL scheme took 3.4 s for 64 KiB of `sk-sk-...`).
+ */
 export const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
-  ['a URL with a password', /\b[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s/?#@]+@/i],
+  ['a URL with a password', /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,256}:[^\s/?#@]{1,256}@/i],
   ['an sk- key (OpenAI, Anthropic and others)', /\bsk-[A-Za-z0-9_-]{16,}/],
   ['a GitHub token', /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/],
   ['a GitLab token', /\bglpat-[A-Za-z0-9_-]{20,}/],
@@ -51,7 +55,7 @@ export const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
   ['an npm token', /\bnpm_[A-Za-z0-9]{36}/],
   ['a Hugging Face token', /\bhf_[A-Za-z0-9]{30,}/],
   ['a JSON web token', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/],
-  ['a private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['a private key', /-----BEGIN [A-Z ]{0,64}PRIVATE KEY-----/],
 ];
 
 /**
