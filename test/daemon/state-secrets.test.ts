@@ -59,7 +59,7 @@ describe('secrets in a spawn environment', () => {
 
   it('judges values crafted against its patterns in linear time (the daemon spends it on every spawn)', () => {
     // pane.spawn takes 1024 entries of 64 KiB within its 1 MiB line: sixteen such values per shape.
-    const crafted = ['a', 'sk-', 'eyJa.', 'a://b:', 'Ab1', 'ghp_', 'xoxb-', '-----BEGIN A', 'a.', 'AKIA', 'github_pat_', 'sk_live_'];
+    const crafted = ['a', 'sk-', 'eyJa.', 'eyJaaaaaaaaa-', 'a://b:', 'Ab1', 'ghp_', 'xoxb-', '-----BEGIN A', 'a.', 'AKIA', 'github_pat_', 'sk_live_'];
     const started = performance.now();
     for (const unit of crafted) {
       const value = unit.repeat(Math.floor(65_536 / unit.length));

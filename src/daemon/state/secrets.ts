@@ -1,6 +1,6 @@
 /**
- * What of a spawn's environment is never written to the state file (docs/operations.md, "The state
- * file"): a key whose name says it holds a secret, and a value that looks like one whatever its key.
+ * What of a spawn's environment is never written to the state file (docs/operations.md, "Secrets"):
+ * a key whose name says it holds a secret, and a value that looks like one whatever its key.
  * A respawned pane gets a dropped key again only from the daemon's own environment.
  */
 
@@ -54,7 +54,8 @@ export const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
   ['a Stripe key', /\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}/],
   ['an npm token', /\bnpm_[A-Za-z0-9]{36}/],
   ['a Hugging Face token', /\bhf_[A-Za-z0-9]{30,}/],
-  ['a JSON web token', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/],
+  // The header is short; the payload is looked for only behind a header and ends at the next dot.
+  ['a JSON web token', /\beyJ[A-Za-z0-9_-]{8,512}\.eyJ[A-Za-z0-9_-]{8,}\./],
   ['a private key', /-----BEGIN [A-Z ]{0,64}PRIVATE KEY-----/],
 ];
 
