@@ -210,10 +210,16 @@ export class Daemon {
     for (const pane of previous.values()) {
       if (pane.state === 'exited') continue;
       const note = `[corral] pane ${pane.id} was lost: the process holding its terminal went away.\nRun \`corral pane respawn ${pane.id}\` to start it again.`;
-      this.registry.addLost(
-        { ...pane, previous: lifeOf(pane) },
-        lostTerminalPane({ pid: pane.pid, cols: pane.cols, rows: pane.rows, note }),
-      );
+      try {
+        this.registry.addLost(
+          { ...pane, previous: lifeOf(pane) },
+          lostTerminalPane({ pid: pane.pid, cols: pane.cols, rows: pane.rows, note }),
+        );
+      } catch (error) {
+        // A state file edited by hand can name a lost pane by a recovered pane's name.
+        this.log.warn({ pane: pane.id, name: pane.name, err: error }, 'pane of the state file not listed: its id or name is taken');
+        continue;
+      }
       this.log.warn({ pane: pane.id, name: pane.name, agent: pane.agent, session: pane.session }, 'pane lost');
     }
     if (stored) this.registry.reserveIds(stored.nextPane);

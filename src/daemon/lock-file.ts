@@ -1,13 +1,19 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Disposable } from '../base/disposable.ts';
+import { readRegularFileBytes } from '../manifest-store/regular-file.ts';
 import { StartupError } from './startup-error.ts';
 
 /** One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively. */
 
+/** The longest lock a daemon writes: a pid and a newline. */
+const MAX_LOCK_BYTES = 64;
+
+/** The pid in the lock; null when there is none, or the lock is no regular file (a FIFO must not hold the start). */
 function readHolder(lockPath: string): number | null {
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
+    const text = readRegularFileBytes(lockPath, MAX_LOCK_BYTES, { followSymlink: false, what: 'lock' }).bytes.toString('utf8');
+    const pid = Number.parseInt(text.trim(), 10);
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;

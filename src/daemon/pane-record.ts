@@ -35,6 +35,8 @@ export interface PaneOrigin {
   recovered?: boolean;
   /** The environment the spawn asked for, without secrets (kept for a respawn). */
   env?: Record<string, string>;
+  /** The names of the keys left out of `env` as secrets (daemon/state/secrets.ts). */
+  droppedEnv?: readonly string[];
   previous?: PreviousLife | null;
   /** An agent started outside Corral that reports through its hooks: the pane has no process and no screen. */
   external?: ExternalKey | null;
@@ -57,6 +59,7 @@ export class PaneRecord implements Disposable {
   /** Whether this pane outlived a previous daemon and was taken back from the pty host. */
   readonly recovered: boolean;
   readonly env: Record<string, string>;
+  readonly droppedEnv: readonly string[];
   /** Set on a pane a previous daemon owned (recovered or lost). */
   readonly previous: PreviousLife | null;
   /** Set on an external pane (hook reports without a pane of their own). */
@@ -81,6 +84,7 @@ export class PaneRecord implements Disposable {
     this.createdAt = origin.createdAt ?? Date.now();
     this.recovered = origin.recovered ?? false;
     this.env = origin.env ?? {};
+    this.droppedEnv = origin.droppedEnv ?? [];
     this.previous = origin.previous ?? null;
     this.external = origin.external ?? null;
     this.integrate = origin.integrate ?? true;

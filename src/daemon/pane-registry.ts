@@ -14,6 +14,8 @@ export interface PaneMeta extends PaneIdentity {
   createdAt: number;
   /** The environment the spawn asked for, without secrets. */
   env: Record<string, string>;
+  /** The names of the keys left out of `env` as secrets; absent when none were. */
+  droppedEnv?: string[];
   cols?: number;
   rows?: number;
   previous?: PreviousLife | null;
@@ -34,6 +36,8 @@ export interface SpawnOptions {
   /** Arguments added to the command for this start only (a resume form); the pane keeps `args`. */
   extraArgs?: string[];
   previous?: PreviousLife | null;
+  /** A respawn: the keys the pane's first start had that were not kept as secrets. */
+  droppedEnv?: readonly string[];
 }
 
 /** Starts a pane's terminal: in the pty host (the daemon's own), or in this process (tests, benches). */
@@ -151,10 +155,16 @@ export class PaneRegistry implements Disposable {
     checkSpawnable(request.command, cwd, env, request.args ?? []);
     if (options.id === undefined) this.nextPane += 1;
     const identity: PaneIdentity = { id, name: request.name ?? null, workspace, command: request.command, args: request.args ?? [], cwd };
+    const kept = withoutSecrets(request.env ?? {});
+    const dropped = [...new Set([...(options.droppedEnv ?? []), ...kept.dropped])];
+    // A respawn passes on what the daemon's own environment has; the rest of the secrets are gone.
+    const missing = (options.droppedEnv ?? []).filter((key) => env[key] === undefined);
+    if (missing.length > 0) this.log.warn({ pane: id, keys: missing }, 'pane started again without environment keys kept out of the state file as secrets');
     const meta: PaneMeta = {
       ...identity,
       createdAt: Date.now(),
-      env: withoutSecrets(request.env ?? {}).env,
+      env: kept.env,
+      ...(dropped.length > 0 ? { droppedEnv: dropped } : {}),
       previous: options.previous ?? null,
       ...(request.integrate === false ? { integrate: false as const } : {}),
     };
@@ -232,6 +242,7 @@ export class PaneRegistry implements Disposable {
       createdAt: meta.createdAt,
       recovered,
       env: meta.env ?? {},
+      droppedEnv: meta.droppedEnv ?? [],
       previous: meta.previous ?? null,
       external,
       integrate: meta.integrate !== false,

@@ -14,10 +14,11 @@ export function resumeArgs(manifests: ManifestSet, agent: string | null, session
 }
 
 /**
- * Starts a lost or exited pane's command again under the same id, name, cwd, size and environment
- * (without the secrets the state file never kept). When the agent's manifest declares a resume form
- * and a session id is known, the form is added to the arguments for this start: the conversation
- * goes on. `fresh` starts the plain command.
+ * Starts a lost or exited pane's command again under the same id, name, cwd, size and environment,
+ * without the secrets the state file never kept: such a key comes from the daemon's own environment
+ * when it has one and is missing otherwise, which the log names. When the agent's manifest declares a
+ * resume form and a session id is known, the form is added to the arguments for this start: the
+ * conversation goes on. `fresh` starts the plain command.
  */
 export async function respawnPane(
   registry: PaneRegistry,
@@ -41,7 +42,7 @@ export async function respawnPane(
   const next = await registry.spawn(
     // A pane started with --no-integrate comes back without Corral's hooks too.
     { command, args, cwd, env, cols, rows, workspace, ...(name !== null ? { name } : {}), ...(pane.integrate ? {} : { integrate: false }) },
-    { id, ...(extra ? { extraArgs: extra } : {}), previous: previous ? { ...previous, arbiter: null } : null },
+    { id, ...(extra ? { extraArgs: extra } : {}), previous: previous ? { ...previous, arbiter: null } : null, droppedEnv: pane.droppedEnv },
   );
   return { ...next.info(), resumed: extra ? session : null };
 }

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseConfig, DEFAULT_CONFIG } from '../../src/daemon/config/index.ts';
 import { fillArgv } from '../../src/daemon/notify/argv-template.ts';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
+import { mkfifo } from '../manifest-store/hostile-files.ts';
 
 const FILE = '/home/u/.config/corral/config.toml';
 
@@ -87,6 +88,28 @@ describe('the daemon and its config file', () => {
     const result = await runCli(['daemon', '--socket', join(dir, 's.sock')], { env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') } });
     assert.equal(result.code, 1);
     assert.match(result.stderr, new RegExp(`${file}:2: unknown key "notify.cooldown".*\\[config_invalid\\]`));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a config that is a FIFO, a device or over 64 KiB at once, saying what it is', async () => {
+    const dir = makeTempDir();
+    const fifo = join(dir, 'fifo.toml');
+    mkfifo(fifo);
+    const zero = join(dir, 'zero.toml');
+    symlinkSync('/dev/zero', zero);
+    const big = join(dir, 'big.toml');
+    writeFileSync(big, `# ${'x'.repeat(70_000)}\n`);
+    const expected = [
+      [fifo, /fifo\.toml: is a FIFO, not a regular file.*\[config_invalid\]/],
+      [zero, /zero\.toml: is a character device, not a regular file/],
+      [big, /big\.toml: \d+ bytes exceed the config size limit of 65536/],
+    ] as const;
+    for (const [file, message] of expected) {
+      // The guard only catches a hang: a blocking open never returns.
+      const result = await runCli(['daemon', '--socket', join(dir, 's.sock'), '--config', file], { timeoutMs: 60_000 });
+      assert.equal(result.code, 1, result.stderr);
+      assert.match(result.stderr, message);
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 

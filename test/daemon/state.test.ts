@@ -45,6 +45,56 @@ describe('state that survives the daemon', () => {
     }
   });
 
+  it('drops secrets by key name and by value, and a respawn after the host is gone starts without them or with the daemon\'s own', async () => {
+    const dir = makeTempDir();
+    // The daemon's own environment has one of the keys: a respawn passes that one on, as for any pane.
+    const daemonEnv = { PGPASS: 'from-the-daemon' };
+    const first = await startDaemon({ dir, env: daemonEnv });
+    let second: DaemonProcess | undefined;
+    try {
+      const a = await connect(first);
+      const env = {
+        PLAIN: 'yes',
+        GIT_AUTHOR_NAME: 'A Person',
+        DATABASE_URL: 'postgres://app:hunter2@db.internal:5432/app',
+        PGPASS: 'pg-secret',
+        OPENAI_KEY: 'plain-looking',
+        UPSTREAM: 'ghp_0123456789abcdefghijABCDEFGHIJklmn',
+      };
+      const pane = await a.call('pane.spawn', { command: 'sleep', args: ['1000'], name: 'secretive', cwd: dir, env });
+      const [file] = stateFiles(dir);
+      const stored = await waitFor(() => JSON.parse(readFileSync(file!, 'utf8')).panes.find((p: any) => p.id === pane.id), { what: 'the pane in the state file', timeoutMs: 60_000 });
+      assert.deepEqual(stored.env, { PLAIN: 'yes', GIT_AUTHOR_NAME: 'A Person' });
+      assert.deepEqual(stored.droppedEnv, ['DATABASE_URL', 'PGPASS', 'OPENAI_KEY', 'UPSTREAM'], 'the names are kept, not the values');
+      assert.doesNotMatch(readFileSync(file!, 'utf8'), /hunter2|pg-secret|plain-looking|ghp_/);
+      a.client.close();
+
+      process.kill(first.hostPids()[0]!, 'SIGKILL');
+      await killDaemon(first);
+      await waitFor(() => !isAlive(pane.pid), { what: 'the pane to die with its PTY', timeoutMs: 60_000 });
+
+      second = await startDaemon({ dir, env: daemonEnv });
+      const respawned = await runCli(['--socket', second.socket, 'pane', 'respawn', 'secretive', '--json']);
+      assert.equal(respawned.code, 0, respawned.stderr);
+      const info = JSON.parse(respawned.stdout);
+      assert.equal(info.state, 'running');
+      // The pid is known from the fork; the exec of sleep follows the start gate.
+      await waitFor(() => readFileSync(`/proc/${info.pid}/cmdline`, 'utf8').startsWith('sleep'), { what: 'the respawned sleep to exec', timeoutMs: 60_000 });
+      const environ = Object.fromEntries(readFileSync(`/proc/${info.pid}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+      assert.deepEqual(
+        [environ.PLAIN, environ.GIT_AUTHOR_NAME, environ.PGPASS, environ.DATABASE_URL, environ.OPENAI_KEY, environ.UPSTREAM],
+        ['yes', 'A Person', 'from-the-daemon', undefined, undefined, undefined],
+      );
+      // Logged before the reply, but the daemon's stderr and the CLI's stdout are two pipes: wait for the line.
+      const warning = await waitFor(() => second!.stderr().split('\n').find((line) => line.includes('without environment keys kept out of the state file')), { what: 'the log line naming the keys', timeoutMs: 60_000 });
+      assert.deepEqual(JSON.parse(warning!).keys, ['DATABASE_URL', 'OPENAI_KEY', 'UPSTREAM'], 'the log names the keys the respawn could not pass');
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('after kill -9 of the host and the daemon, lists panes as lost with their last state and session, and a respawn resumes the session', async () => {
     const dir = makeTempDir();
     const first = await startDaemon({ dir });

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { IntegrationSpec } from '../../detect/manifest-spec.ts';
 import { hookEntries, isCorralHook } from '../../daemon/integration/hook-entries.ts';
 import { shellQuote } from '../../daemon/integration/launch.ts';
+import { readSettingsFile, writeFileAtomically, writeTargetOf } from '../../daemon/integration/settings-file.ts';
+import { RegularFileError } from '../../manifest-store/regular-file.ts';
 
 /**
  * `corral integration install|uninstall|status`: Corral's hooks in the user's own settings file, for
  * agents started outside Corral. Install keeps the file as it was (`<file>.corral-backup`) and notes
  * what it wrote (`<file>.corral.json`); uninstall puts the original back byte for byte while the file
- * still holds what install wrote, and otherwise takes out only Corral's hooks.
+ * still holds what install wrote, and otherwise takes out only Corral's hooks. A settings file that is
+ * a symlink stays one: its target is what is read and written (settings-file.ts).
  */
 export interface IntegrationStatus {
   agent: string;
@@ -50,36 +53,38 @@ export function userFileOf(agent: string, spec: IntegrationSpec, env: NodeJS.Pro
 }
 
 export function integrationStatus(agent: string, spec: IntegrationSpec, file: string): IntegrationStatus {
-  const content = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const content = readSettings(file)?.toString('utf8') ?? null;
   return { agent, file, installed: content !== null && holdsHooks(spec, content, file), backup: existsSync(backupOf(file)) ? backupOf(file) : null };
 }
 
 export function installIntegration(agent: string, spec: IntegrationSpec, file: string, hookArgv: string[]): IntegrationChange {
-  const before = existsSync(file) ? readFileSync(file) : null;
+  const before = readSettings(file);
   const text = before?.toString('utf8') ?? '';
   if (before !== null && holdsHooks(spec, text, file)) return { ...integrationStatus(agent, spec, file), result: 'already_installed' };
   const after = spec.mechanism === 'notify_config' ? withNotify(text, hookArgv, file) : withHooks(spec, text, hookArgv.map(shellQuote).join(' '), file);
-  mkdirSync(dirname(file), { recursive: true });
   if (!existsSync(noteOf(file))) {
     // The first install keeps the original; a later one (after a manual removal) keeps that first original.
-    if (before !== null) copyFileSync(file, backupOf(file));
+    if (before !== null) writeFileAtomically(backupOf(file), before, { throughLinks: false });
     const notifyLine = spec.mechanism === 'notify_config' ? (NOTIFY_LINE.exec(topLevel(text))?.[0] ?? null) : undefined;
-    writeAtomic(noteOf(file), JSON.stringify({ existed: before !== null, sha256: sha256(after), notifyLine } satisfies InstallNote));
+    writeFileAtomically(noteOf(file), JSON.stringify({ existed: before !== null, sha256: sha256(after), notifyLine } satisfies InstallNote), { throughLinks: false });
   } else {
     const note = readNote(file);
-    writeAtomic(noteOf(file), JSON.stringify({ ...note, sha256: sha256(after) }));
+    writeFileAtomically(noteOf(file), JSON.stringify({ ...note, sha256: sha256(after) }), { throughLinks: false });
   }
-  writeAtomic(file, after);
+  writeFileAtomically(file, after, { throughLinks: true });
   return { ...integrationStatus(agent, spec, file), result: 'installed' };
 }
 
 export function uninstallIntegration(agent: string, spec: IntegrationSpec, file: string): IntegrationChange {
   const note = existsSync(noteOf(file)) ? readNote(file) : null;
-  const current = existsSync(file) ? readFileSync(file) : null;
+  const current = readSettings(file);
   if (note !== null && current !== null && sha256(current) === note.sha256) {
-    if (!note.existed) rmSync(file);
-    else if (existsSync(backupOf(file))) renameSync(backupOf(file), file);
-    else throw new IntegrationError('integration_unreadable_file', `${backupOf(file)} is missing: cannot restore ${file}; remove Corral's hooks by hand`);
+    // What install found goes back where it was read: a link keeps pointing, its target gets the bytes.
+    if (!note.existed) rmSync(writeTargetOf(file));
+    else if (existsSync(backupOf(file))) {
+      writeFileAtomically(file, readSettings(backupOf(file)) ?? Buffer.alloc(0), { throughLinks: true });
+      rmSync(backupOf(file));
+    } else throw new IntegrationError('integration_unreadable_file', `${backupOf(file)} is missing: cannot restore ${file}; remove Corral's hooks by hand`);
     rmSync(noteOf(file), { force: true });
     return { ...integrationStatus(agent, spec, file), result: 'restored' };
   }
@@ -89,9 +94,21 @@ export function uninstallIntegration(agent: string, spec: IntegrationSpec, file:
     return { ...integrationStatus(agent, spec, file), result: 'not_installed' };
   }
   // The user changed the file since: take out only Corral's hooks, keep their changes and the backup.
-  writeAtomic(file, spec.mechanism === 'notify_config' ? withoutNotify(text, file, note?.notifyLine) : withoutHooks(spec, text, file));
+  writeFileAtomically(file, spec.mechanism === 'notify_config' ? withoutNotify(text, file, note?.notifyLine) : withoutHooks(spec, text, file), { throughLinks: true });
   rmSync(noteOf(file), { force: true });
   return { ...integrationStatus(agent, spec, file), result: 'removed' };
+}
+
+/** The settings file's bytes, null when absent; a FIFO, device or oversized file is refused, changing nothing. */
+function readSettings(file: string): Buffer | null {
+  try {
+    return readSettingsFile(file);
+  } catch (error) {
+    if (error instanceof RegularFileError) {
+      throw new IntegrationError('integration_unreadable_file', `${error.message}; nothing was changed: make it a regular file, or pass --file`);
+    }
+    throw error;
+  }
 }
 
 // ---- settings.json (Claude Code, Gemini CLI, Qwen Code)
@@ -193,15 +210,8 @@ const sha256 = (data: string | Buffer) => createHash('sha256').update(data).dige
 
 function readNote(file: string): InstallNote {
   try {
-    return JSON.parse(readFileSync(noteOf(file), 'utf8')) as InstallNote;
+    return JSON.parse(readSettingsFile(noteOf(file))?.toString('utf8') ?? '') as InstallNote;
   } catch {
     throw new IntegrationError('integration_unreadable_file', `${noteOf(file)} is damaged; compare ${file} with ${backupOf(file)} and remove the note`);
   }
-}
-
-/** Replaces a file whole (a reader never sees half of it), keeping its mode. */
-function writeAtomic(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content, { mode: existsSync(file) ? statSync(file).mode & 0o777 : 0o600 });
-  renameSync(temporary, file);
 }

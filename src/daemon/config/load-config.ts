@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
+import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
 import { isPlainObject } from '../../protocol/validate.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, DEFAULT_CONFIG, NOTIFY_PLACEHOLDERS, type CorralConfig, type KeySpec } from './config-schema.ts';
@@ -14,11 +14,13 @@ export const MAX_CONFIG_BYTES = 64 * 1024;
 export function loadConfig(path: string, options: { explicit?: boolean } = {}): CorralConfig {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // A regular file only, opened without blocking and read up to the cap: a FIFO cannot hold the start.
+    text = readRegularFileBytes(path, MAX_CONFIG_BYTES, { followSymlink: true, what: 'config' }).bytes.toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !options.explicit) return structuredClone(DEFAULT_CONFIG) as CorralConfig;
-    throw new ConfigError(path, null, `cannot read the config (${code ?? (error as Error).message})`);
+    if (!(error instanceof RegularFileError)) throw error;
+    if (error.code === 'file_absent' && !options.explicit) return structuredClone(DEFAULT_CONFIG) as CorralConfig;
+    if (error.code === 'file_absent') throw new ConfigError(path, null, 'cannot read the config (ENOENT)');
+    throw new ConfigError(path, null, error.problem);
   }
   return parseConfig(text, path);
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { IntegratedLaunch, IntegrationContext, Launch } from './launch.ts';
+import { readSettingsFile } from './settings-file.ts';
 
 /**
  * Codex: `-c notify=[...]` overrides the notify program for this launch. Corral's hook runs first and
@@ -16,9 +16,10 @@ export function notifyConfig(launch: Launch, context: IntegrationContext): Integ
   return { ...launch, args: ['-c', `${key}=${JSON.stringify(argv)}`, ...launch.args], files: [], summary: `-c ${key}${users ? ' chained to the user\'s notify' : ''}` };
 }
 
+/** The user's own notify; none when the file is absent, not TOML, or no regular file (a FIFO must not hold the spawn). */
 function userNotify(path: string, key: string): string[] | null {
   try {
-    const value = parse(readFileSync(path, 'utf8'))[key];
+    const value = parse(readSettingsFile(path)?.toString('utf8') ?? '')[key];
     return Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string') ? (value as string[]) : null;
   } catch {
     return null;

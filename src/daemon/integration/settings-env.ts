@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shellQuote, type IntegratedLaunch, type IntegrationContext, type Launch } from './launch.ts';
 import { hookEntries } from './hook-entries.ts';
 import { isRootOwnedPath } from './root-owned.ts';
+import { readSettingsFile } from './settings-file.ts';
 
 /**
  * Gemini CLI and Qwen Code: an environment variable names the system-defaults settings file, the
@@ -31,9 +32,10 @@ export function settingsEnv(launch: Launch, context: IntegrationContext): Integr
   return { ...launch, env: { ...launch.env, [variable]: path }, files: [path], summary: `${variable} with ${context.spec.events.length} hooks` };
 }
 
+/** The file's JSON object; an empty one when it is absent, not an object, or no regular file (a FIFO must not hold the spawn). */
 function readJsonObject(path: string): Record<string, unknown> {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const parsed: unknown = JSON.parse(readSettingsFile(path)?.toString('utf8') ?? '{}');
     return isObject(parsed) ? parsed : {};
   } catch {
     return {};

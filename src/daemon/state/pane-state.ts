@@ -1,61 +1,43 @@
 import type { ArbiterMemory } from '../../arbiter/index.ts';
-import type { PaneLifecycle } from '../../protocol/methods/pane.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
-import { STATE_FILE_VERSION, readStateFile, writeStateFile } from './state-file.ts';
+import { STATE_FILE_VERSION, readStateFile, setAsideStateFile, writeStateFile, type UnusableReason } from './state-file.ts';
+import { checkStoredState, type StoredPane, type StoredState } from './stored-shape.ts';
 
-/** One pane as the state file keeps it. */
-export interface StoredPane {
-  id: string;
-  name: string | null;
-  workspace: string;
-  command: string;
-  args: string[];
-  cwd: string;
-  /** The environment the spawn asked for, without secrets (see secrets.ts). */
-  env: Record<string, string>;
-  cols: number;
-  rows: number;
-  createdAt: number;
-  pid: number;
-  state: PaneLifecycle;
-  agent: string | null;
-  agentState: string;
-  session: string | null;
-  arbiter: ArbiterMemory | null;
-  /** false: the pane was started with `--no-integrate`. */
-  integrate?: false;
-}
+export type { StoredPane, StoredState } from './stored-shape.ts';
 
-export interface StoredState {
-  version: number;
-  socket: string;
-  savedAt: number;
-  /** The next pane number, so that no id is reused across restarts. */
-  nextPane: number;
-  panes: StoredPane[];
-}
-
-/** Reads the state file; a broken or foreign one is logged and ignored (the next write replaces it). */
+/**
+ * Reads the state file. One that cannot be used (not a regular file, a link, too large, unreadable,
+ * a loose mode, another owner, bad JSON, another version or shape) is moved aside with a timestamp
+ * and the log says why; the daemon starts without it. Panes of a wrong shape are left out, and the
+ * file is moved aside too, so that what they held is not lost to the next write.
+ */
 export function loadPaneState(path: string, log: Logger): StoredState | null {
-  let value: unknown;
+  const read = readStateFile(path);
+  if (read.status === 'absent') return null;
+  if (read.status === 'unusable') {
+    setAside(path, log, read.reason, read.detail);
+    return null;
+  }
+  const checked = checkStoredState(read.value);
+  if (typeof checked === 'string') {
+    setAside(path, log, 'wrong_shape', `${path}: ${checked}`);
+    return null;
+  }
+  if (checked.problems.length > 0) setAside(path, log, 'wrong_shape', `${path}: ${checked.problems.length} of its panes left out: ${checked.problems.slice(0, 5).join('; ')}`, checked.state.panes.length);
+  return checked.state;
+}
+
+function setAside(path: string, log: Logger, reason: UnusableReason, detail: string, panesKept = 0): void {
   try {
-    value = readStateFile(path);
+    const movedTo = setAsideStateFile(path);
+    log.warn({ file: path, movedTo, reason, detail, panesKept }, panesKept > 0 ? 'state file partly unusable: moved aside, starting with the panes it could use' : 'state file unusable: moved aside, starting without it');
   } catch (error) {
-    log.warn({ file: path, err: error }, 'state file unreadable: starting without it');
-    return null;
+    log.error({ file: path, reason, detail, err: error }, 'state file unusable and cannot be moved aside: starting without it');
   }
-  if (value === null) return null;
-  const state = value as Partial<StoredState>;
-  if (state.version !== STATE_FILE_VERSION || !Array.isArray(state.panes) || !Number.isSafeInteger(state.nextPane)) {
-    log.warn({ file: path, version: state.version }, 'state file of another version or shape: starting without it');
-    return null;
-  }
-  const panes = state.panes.filter((pane): pane is StoredPane => typeof pane?.id === 'string' && typeof pane.command === 'string' && Array.isArray(pane.args) && typeof pane.cwd === 'string');
-  return { ...(state as StoredState), panes };
 }
 
 /**
@@ -139,6 +121,7 @@ export class PaneStateStore implements Disposable {
       args: pane.identity.args,
       cwd: info.cwd,
       env: pane.env,
+      ...(pane.droppedEnv.length > 0 ? { droppedEnv: [...pane.droppedEnv] } : {}),
       cols: info.cols,
       rows: info.rows,
       createdAt: info.createdAt,

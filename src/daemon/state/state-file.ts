@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
 
 /** Bumped when the file's shape changes; a file of another version is set aside, not read. */
 export const STATE_FILE_VERSION = 1;
@@ -19,27 +20,81 @@ export function stateFilePath(socketPath: string, env: NodeJS.ProcessEnv = proce
   return join(stateDir(env), `panes-${key}.json`);
 }
 
-/** Reads a JSON state file; null when absent. Throws on a file that cannot be read as JSON. */
-export function readStateFile(path: string): unknown {
-  let text: string;
+/** Why a state file cannot be used; each is logged with the file's new name. */
+export type UnusableReason = 'not_regular_file' | 'symlink' | 'too_large' | 'unreadable' | 'loose_mode' | 'another_owner' | 'bad_json' | 'wrong_shape';
+
+export type StateFileRead = { status: 'absent' } | { status: 'read'; value: unknown } | { status: 'unusable'; reason: UnusableReason; detail: string };
+
+const REASONS: Record<Exclude<RegularFileError['code'], 'file_absent'>, UnusableReason> = {
+  file_not_regular: 'not_regular_file',
+  file_is_symlink: 'symlink',
+  file_too_large: 'too_large',
+  file_unreadable: 'unreadable',
+};
+
+/**
+ * Reads the state file as the manifests are read (regular-file.ts): a regular file only, never a
+ * link (the daemon writes it by rename, so a link there was put by someone else), opened without
+ * blocking and read up to MAX_STATE_FILE_BYTES. It must be this user's own and readable by no one
+ * else, as the daemon writes it, since it holds commands a respawn runs.
+ */
+export function readStateFile(path: string): StateFileRead {
+  let bytes: Buffer;
+  let mode: number;
+  let uid: number;
   try {
-    text = readFileSync(path, 'utf8');
+    ({ bytes, stat: { mode, uid } } = readRegularFileBytes(path, MAX_STATE_FILE_BYTES, { followSymlink: false, what: 'state file' }));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
+    if (!(error instanceof RegularFileError)) throw error;
+    if (error.code === 'file_absent') return { status: 'absent' };
+    return { status: 'unusable', reason: REASONS[error.code], detail: error.message };
   }
-  if (text.length > MAX_STATE_FILE_BYTES) throw new Error(`state file ${path} is over ${MAX_STATE_FILE_BYTES} bytes`);
-  return JSON.parse(text) as unknown;
+  const owner = process.getuid?.() ?? uid;
+  if (uid !== owner) return { status: 'unusable', reason: 'another_owner', detail: `${path}: is owned by uid ${uid}, not by this daemon's uid ${owner}` };
+  if ((mode & 0o077) !== 0) {
+    return { status: 'unusable', reason: 'loose_mode', detail: `${path}: has mode ${(mode & 0o777).toString(8).padStart(4, '0')}; the daemon writes it 0600, readable by its user only` };
+  }
+  try {
+    return { status: 'read', value: JSON.parse(bytes.toString('utf8')) as unknown };
+  } catch (error) {
+    return { status: 'unusable', reason: 'bad_json', detail: `${path}: is not JSON: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Moves an unusable state file out of the way, under its name with `.unusable-<UTC time>` added (a
+ * FIFO or link is moved itself, not what it names), so that the next write does not replace what a
+ * person may want to look at. A name already taken gets a counter: nothing is overwritten.
+ */
+export function setAsideStateFile(path: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  for (let attempt = 0; ; attempt += 1) {
+    const aside = `${path}.unusable-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;
+    if (exists(aside)) continue;
+    renameSync(path, aside);
+    return aside;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Replaces the file atomically: a reader (or the next daemon after a crash or power loss) sees the
- * old contents or the new, never a mix. Folder 0700, file 0600.
+ * old contents or the new, never a mix. Folder 0700, file 0600; the temporary file is made anew
+ * (never a link or a file left with another mode).
  */
 export function writeStateFile(path: string, value: unknown): void {
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'w', 0o600);
+  rmSync(temporary, { force: true });
+  const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, JSON.stringify(value));
     fsyncSync(fd);
