@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { AllocatorTrim } from '../allocator-trim.ts';
 import { HostPane } from './host-pane.ts';
+import { OrphanReaper } from './orphan-reaper.ts';
 import { RING_BYTES } from './ring.ts';
 import {
   FrameKind,
@@ -39,6 +40,7 @@ export class HostServer {
   private lifecycle: Lifecycle = 'serving';
   private readonly ringBytes: number;
   private readonly trim = new AllocatorTrim();
+  private readonly reaper = new OrphanReaper(() => this.runningPids());
   readonly startedAt = Date.now();
 
   constructor(private readonly options: HostServerOptions) {
@@ -62,6 +64,12 @@ export class HostServer {
     return count;
   }
 
+  private runningPids(): number[] {
+    const pids: number[] = [];
+    for (const pane of this.panes.values()) if (pane.exit === null) pids.push(pane.pid);
+    return pids;
+  }
+
   /** Ends every pane by the one policy; resolves once all have exited. */
   shutdown(): Promise<void> {
     this.lifecycle = 'shutting_down';
@@ -77,6 +85,7 @@ export class HostServer {
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closed';
     this.trim.dispose();
+    this.reaper.dispose();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
     this.daemon?.destroy();
@@ -205,6 +214,7 @@ export class HostServer {
   }
 
   private exited(pane: HostPane, exit: HostExit): void {
+    this.reaper.reap(); // node-pty reaped the pane's process: the orphans its exit hid can be seen
     if (this.daemon !== null) this.send(this.daemon, { t: 'exit', handle: pane.handle, exit });
     this.checkIdle();
   }
