@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { FrameKind, FrameReader, encodeControl, type Frame } from '../../src/terminal/host/wire.ts';
+import { FrameKind, FrameReader, encodeControl, type DaemonMessage, type Frame } from '../../src/terminal/host/wire.ts';
 
 /** A bare connection to a pty host's socket: what it sends, frame by frame, and when it closes. */
 export class HostSocket {
@@ -32,11 +32,20 @@ export class HostSocket {
     this.socket.write(encodeControl({ t: 'hello', version }));
   }
 
+  send(message: DaemonMessage): void {
+    this.socket.write(encodeControl(message));
+  }
+
   /** The first control message, once it came; rejects when the socket closes first or after `timeoutMs`. */
-  async message(timeoutMs = 10_000): Promise<any> {
+  message(timeoutMs = 10_000): Promise<any> {
+    return this.until(() => true, timeoutMs);
+  }
+
+  /** The first control message that `accept` takes, once it came; rejects as `message` does. */
+  async until(accept: (message: any) => boolean, timeoutMs = 10_000): Promise<any> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const control = this.frames.find((frame) => frame.kind === FrameKind.control);
+      const control = this.frames.find((frame) => frame.kind === FrameKind.control && accept(frame.message));
       if (control?.kind === FrameKind.control) return control.message;
       if (this.socket.destroyed) throw new Error('the host closed the connection without a message');
       const left = deadline - Date.now();

@@ -154,7 +154,8 @@ export class HostServer {
     });
     socket.on('close', () => {
       clearTimeout(helloTimer);
-      reader.release();
+      // A half-sent frame's buffer is garbage now: ask for the memory back, as after output.
+      if (reader.release()) this.trim.noteActivity();
       this.connections.delete(socket);
       if (socket !== this.daemon) return;
       this.daemon = null;

@@ -199,11 +199,13 @@ export class FrameReader {
     return offset;
   }
 
-  /** Drops the part of a frame read so far: its connection closed, the rest will never come. */
-  release(): void {
+  /** Drops the part of a frame read so far (its connection closed, the rest will never come); whether there was one. */
+  release(): boolean {
+    const held = this.body !== null || this.headerBytes > 0;
     this.body = null;
     this.bodyBytes = 0;
     this.headerBytes = 0;
+    return held;
   }
 
   private checkedLength(length: number): number {

@@ -10,6 +10,7 @@ import { MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES } from '../../../src/termin
 import { lockFile } from '../../../src/terminal/native.ts';
 import { makeTempDir } from '../../helpers/daemon.ts';
 import { HostSocket } from '../../helpers/host-wire.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 const HOST_MAIN = fileURLToPath(new URL('../../../src/terminal/host/main.ts', import.meta.url));
 const INTRUDER = fileURLToPath(new URL('../../fixtures/host-intruder.mjs', import.meta.url));
@@ -93,6 +94,28 @@ describe('the pty host is bounded, even for its own daemon', () => {
     }
     const grown = rssMiB(host!.pid!) - base;
     assert.ok(grown < 16, `the host grew by ${grown.toFixed(1)} MiB under 24 frames of 16 MiB`);
+  });
+
+  it('a frame the daemon sent half of is let go when its connection closes: the host gives the memory back', async () => {
+    // A pane keeps the host running while no daemon is attached.
+    attached!.send({ t: 'spawn', id: 1, meta: null, command: 'sleep', args: ['600'], cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cols: 80, rows: 24 });
+    assert.equal((await attached!.until((message) => message.id === 1)).t, 'spawned');
+    const base = rssMiB(host!.pid!);
+    const sender = await HostSocket.connect(socket);
+    sender.hello();
+    await sender.until((message) => message.t === 'hello');
+    const header = Buffer.alloc(9);
+    header.writeUInt32BE(MAX_HOST_FRAME_BYTES, 0);
+    header.writeUInt8(3, 4);
+    header.writeUInt32BE(1, 5);
+    sender.socket.write(Buffer.concat([header, Buffer.alloc(MAX_HOST_FRAME_BYTES - 6, 0x20)]));
+    await waitFor(() => rssMiB(host!.pid!) > base + 12, { what: 'the host to read most of the frame', timeoutMs: 20_000 });
+    sender.close();
+    await waitFor(() => rssMiB(host!.pid!) < base + 8, { what: `the host back near ${base.toFixed(1)} MiB (now ${rssMiB(host!.pid!).toFixed(1)})`, timeoutMs: 30_000 });
+    // The sender had taken over; attach again for the tests after this one.
+    attached = await HostSocket.connect(socket);
+    attached.hello();
+    assert.equal((await attached.until((message) => message.t === 'hello')).panes.length, 1);
   });
 
   it(`the connection cap holds at ${MAX_HOST_CONNECTIONS}; refused outsiders take no place, and a place freed is taken again`, async () => {
