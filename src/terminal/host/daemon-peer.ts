@@ -19,7 +19,7 @@ export function judgePeer(socket: Socket, lockPath: string): PeerVerdict {
   if (peer.uid !== uid) return { daemon: false, reason: 'not_lock_holder', message: `pid ${peer.pid} runs as uid ${peer.uid}, not as this pty host's uid ${uid}` };
   const place = placeInTree(peer.pid, process.pid);
   if (place === 'below') {
-    return { daemon: false, reason: 'pane_process', message: `pid ${peer.pid} runs inside a pane of this pty host (pid ${process.pid}); a pane's processes never steer the host` };
+    return { daemon: false, reason: 'pane_process', message: `pid ${peer.pid} runs inside a pane of this pty host (pid ${process.pid}); a pane's processes never steer the host (start the daemon outside every pane)` };
   }
   if (place === 'unknown') return { daemon: false, reason: 'peer_unknown', message: `pid ${peer.pid}'s place in the process tree cannot be read` };
   const holder = lockHoldingPid(lockPath);
