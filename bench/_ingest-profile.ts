@@ -8,6 +8,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { CORRAL_BIN, testEnv } from '../test/helpers/daemon.ts';
+import { lockFilePath } from '../src/terminal/host/daemon-lock.ts';
 import { hostSocketPath } from '../src/terminal/host/launch.ts';
 import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from './_lib.ts';
 
@@ -23,7 +24,7 @@ try {
   const env = { ...process.env, ...testEnv(dir) };
   if (process.env.PROFILE_HOST) {
     const hostMain = new URL('../src/terminal/host/main.ts', import.meta.url).pathname;
-    spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', hostMain, '--socket', hostSocketPath(socket)], { stdio: 'ignore', env, detached: true }).unref();
+    spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', hostMain, '--socket', hostSocketPath(socket), '--lock', lockFilePath(socket)], { stdio: 'ignore', env, detached: true }).unref();
     for (let i = 0; i < 200 && !existsSync(hostSocketPath(socket)); i++) await sleep(50);
   }
   const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, CORRAL_BIN, 'daemon', '--socket', socket, '--config', join(dir, 'config.toml'), '--log-level', 'warn'], {

@@ -1,12 +1,15 @@
 // What Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on every
 // descriptor the process holds (so no child inherits another pane's PTY), a terminal's UTF-8 input
-// flag (IUTF8), giving the allocator's free pages back to the system (malloc_trim), and asking V8 to
-// give back its heap's free pages (heap.cc).
+// flag (IUTF8), giving the allocator's free pages back to the system (malloc_trim), asking V8 to
+// give back its heap's free pages (heap.cc), a record lock whose holder the kernel names (F_SETLK,
+// F_GETLK), and becoming a child subreaper that reaps the orphans it inherits (prctl, waitid).
 #define _GNU_SOURCE
 #include <node_api.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -142,6 +145,100 @@ static napi_value reduce_heap(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// lockFile(fd) -> locked: takes a write lock on the whole file open for writing at fd, held until the
+// process exits or closes any descriptor of that file; false when another process holds one.
+static napi_value lock_file(napi_env env, napi_callback_info info) {
+  int32_t fd;
+  if (read_fd_arg(env, info, &fd) != 0) {
+    napi_throw_type_error(env, NULL, "lockFile(fd): fd must be a non-negative integer");
+    return NULL;
+  }
+  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+  int taken = fcntl(fd, F_SETLK, &lock) == 0;
+  if (!taken && errno != EAGAIN && errno != EACCES) return throw_errno(env, "fcntl(F_SETLK)", errno);
+  napi_value result;
+  napi_get_boolean(env, taken, &result);
+  return result;
+}
+
+// lockOwner(fd) -> pid: the process holding a record lock on the file open at fd (as the kernel
+// records it, in this process's pid namespace), 0 when none does.
+static napi_value lock_owner(napi_env env, napi_callback_info info) {
+  int32_t fd;
+  if (read_fd_arg(env, info, &fd) != 0) {
+    napi_throw_type_error(env, NULL, "lockOwner(fd): fd must be a non-negative integer");
+    return NULL;
+  }
+  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+  if (fcntl(fd, F_GETLK, &lock) != 0) return throw_errno(env, "fcntl(F_GETLK)", errno);
+  napi_value result;
+  napi_create_int32(env, lock.l_type == F_UNLCK ? 0 : lock.l_pid, &result);
+  return result;
+}
+
+// becomeChildSubreaper(): orphans of this process's descendants become its children, not init's.
+static napi_value become_child_subreaper(napi_env env, napi_callback_info info) {
+  (void)info;
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return throw_errno(env, "prctl(PR_SET_CHILD_SUBREAPER)", errno);
+  return NULL;
+}
+
+// isChildSubreaper() -> whether this process is a child subreaper.
+static napi_value is_child_subreaper(napi_env env, napi_callback_info info) {
+  (void)info;
+  int flag = 0;
+  if (prctl(PR_GET_CHILD_SUBREAPER, &flag, 0, 0, 0) != 0) return throw_errno(env, "prctl(PR_GET_CHILD_SUBREAPER)", errno);
+  napi_value result;
+  napi_get_boolean(env, flag != 0, &result);
+  return result;
+}
+
+// reapChildren(keep) -> { reaped, held }: reaps every exited child whose pid is not in the array
+// `keep` (children another waiter reaps: node-pty waits for each pane's pid on a thread of its own).
+// waitid(WNOWAIT) shows the first exited child without reaping it; when that one is kept, the
+// children behind it cannot be seen: `held` says so, and the caller looks again once it is reaped.
+static napi_value reap_children(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  bool is_array = false;
+  uint32_t count = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 || napi_is_array(env, argv[0], &is_array) != napi_ok ||
+      !is_array || napi_get_array_length(env, argv[0], &count) != napi_ok) {
+    napi_throw_type_error(env, NULL, "reapChildren(keep): keep must be an array of pids");
+    return NULL;
+  }
+  int32_t *keep = calloc(count > 0 ? count : 1, sizeof *keep);
+  if (keep == NULL) return throw_errno(env, "reapChildren", ENOMEM);
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value element;
+    if (napi_get_element(env, argv[0], i, &element) != napi_ok || napi_get_value_int32(env, element, &keep[i]) != napi_ok) keep[i] = -1;
+  }
+  int32_t reaped = 0;
+  bool held = false;
+  for (;;) {
+    siginfo_t child;
+    memset(&child, 0, sizeof child);
+    if (waitid(P_ALL, 0, &child, WEXITED | WNOHANG | WNOWAIT) != 0) {
+      if (errno == EINTR) continue;
+      break; // ECHILD: no children at all
+    }
+    if (child.si_pid == 0) break; // none has exited
+    for (uint32_t i = 0; i < count && !held; i++) held = keep[i] == child.si_pid;
+    if (held) break;
+    siginfo_t done;
+    if (waitid(P_PID, (id_t)child.si_pid, &done, WEXITED | WNOHANG) != 0 && errno == EINTR) continue;
+    reaped += 1;
+  }
+  free(keep);
+  napi_value result, reaped_value, held_value;
+  napi_create_object(env, &result);
+  napi_create_int32(env, reaped, &reaped_value);
+  napi_get_boolean(env, held, &held_value);
+  napi_set_named_property(env, result, "reaped", reaped_value);
+  napi_set_named_property(env, result, "held", held_value);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
     {"peerCredentials", NULL, peer_credentials, NULL, NULL, NULL, napi_default, NULL},
@@ -150,6 +247,11 @@ static napi_value init(napi_env env, napi_value exports) {
     {"setUtf8Input", NULL, set_utf8_input, NULL, NULL, NULL, napi_default, NULL},
     {"trimAllocator", NULL, trim_allocator, NULL, NULL, NULL, napi_default, NULL},
     {"reduceHeap", NULL, reduce_heap, NULL, NULL, NULL, napi_default, NULL},
+    {"lockFile", NULL, lock_file, NULL, NULL, NULL, napi_default, NULL},
+    {"lockOwner", NULL, lock_owner, NULL, NULL, NULL, napi_default, NULL},
+    {"becomeChildSubreaper", NULL, become_child_subreaper, NULL, NULL, NULL, napi_default, NULL},
+    {"isChildSubreaper", NULL, is_child_subreaper, NULL, NULL, NULL, napi_default, NULL},
+    {"reapChildren", NULL, reap_children, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -39,6 +39,7 @@ import { respawnPane } from './respawn.ts';
 import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
 import { stateFilePath } from './state/state-file.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
+import { lockFilePath } from '../terminal/host/daemon-lock.ts';
 import { RpcServer } from './rpc-server.ts';
 import { LimitedLog } from './limited-log.ts';
 import { retainExitedPanes } from './exited-retention.ts';
@@ -108,7 +109,7 @@ export class Daemon {
     checkSocketPathLength(socketPath);
     checkSocketPathLength(hostSocketPath(socketPath));
     prepareSocketDir(dirname(socketPath));
-    const lock = acquireLock(`${socketPath}.lock`, socketPath);
+    const lock = acquireLock(lockFilePath(socketPath), socketPath);
     let host: TerminalHost | null = null;
     try {
       if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');

@@ -1,24 +1,15 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Disposable } from '../base/disposable.ts';
-import { readRegularFileBytes } from '../manifest-store/regular-file.ts';
+import { lockFile } from '../terminal/native.ts';
+import { readLockPid } from '../terminal/host/daemon-lock.ts';
 import { StartupError } from './startup-error.ts';
 
-/** One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively. */
-
-/** The longest lock a daemon writes: a pid and a newline. */
-const MAX_LOCK_BYTES = 64;
-
-/** The pid in the lock; null when there is none, or the lock is no regular file (a FIFO must not hold the start). */
-function readHolder(lockPath: string): number | null {
-  try {
-    const text = readRegularFileBytes(lockPath, MAX_LOCK_BYTES, { followSymlink: false, what: 'lock' }).bytes.toString('utf8');
-    const pid = Number.parseInt(text.trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
+/**
+ * One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively, with a record
+ * lock held on it while the daemon runs; the pty host accepts only the process the kernel names as
+ * that lock's holder (src/terminal/host/daemon-lock.ts).
+ */
 
 export type LockHolder = 'daemon' | 'unknown' | 'gone';
 
@@ -53,32 +44,41 @@ function isDaemonArgv(argv: string[], socketPath: string): boolean {
   return given !== undefined && resolve(given) === resolve(socketPath);
 }
 
-function tryCreate(lockPath: string): boolean {
+/** Creates the lock with this process's pid and takes its record lock; the descriptor it is held by, or null when the file exists. */
+function tryCreate(lockPath: string): number | null {
   let fd: number;
   try {
     fd = openSync(lockPath, 'wx', 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
     throw error;
   }
   try {
     writeSync(fd, `${process.pid}\n`);
-  } finally {
+    if (!lockFile(fd)) throw new StartupError('daemon_running', `another process holds a record lock on ${lockPath}, just created; try again`);
+  } catch (error) {
     closeSync(fd);
+    unlinkSync(lockPath);
+    throw error;
   }
-  return true;
+  return fd;
 }
 
 export function acquireLock(lockPath: string, socketPath: string): Disposable {
   for (let attempt = 0; attempt < 2; attempt += 1) {
-    if (tryCreate(lockPath)) {
+    const fd = tryCreate(lockPath);
+    if (fd !== null) {
+      let held = true;
       return {
         dispose: () => {
-          if (readHolder(lockPath) === process.pid) unlinkSync(lockPath);
+          if (!held) return;
+          held = false;
+          if (readLockPid(lockPath) === process.pid) unlinkSync(lockPath);
+          closeSync(fd);
         },
       };
     }
-    const holder = readHolder(lockPath);
+    const holder = readLockPid(lockPath);
     const state = holder === null ? 'gone' : lockHolder(holder, socketPath);
     if (state === 'daemon') {
       throw new StartupError(
@@ -94,7 +94,7 @@ export function acquireLock(lockPath: string, socketPath: string): Disposable {
       );
     }
     // The holder is gone: the lock is stale. Remove it only if it still names the same holder.
-    if (readHolder(lockPath) === holder) {
+    if (readLockPid(lockPath) === holder) {
       try {
         unlinkSync(lockPath);
       } catch {

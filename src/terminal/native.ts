@@ -8,6 +8,11 @@ interface NativeAddon {
   setUtf8Input(fd: number): void;
   trimAllocator(): boolean;
   reduceHeap(): void;
+  lockFile(fd: number): boolean;
+  lockOwner(fd: number): number;
+  becomeChildSubreaper(): void;
+  isChildSubreaper(): boolean;
+  reapChildren(keep: number[]): { reaped: number; held: boolean };
 }
 
 // Two folders deep from the package root both as src/terminal/ and as the bundle's dist/cli/.
@@ -27,9 +32,9 @@ function native(): NativeAddon {
   }
   // A build older than this source (a checkout updated without `npm ci`) lacks the newer functions:
   // say so at the first use, not when a function is first called minutes later.
-  if (typeof addon.reduceHeap !== 'function') {
+  if (typeof addon.reapChildren !== 'function') {
     addon = null;
-    throw new Error('the native addon is older than this checkout (no reduceHeap); run `npm ci` or `npx node-gyp rebuild --directory=native`');
+    throw new Error('the native addon is older than this checkout (no reapChildren); run `npm ci` or `npx node-gyp rebuild --directory=native`');
   }
   return addon;
 }
@@ -70,4 +75,34 @@ export function trimAllocator(): boolean {
  */
 export function reduceHeap(): void {
   native().reduceHeap();
+}
+
+/**
+ * Takes a write lock on the whole file open for writing at `fd`, which the kernel holds for this
+ * process until it exits or closes any descriptor of that file; false when another process holds one.
+ */
+export function lockFile(fd: number): boolean {
+  return native().lockFile(fd);
+}
+
+/** The pid of the process that holds a lock taken by `lockFile` on the file open at `fd`; 0 when none does. */
+export function lockOwner(fd: number): number {
+  return native().lockOwner(fd);
+}
+
+/** Makes this process a child subreaper: what its descendants orphan becomes its child, not init's. */
+export function becomeChildSubreaper(): void {
+  native().becomeChildSubreaper();
+}
+
+export function isChildSubreaper(): boolean {
+  return native().isChildSubreaper();
+}
+
+/**
+ * Reaps every exited child of this process whose pid is not in `keep`. `held`: a kept child's exit
+ * hides the ones behind it; look again once its own waiter has reaped it.
+ */
+export function reapChildren(keep: number[]): { reaped: number; held: boolean } {
+  return native().reapChildren(keep);
 }

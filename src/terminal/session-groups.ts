@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isChildSubreaper } from './native.ts';
 import { ancestry, childrenOf, parsePidList, readProcessTable, readStat } from './proc-identity.ts';
 
 /**
@@ -6,8 +7,8 @@ import { ancestry, childrenOf, parsePidList, readProcessTable, readStat } from '
  * process), always including `sessionId` itself.
  *
  * A member of the session runs below its leader, or below an orphan of the session: a process whose
- * parent died, which the kernel gave to the nearest child subreaper above or to init. Those are
- * ancestors of this process (which is not a subreaper itself). So the cost is the pane's own
+ * parent died, which the kernel gave to the nearest child subreaper above or to init: this process
+ * when it is a subreaper (the pty host is), else one of its ancestors. So the cost is the pane's own
  * processes plus, per ancestor, one children list and its children's stat; a scan of every process's
  * stat cost 2 ms of CPU per kill with 90 processes here and 11 ms with 390, and is kept only for
  * kernels without children lists. What only the scan would find: a member below a process that forked
@@ -60,13 +61,13 @@ function orphansHeldBy(reaper: number): number[] | null {
 
 let ancestors: number[] = [];
 /**
- * This process's ancestors, read again only when its parent changed. The chain gains no member: when
- * one dies, what it held goes to a subreaper or init above it, already in the chain. A dead member's
- * pid, reused, at worst adds processes to look at.
+ * This process when it is a subreaper, and its ancestors, read again only when its parent changed.
+ * The chain gains no member: when one dies, what it held goes to a subreaper or init above it,
+ * already in the chain. A dead member's pid, reused, at worst adds processes to look at.
  */
 function reaperChain(): number[] {
   if (ancestors[0] !== process.ppid) ancestors = ancestry(process.pid);
-  return ancestors;
+  return isChildSubreaper() ? [process.pid, ...ancestors] : ancestors;
 }
 
 /** The same from every process's stat on the machine. */

@@ -84,7 +84,7 @@ export class HostClient implements Disposable {
     client.hello = null;
     if (reply.t === 'refused') {
       client.dispose();
-      throw new HostError('host_refused', `the pty host on ${path} refused this daemon: ${reply.message}`);
+      throw new HostError('host_refused', `the pty host on ${path} refused this daemon (${reply.reason ?? 'refused'}): ${reply.message}`);
     }
     return { client, hello: reply as HelloReply };
   }

@@ -1,24 +1,40 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { AllocatorTrim } from '../allocator-trim.ts';
+import { judgePeer } from './daemon-peer.ts';
 import { HostPane } from './host-pane.ts';
+import { OrphanReaper } from './orphan-reaper.ts';
+import { Refusals } from './refusals.ts';
 import { RING_BYTES } from './ring.ts';
 import {
   FrameKind,
   FrameReader,
   HOST_PROTOCOL_VERSION,
+  HostFrameError,
+  MAX_HELLO_FRAME_BYTES,
+  MAX_HOST_FRAME_BYTES,
   encodeControl,
   dataHeader,
   encodeData,
   type DaemonMessage,
   type HostExit,
   type HostMessage,
+  type HostRefusal,
 } from './wire.ts';
 
 /** Output queued on the daemon's socket above which the panes writing it are paused. */
 export const HOST_SOCKET_HIGH_BYTES = 4 * 1024 * 1024;
+/**
+ * Connections held at once, the attached daemon's included: only the lock's holder gets one (one
+ * daemon, and a second while it takes over), so a few are plenty.
+ */
+export const MAX_HOST_CONNECTIONS = 8;
+/** How long a connection may take to say hello; the daemon says it as it connects. */
+export const HELLO_TIMEOUT_MS = 5_000;
 
 export interface HostServerOptions {
   socketPath: string;
+  /** The daemon's lock (src/terminal/host/daemon-lock.ts): only the process holding it is served. */
+  lockPath: string;
   ringBytes?: number;
   /** Called once the host has nothing left to do: no daemon attached and no pane running. */
   idle(): void;
@@ -28,21 +44,26 @@ export interface HostServerOptions {
 type Lifecycle = 'serving' | 'shutting_down' | 'closed';
 
 /**
- * The pty host's server: at most one attached daemon, the panes by handle. A new daemon that says
- * hello takes over from the previous one (which is gone, or about to be).
+ * The pty host's server: at most one attached daemon, the panes by handle. Only the process holding
+ * the daemon's lock, outside every pane, is served (daemon-peer.ts); a new one that says hello takes
+ * over from the previous one (which is gone, or about to be).
  */
 export class HostServer {
   private readonly server: Server;
   private readonly panes = new Map<number, HostPane>();
   private nextHandle = 1;
   private daemon: Socket | null = null;
+  private readonly connections = new Set<Socket>();
   private lifecycle: Lifecycle = 'serving';
   private readonly ringBytes: number;
   private readonly trim = new AllocatorTrim();
+  private readonly reaper = new OrphanReaper(() => this.runningPids());
+  private readonly refusals: Refusals;
   readonly startedAt = Date.now();
 
   constructor(private readonly options: HostServerOptions) {
     this.ringBytes = options.ringBytes ?? RING_BYTES;
+    this.refusals = new Refusals(options.log);
     this.server = createServer((socket) => this.accept(socket));
   }
 
@@ -62,6 +83,12 @@ export class HostServer {
     return count;
   }
 
+  private runningPids(): number[] {
+    const pids: number[] = [];
+    for (const pane of this.panes.values()) if (pane.exit === null) pids.push(pane.pid);
+    return pids;
+  }
+
   /** Ends every pane by the one policy; resolves once all have exited. */
   shutdown(): Promise<void> {
     this.lifecycle = 'shutting_down';
@@ -77,30 +104,65 @@ export class HostServer {
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closed';
     this.trim.dispose();
+    this.reaper.dispose();
+    this.refusals.dispose();
+    for (const connection of this.connections) connection.destroy();
     for (const pane of this.panes.values()) pane.dispose();
     this.panes.clear();
     this.daemon?.destroy();
     this.server.close();
   }
 
+  /**
+   * A connection is served only when its peer may be the daemon, and within bounds: at most
+   * MAX_HOST_CONNECTIONS, hello within HELLO_TIMEOUT_MS, and frames of MAX_HELLO_FRAME_BYTES until then.
+   */
   private accept(socket: Socket): void {
-    const reader = new FrameReader();
+    socket.on('error', () => socket.destroy());
+    const verdict = judgePeer(socket, this.options.lockPath);
+    if (!verdict.daemon) return this.refuse(socket, verdict.reason, verdict.message);
+    if (this.connections.size >= MAX_HOST_CONNECTIONS) {
+      return this.refuse(socket, 'too_many_connections', `this pty host holds its most connections (${MAX_HOST_CONNECTIONS}) already`);
+    }
+    this.connections.add(socket);
+    const reader = new FrameReader(MAX_HELLO_FRAME_BYTES);
+    let greeted = false;
+    // Judged after this turn's reads (setImmediate): a host that was too busy to run its timers on
+    // time has read a hello that came in time by then, and does not refuse it.
+    const helloTimer = setTimeout(() => {
+      setImmediate(() => {
+        if (!greeted) this.refuse(socket, 'hello_timeout', `no hello within ${HELLO_TIMEOUT_MS} ms of connecting`);
+      });
+    }, HELLO_TIMEOUT_MS);
     socket.on('data', (chunk: Buffer) => {
+      if (this.refusals.has(socket)) return; // refused: nothing more it sends is read
       let frames;
       try {
         frames = reader.push(chunk);
       } catch (error) {
-        this.options.log(`bad frame from a client: ${(error as Error).message}`);
+        const frameError = error instanceof HostFrameError ? error : new HostFrameError('bad_frame', String(error));
+        if (!greeted) return this.refuse(socket, frameError.code === 'frame_too_large' ? 'frame_too_large' : 'hello_expected', frameError.message);
+        this.options.log(`bad frame from the daemon: ${frameError.message}`);
         socket.destroy();
         return;
       }
       for (const frame of frames) {
-        if (frame.kind === FrameKind.control) this.onMessage(socket, frame.message as DaemonMessage);
+        if (!greeted) {
+          const message = frame.kind === FrameKind.control ? (frame.message as DaemonMessage | null) : null;
+          if (message === null || typeof message !== 'object' || message.t !== 'hello') return this.refuse(socket, 'hello_expected', 'the first frame must be hello');
+          clearTimeout(helloTimer);
+          if (!this.hello(socket, message.version)) return;
+          greeted = true;
+          reader.limit = MAX_HOST_FRAME_BYTES;
+        } else if (frame.kind === FrameKind.control) this.onMessage(socket, frame.message as DaemonMessage);
         else if (frame.kind === FrameKind.input && socket === this.daemon) this.panes.get(frame.handle)?.write(frame.data);
       }
     });
-    socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      clearTimeout(helloTimer);
+      // A half-sent frame's buffer is garbage now: ask for the memory back, as after output.
+      if (reader.release()) this.trim.noteActivity();
+      this.connections.delete(socket);
       if (socket !== this.daemon) return;
       this.daemon = null;
       // Nobody reads the emulators now: every pane reads freely into its ring.
@@ -117,10 +179,16 @@ export class HostServer {
     if (!socket.destroyed) socket.write(encodeControl(message));
   }
 
+  /** Refuses `socket` (refusals.ts) and frees its place at once; the attached daemon is not touched. */
+  private refuse(socket: Socket, reason: HostRefusal, message: string): void {
+    this.connections.delete(socket);
+    this.refusals.refuse(socket, reason, message);
+  }
+
   private onMessage(socket: Socket, message: DaemonMessage): void {
     if (message === null || typeof message !== 'object') return;
-    if (message.t === 'hello') return this.hello(socket, message.version);
     if (socket !== this.daemon) return; // only the attached daemon steers panes
+    if (message.t === 'hello') return void this.hello(socket, message.version);
     const pane = 'handle' in message ? this.panes.get(message.handle) : undefined;
     switch (message.t) {
       case 'spawn':
@@ -154,16 +222,15 @@ export class HostServer {
     }
   }
 
-  private hello(socket: Socket, version: number): void {
+  /** Attaches the daemon on `socket`, or refuses it; whether it attached. */
+  private hello(socket: Socket, version: number): boolean {
     if (version !== HOST_PROTOCOL_VERSION) {
-      this.send(socket, { t: 'refused', version: HOST_PROTOCOL_VERSION, message: `this pty host speaks version ${HOST_PROTOCOL_VERSION}, not ${version}` });
-      socket.end();
-      return;
+      this.refuse(socket, 'version_mismatch', `this pty host speaks version ${HOST_PROTOCOL_VERSION}, not ${version}`);
+      return false;
     }
     if (this.lifecycle !== 'serving') {
-      this.send(socket, { t: 'refused', version: HOST_PROTOCOL_VERSION, message: 'this pty host is shutting down' });
-      socket.end();
-      return;
+      this.refuse(socket, 'shutting_down', 'this pty host is shutting down');
+      return false;
     }
     const previous = this.daemon;
     this.daemon = socket;
@@ -173,6 +240,7 @@ export class HostServer {
     // Each ring goes out before any live output, on the same ordered stream: nothing is lost or doubled.
     for (const pane of panes) socket.write(encodeData(FrameKind.replay, pane.handle, pane.ring.contents()));
     this.options.log(`daemon attached, ${panes.length} panes`);
+    return true;
   }
 
   private spawn(socket: Socket, message: Extract<DaemonMessage, { t: 'spawn' }>): void {
@@ -205,6 +273,7 @@ export class HostServer {
   }
 
   private exited(pane: HostPane, exit: HostExit): void {
+    this.reaper.reap(); // node-pty reaped the pane's process: the orphans its exit hid can be seen
     if (this.daemon !== null) this.send(this.daemon, { t: 'exit', handle: pane.handle, exit });
     this.checkIdle();
   }

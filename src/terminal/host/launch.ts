@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, lstatSync, openSync, unlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { lockFilePath } from './daemon-lock.ts';
 import { HostClient, HostError, type HelloReply } from './host-client.ts';
 
 /** The host's private socket, beside the daemon's. */
@@ -31,7 +32,8 @@ export interface AttachedHost {
 /**
  * Attaches to the pty host beside `socketPath`, starting one when none answers. The host runs in
  * its own session, so signals meant for the daemon's terminal or process group never reach it.
- * Call while holding the daemon's lock: two daemons must never race to start hosts.
+ * Call while holding the daemon's lock: two daemons must never race to start hosts, and the host
+ * serves only the lock's holder.
  */
 export async function attachHost(socketPath: string, env: NodeJS.ProcessEnv = process.env): Promise<AttachedHost> {
   const path = hostSocketPath(socketPath);
@@ -43,7 +45,7 @@ export async function attachHost(socketPath: string, env: NodeJS.ProcessEnv = pr
   removeStale(path);
   const log = openSync(`${path}.log`, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, [...hostCommand(), '--socket', path], { detached: true, stdio: ['ignore', 'ignore', log], env });
+    const child = spawn(process.execPath, [...hostCommand(), '--socket', path, '--lock', lockFilePath(socketPath)], { detached: true, stdio: ['ignore', 'ignore', log], env });
     child.unref();
   } finally {
     closeSync(log);

@@ -28,14 +28,16 @@ function alive(pid: number): boolean {
 }
 
 const socketPath = argument('--socket');
-if (socketPath === undefined) {
-  log('usage: pty-host --socket PATH');
+const lockPath = argument('--lock');
+if (socketPath === undefined || lockPath === undefined) {
+  log('usage: pty-host --socket PATH --lock DAEMON_LOCK_PATH');
   process.exit(2);
 }
 process.title = 'corral-pty-host';
 let attachedOnce = false;
 const server = new HostServer({
   socketPath,
+  lockPath,
   idle: () => {
     log('no daemon and no running pane: exiting');
     exit(0);

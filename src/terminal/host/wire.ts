@@ -7,8 +7,29 @@
 
 /** Bumped on any change of frames or messages; a daemon and a host of different versions refuse each other. */
 export const HOST_PROTOCOL_VERSION = 3;
-/** The largest frame either side accepts; a bigger one closes the connection. */
+/** The largest frame either side accepts once the daemon is attached; a bigger one closes the connection. */
 export const MAX_HOST_FRAME_BYTES = 16 * 1024 * 1024;
+/** The largest frame the host reads before hello (a hello is about 30 bytes); a bigger one is refused. */
+export const MAX_HELLO_FRAME_BYTES = 1024;
+
+/**
+ * Why the host refused a connection, a stable code beside the message: the peer is not the process
+ * holding the daemon's lock (`not_lock_holder`), runs inside a pane of this host (`pane_process`),
+ * could not be identified (`peer_unknown`), came when the host holds its most connections
+ * (`too_many_connections`), said nothing in time (`hello_timeout`), sent something else first
+ * (`hello_expected`) or too big a frame (`frame_too_large`), speaks another version
+ * (`version_mismatch`), or came while the host shuts down (`shutting_down`).
+ */
+export type HostRefusal =
+  | 'not_lock_holder'
+  | 'pane_process'
+  | 'peer_unknown'
+  | 'too_many_connections'
+  | 'hello_timeout'
+  | 'hello_expected'
+  | 'frame_too_large'
+  | 'version_mismatch'
+  | 'shutting_down';
 
 export const FrameKind = {
   /** A JSON control message. */
@@ -59,7 +80,7 @@ export interface HostExit {
 /** What the host tells the daemon. */
 export type HostMessage =
   | { t: 'hello'; version: number; pid: number; startedAt: number; ringBytes: number; panes: HostPaneInfo[] }
-  | { t: 'refused'; version: number; message: string }
+  | { t: 'refused'; version: number; reason: HostRefusal; message: string }
   | { t: 'spawned'; id: number; handle: number; pid: number }
   | { t: 'failed'; id: number; message: string }
   | { t: 'exit'; handle: number; exit: HostExit }
@@ -109,13 +130,26 @@ export type Frame =
   | { kind: typeof FrameKind.control; message: unknown }
   | { kind: typeof FrameKind.output | typeof FrameKind.input | typeof FrameKind.replay; handle: number; data: Buffer };
 
+/** A frame the reader cannot take: over its limit, or not a frame of this wire. */
+export class HostFrameError extends Error {
+  constructor(
+    readonly code: 'frame_too_large' | 'bad_frame',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
- * Splits a byte stream into frames; throws on a frame over the limit or of an unknown kind. A frame
- * within one read is a view of that read, not a copy; only a frame split between reads is copied,
- * once, into a buffer of its own size (joining every read with the rest of the one before copied each
- * byte of a flood once more).
+ * Splits a byte stream into frames; throws a HostFrameError on a frame over `limit` or of an unknown
+ * kind. A frame within one read is a view of that read, not a copy; only a frame split between reads
+ * is copied, once, into a buffer of its own size (joining every read with the rest of the one before
+ * copied each byte of a flood once more).
  */
 export class FrameReader {
+  /** The largest frame taken; a reader may raise it once its peer is known (the host does after hello). */
+  constructor(public limit = MAX_HOST_FRAME_BYTES) {}
+
   /** The length header of a frame split between reads, and how many of its 4 bytes came. */
   private readonly header = Buffer.alloc(4);
   private headerBytes = 0;
@@ -131,7 +165,7 @@ export class FrameReader {
         this.headerBytes = chunk.copy(this.header, 0, offset);
         break;
       }
-      const length = checkedLength(chunk.readUInt32BE(offset));
+      const length = this.checkedLength(chunk.readUInt32BE(offset));
       if (chunk.length - offset - 4 < length) {
         this.body = Buffer.allocUnsafe(length);
         this.bodyBytes = chunk.copy(this.body, 0, offset + 4);
@@ -152,7 +186,7 @@ export class FrameReader {
       offset = taken;
       if (this.headerBytes < 4) return chunk.length;
       this.headerBytes = 0;
-      this.body = Buffer.allocUnsafe(checkedLength(this.header.readUInt32BE(0)));
+      this.body = Buffer.allocUnsafe(this.checkedLength(this.header.readUInt32BE(0)));
       this.bodyBytes = 0;
     }
     const body = this.body;
@@ -164,19 +198,35 @@ export class FrameReader {
     frames.push(decodeBody(body));
     return offset;
   }
-}
 
-function checkedLength(length: number): number {
-  if (length < 1 || length > MAX_HOST_FRAME_BYTES) throw new Error(`host frame of ${length} bytes is outside 1..${MAX_HOST_FRAME_BYTES}`);
-  return length;
+  /** Drops the part of a frame read so far (its connection closed, the rest will never come); whether there was one. */
+  release(): boolean {
+    const held = this.body !== null || this.headerBytes > 0;
+    this.body = null;
+    this.bodyBytes = 0;
+    this.headerBytes = 0;
+    return held;
+  }
+
+  private checkedLength(length: number): number {
+    if (length > this.limit) throw new HostFrameError('frame_too_large', `a host frame of ${length} bytes is over the limit of ${this.limit}`);
+    if (length < 1) throw new HostFrameError('bad_frame', 'a host frame of 0 bytes');
+    return length;
+  }
 }
 
 function decodeBody(body: Buffer): Frame {
   const kind = body.readUInt8(0);
-  if (kind === FrameKind.control) return { kind, message: JSON.parse(body.toString('utf8', 1)) };
+  if (kind === FrameKind.control) {
+    try {
+      return { kind, message: JSON.parse(body.toString('utf8', 1)) };
+    } catch {
+      throw new HostFrameError('bad_frame', 'a host control frame that is not JSON');
+    }
+  }
   if (kind === FrameKind.output || kind === FrameKind.input || kind === FrameKind.replay) {
-    if (body.length < 5) throw new Error('host data frame without a handle');
+    if (body.length < 5) throw new HostFrameError('bad_frame', 'a host data frame without a handle');
     return { kind, handle: body.readUInt32BE(1), data: body.subarray(5) };
   }
-  throw new Error(`unknown host frame kind ${kind}`);
+  throw new HostFrameError('bad_frame', `unknown host frame kind ${kind}`);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameKind, FrameReader, MAX_HOST_FRAME_BYTES, encodeControl, encodeData } from '../../../src/terminal/host/wire.ts';
+import { FrameKind, FrameReader, MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES, encodeControl, encodeData } from '../../../src/terminal/host/wire.ts';
 
 test('frames split anywhere are read back whole and in order', () => {
   const bytes = Buffer.concat([
@@ -22,12 +22,37 @@ test('frames split anywhere are read back whole and in order', () => {
 test('a frame over the named limit is refused before it is buffered', () => {
   const header = Buffer.alloc(5);
   header.writeUInt32BE(MAX_HOST_FRAME_BYTES + 1, 0);
-  assert.throws(() => new FrameReader().push(header), /outside 1\.\.16777216/);
+  assert.throws(() => new FrameReader().push(header), { code: 'frame_too_large', message: /over the limit of 16777216/ });
+});
+
+test('a reader holds to the limit it is given until it is raised', () => {
+  const reader = new FrameReader(MAX_HELLO_FRAME_BYTES);
+  const hello = encodeControl({ t: 'hello', version: 3 });
+  assert.equal(reader.push(hello).length, 1);
+  const big = encodeData(FrameKind.input, 1, Buffer.alloc(MAX_HELLO_FRAME_BYTES));
+  assert.throws(() => new FrameReader(MAX_HELLO_FRAME_BYTES).push(big.subarray(0, 4)), { code: 'frame_too_large' });
+  reader.limit = MAX_HOST_FRAME_BYTES;
+  assert.equal(reader.push(big).length, 1);
+});
+
+test('release drops a half-read frame: the next bytes start a new frame', () => {
+  const reader = new FrameReader();
+  const frame = encodeData(FrameKind.input, 1, Buffer.alloc(100_000, 0x41));
+  assert.deepEqual(reader.push(frame.subarray(0, 50_000)), []);
+  reader.release();
+  const frames = reader.push(encodeControl({ t: 'hello', version: 3 }));
+  assert.deepEqual(frames, [{ kind: FrameKind.control, message: { t: 'hello', version: 3 } }]);
+});
+
+test('a control frame that is not JSON is a bad frame, with its code', () => {
+  const body = Buffer.from('\x01{not json');
+  const frame = Buffer.concat([Buffer.from([0, 0, 0, body.length]), body]);
+  assert.throws(() => new FrameReader().push(frame), { code: 'bad_frame' });
 });
 
 test('a frame of an unknown kind is refused', () => {
   const frame = Buffer.from([0, 0, 0, 1, 99]);
-  assert.throws(() => new FrameReader().push(frame), /unknown host frame kind 99/);
+  assert.throws(() => new FrameReader().push(frame), { code: 'bad_frame', message: /unknown host frame kind 99/ });
 });
 
 test('frames cut at random places read back byte for byte; a frame within one read is a view of it', () => {
