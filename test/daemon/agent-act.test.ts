@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/agent-input/input-room.ts';
 import { MAX_METADATA_SOURCES } from '../../src/daemon/metadata/metadata-store.ts';
 import { RawClient } from '../helpers/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
@@ -213,6 +214,43 @@ describe('prompt, answer, the steering queue and display metadata through the da
     assert.equal((await call('agent.get', { target: pane.id })).metadata, null, 'a report without fields removes its source');
     inside.close();
     await call('pane.kill', { target: pane.id });
+  });
+
+  it(`holds an agent's unread input to ${MAX_PENDING_INPUT_BYTES} bytes for pipelined prompts, typed now or queued`, async () => {
+    const id = await fakeAgent(60_000);
+    const { pid } = await call('pane.get', { target: id });
+    const text = `${'x'.repeat(1023)}\r`.repeat(512); // 512 KiB of whole lines
+    const pipelined = async (params: object): Promise<{ accepted: number; refused: any }> => {
+      const count = (MAX_PENDING_INPUT_BYTES >> 19) + 4;
+      for (let i = 0; i < count; i++) session.client.request(5000 + i, 'agent.prompt', params);
+      let accepted = 0;
+      let refused: any = null;
+      for (let i = 0; i < count; i++) {
+        const reply = await session.client.next(60_000);
+        if (reply.error) refused ??= reply.error;
+        else accepted += 1;
+      }
+      return { accepted, refused };
+    };
+    // An agent that reads nothing: every prompt typed into it waits in the pty host.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const typed = await pipelined({ target: id, text, submit: false });
+      assert.equal(typed.refused?.data?.code, 'pane_input_full');
+      assert.ok(typed.accepted * text.length <= MAX_PENDING_INPUT_BYTES, `${typed.accepted} prompts of ${text.length} bytes taken`);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await call('pane.kill', { target: id });
+    // An agent at work: queued prompts wait in the daemon, and count the same.
+    const busy = await fakeAgent(60_000);
+    await call('agent.prompt', { target: busy, text: 'long job' });
+    await agentUntil(busy, (i) => i.state === 'working', 'working');
+    const queued = await pipelined({ target: busy, text, queue: true });
+    assert.equal(queued.refused?.data?.code, 'pane_input_full');
+    assert.ok(queued.accepted * text.length <= MAX_PENDING_INPUT_BYTES, `${queued.accepted} prompts of ${text.length} bytes queued`);
+    assert.equal((await call('agent.get', { target: busy })).queued, queued.accepted);
+    await call('pane.kill', { target: busy });
   });
 
   it('refuses metadata from a process outside the pane with not_in_pane, and keeps nothing of it', async () => {

@@ -218,6 +218,22 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.answer', { target: blocked, keys: ['3'], timeoutMs: 300 }, 'timeout');
   });
 
+  it('agent.prompt: pane_input_full, into an agent that reads nothing', async () => {
+    const id = await fakeAgent('stopped');
+    const { pid } = await ok('pane.get', { target: id });
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const text = `${'x'.repeat(1023)}\r`.repeat(512);
+      let code: string | undefined;
+      for (let i = 0; i < (MAX_PENDING_INPUT_BYTES >> 19) + 2 && code === undefined; i += 1) {
+        code = (await attempt('agent.prompt', { target: id, text, submit: false })).error?.data?.code;
+      }
+      assert.equal(code, 'pane_input_full');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  });
+
   it('agent.wait: pane_not_found, no_agent, agent_gone and timeout', async () => {
     await expectError('agent.wait', { targets: ['no-such-pane'] }, 'pane_not_found');
     await expectError('agent.wait', { targets: ['shell'] }, 'no_agent');
