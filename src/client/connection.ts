@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
 import { CorralError, isErrorCode } from '../protocol/errors.ts';
-import { FrameDecoder } from '../protocol/framing.ts';
+import { FrameDecoder, MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 
 export type ClientErrorCode = 'daemon_unreachable' | 'protocol_mismatch' | 'connection_closed' | 'bad_reply' | 'timeout';
@@ -43,6 +43,8 @@ export class DaemonClient {
   private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
   private nextId = 1;
   private closedError: Error | null = null;
+  /** What the daemon said when it refused this connection's input, before closing it. */
+  private refusal: CorralError | null = null;
   private readonly closeEmitter = new Emitter<Error>();
 
   private constructor(
@@ -54,7 +56,10 @@ export class DaemonClient {
     });
     socket.on('error', () => {});
     socket.on('close', () =>
-      this.fail(new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection (it stopped or crashed; agents keep running): run the command again once it is back`)),
+      this.fail(
+        this.refusal ??
+          new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection (it stopped or crashed; agents keep running): run the command again once it is back`),
+      ),
     );
   }
 
@@ -82,9 +87,21 @@ export class DaemonClient {
   request(method: string, params: unknown): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
+    const line = `${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`;
+    // The daemon answers a longer line with frame_too_large and closes the connection: refuse it here
+    // and keep the connection, so the caller learns what was wrong and its other calls go on.
+    const bytes = Buffer.byteLength(line);
+    if (bytes > MAX_FRAME_BYTES) {
+      return Promise.reject(
+        new CorralError('frame_too_large', `the ${method} request is ${bytes} bytes; the daemon takes a request of at most ${MAX_FRAME_BYTES} bytes: send less`, {
+          bytes,
+          limit: MAX_FRAME_BYTES,
+        }),
+      );
+    }
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      this.socket.write(line);
     });
   }
 
@@ -118,6 +135,11 @@ export class DaemonClient {
     }
     if (typeof reply.method === 'string' && reply.id === undefined) {
       this.notifications.get(reply.method)?.fire(reply.params);
+      return;
+    }
+    if (reply.id === null && reply.error) {
+      // The daemon refused the connection's input (a line too long or unfinished) and closes it next.
+      this.refusal = toCorralError(reply.error);
       return;
     }
     const pending = typeof reply.id === 'number' ? this.pending.get(reply.id) : undefined;

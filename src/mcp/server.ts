@@ -1,6 +1,13 @@
 import { ClientError, connect } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
+import { LineBound, idOf, isToolCall, type OversizedLine } from './line-bound.ts';
 import { TOOLS } from './tools.ts';
+
+/**
+ * The longest MCP message taken, in bytes. A tool's arguments go to the daemon in one line of at most
+ * 1 MiB (MAX_FRAME_BYTES), so a longer message could never be served; past this it is not even kept.
+ */
+export const MAX_MCP_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * `corral mcp`: a Model Context Protocol server on stdin/stdout (docs/mcp.md). Every tool is a call
@@ -31,12 +38,30 @@ export async function runMcpServer(options: { socket: string; version: string })
     }
   });
 
-  const transport = new StdioServerTransport();
+  // Over-long messages are answered here, before the SDK's reader, which would close the server on them.
+  const input = process.stdin.pipe(new LineBound(MAX_MCP_MESSAGE_BYTES, (line) => refuseOversized(line)));
+  const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise<void>((resolve) => (transport.onclose = resolve));
-  process.stdin.once('end', () => void server.close());
+  transport.onerror = (error) => process.stderr.write(`corral mcp: ${error.message}\n`);
+  input.once('end', () => void server.close());
   await server.connect(transport);
   await closed;
   client.close();
+}
+
+/**
+ * An MCP message over MAX_MCP_MESSAGE_BYTES: a tool call gets a tool error naming the limit, any other
+ * request a JSON-RPC error, and the server goes on. A line whose id cannot be found is only logged.
+ */
+function refuseOversized(line: OversizedLine): void {
+  const id = idOf(line);
+  const what = `the message is ${line.bytes} bytes; corral mcp takes at most ${MAX_MCP_MESSAGE_BYTES} (and the daemon a request of 1 MiB)`;
+  process.stderr.write(`corral mcp: refused ${what}${id === null ? ', with no id to answer' : ''}\n`);
+  if (id === null) return;
+  const reply = isToolCall(line)
+    ? { jsonrpc: '2.0', id, result: failure(`arguments_too_large: ${what}: send less, for example a shorter prompt or a file path in place of its contents`) }
+    : { jsonrpc: '2.0', id, error: { code: -32600, message: `message too large: ${what}` } };
+  process.stdout.write(`${JSON.stringify(reply)}\n`);
 }
 
 function failure(text: string) {

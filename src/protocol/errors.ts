@@ -10,6 +10,7 @@ export const ERRORS = {
   too_many_connections: { rpc: -32000, summary: 'the daemon serves its maximum of connections; close one and retry' },
   reply_too_large: { rpc: -32603, summary: 'the reply would exceed the reply limit; ask for less' },
   pane_external: { rpc: 1007, summary: 'the pane is an agent started outside Corral, known from its hooks only: it has no terminal to write to or respawn' },
+  not_in_pane: { rpc: 1008, summary: 'the reporting process is not one of the pane\'s own processes; report from inside the pane' },
   pane_input_full: { rpc: 1006, summary: 'the pane has not read the input already sent; wait and retry' },
   method_not_found: { rpc: -32601, summary: 'no such method' },
   invalid_params: { rpc: -32602, summary: 'a parameter is missing, unknown or of the wrong type' },

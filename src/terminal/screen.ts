@@ -10,6 +10,7 @@ import { rowText } from './row-text.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { EmulatorLogEntry } from './types.ts';
 import { directParser, type ParseNow } from './emulator-parse.ts';
+import { boundOscPayloads } from './osc-bound.ts';
 import { parseScheduler, type ParseScheduler, type ParseTask } from './parse-scheduler.ts';
 
 const { Terminal } = xterm;
@@ -300,6 +301,7 @@ export class Screen implements Disposable {
       logger: emulatorLogger(this.logSink),
     });
     const history = new ScreenHistory(terminal, scrollback, emulatorScrollback);
+    boundOscPayloads(terminal);
     this.capture.attach(terminal);
     const reply = options.reply;
     if (reply) terminal.onData((data) => reply(data));

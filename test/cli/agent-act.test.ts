@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runCli, type CliResult } from '../helpers/cli.ts';
@@ -8,6 +10,7 @@ import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 
 /** The CLI with `input` on its stdin. */
 function runCliWithInput(args: string[], input: string): Promise<CliResult> {
@@ -95,10 +98,19 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('busy');
   });
 
-  it('reports display metadata with corral pane metadata, shown by agent.get', async () => {
-    await fakeAgent('shown', 200);
+  it('reports display metadata with corral pane metadata from inside the pane, shown by agent.get; refuses it from outside', async () => {
+    // The fake agent with a relay beside it in the pane: a CLI on the relay's socket reports from inside.
+    const relay = join(session.daemon.dir, 'shown-relay.sock');
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(REPORT_PROXY)} ${JSON.stringify(relay)} >/dev/null & exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE)}`;
+    await session.call('pane.spawn', { command: 'sh', args: ['-c', script], name: 'shown', cwd: session.daemon.dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+    await agentUntil('shown', (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
+    await waitFor(() => existsSync(relay), { what: 'the relay to listen' });
+    const outside = await corral('pane', 'metadata', 'shown', '--source', 'outsider', '--title', 'spoofed');
+    assert.equal(outside.code, 1);
+    assert.match(outside.stderr, /\[not_in_pane\]/);
     const before = await agent('shown');
-    const reported = await corral('pane', 'metadata', 'shown', '--source', 'user:batch', '--title', 'Items 1-12', '--display-agent', 'Claude: docs', '--state-label', 'drafting', '--tokens', '4200', '--ttl', '60000');
+    assert.equal(before.metadata, null);
+    const reported = await runCli(['--socket', relay, 'pane', 'metadata', 'shown', '--source', 'user:batch', '--title', 'Items 1-12', '--display-agent', 'Claude: docs', '--state-label', 'drafting', '--tokens', '4200', '--ttl', '60000']);
     assert.equal(reported.code, 0, reported.stderr);
     assert.match(reported.stdout, /title:\s+Items 1-12/);
     const info = await agent('shown');

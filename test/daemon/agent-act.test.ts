@@ -2,10 +2,15 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { existsSync } from 'node:fs';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/agent-input/input-room.ts';
+import { MAX_METADATA_SOURCES } from '../../src/daemon/metadata/metadata-store.ts';
+import { RawClient } from '../helpers/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
+const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 
 describe('prompt, answer, the steering queue and display metadata through the daemon and the fake agent', () => {
   const session = useDaemon();
@@ -169,14 +174,30 @@ describe('prompt, answer, the steering queue and display metadata through the da
     await call('pane.kill', { target: id });
   });
 
-  it('shows metadata in agent.get, merges sources, never changes the state, and expires after the TTL', async () => {
-    const pane = await call('pane.spawn', { command: process.execPath, args: [FAKE], cwd: session.daemon.dir, env: { CORRAL_AGENT: 'claude' } });
+  /** The fake Claude in a pane with a relay beside it: what the relay's client sends comes from inside the pane. */
+  async function agentWithRelay(): Promise<{ id: string; inside: RawClient }> {
+    const relay = join(session.daemon.dir, `relay-${Math.random().toString(36).slice(2)}.sock`);
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(REPORT_PROXY)} ${JSON.stringify(relay)} >/dev/null & exec ${JSON.stringify(process.execPath)} ${JSON.stringify(FAKE)}`;
+    const pane = await call('pane.spawn', { command: 'sh', args: ['-c', script], cwd: session.daemon.dir, env: { CORRAL_AGENT: 'claude' } });
     await waitFor(async () => (await call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'idle' });
+    await waitFor(() => existsSync(relay), { what: 'the relay to listen' });
+    return { id: pane.id, inside: await RawClient.connect(relay) };
+  }
+
+  it('shows metadata in agent.get, merges sources, never changes the state, and expires after the TTL', async () => {
+    const { id, inside } = await agentWithRelay();
+    const pane = { id };
+    let nextId = 1;
+    const report = async (params: object) => {
+      const reply = await inside.call(nextId++, 'pane.reportMetadata', params);
+      assert.equal(reply.error, undefined, JSON.stringify(reply.error));
+      return reply.result;
+    };
     const before = await call('agent.get', { target: pane.id });
     assert.equal(before.metadata, null);
-    const reported = await call('pane.reportMetadata', { target: pane.id, source: 'user:batch', title: 'Chapter 1-12', displayAgent: 'Claude: docs', tokens: 1200, ttlMs: 400 });
+    const reported = await report({ target: pane.id, source: 'user:batch', title: 'Chapter 1-12', displayAgent: 'Claude: docs', tokens: 1200, ttlMs: 400 });
     assert.equal(reported.metadata.title, 'Chapter 1-12');
-    await call('pane.reportMetadata', { target: pane.id, source: 'user:label', stateLabel: 'reviewing', title: 'Review', ttlMs: 5000 });
+    await report({ target: pane.id, source: 'user:label', stateLabel: 'reviewing', title: 'Review', ttlMs: 5000 });
     const shown = await call('agent.get', { target: pane.id });
     assert.equal(shown.metadata.title, 'Review', 'the latest report wins a field');
     assert.equal(shown.metadata.displayAgent, 'Claude: docs');
@@ -189,8 +210,66 @@ describe('prompt, answer, the steering queue and display metadata through the da
     assert.equal(later.metadata.title, 'Review');
     assert.deepEqual(Object.keys(later.metadata.sources), ['user:label']);
     assert.equal(later.revision, before.revision);
-    await call('pane.reportMetadata', { target: pane.id, source: 'user:label' });
+    await report({ target: pane.id, source: 'user:label' });
     assert.equal((await call('agent.get', { target: pane.id })).metadata, null, 'a report without fields removes its source');
+    inside.close();
     await call('pane.kill', { target: pane.id });
+  });
+
+  it(`holds an agent's unread input to ${MAX_PENDING_INPUT_BYTES} bytes for pipelined prompts, typed now or queued`, async () => {
+    const id = await fakeAgent(60_000);
+    const { pid } = await call('pane.get', { target: id });
+    const text = `${'x'.repeat(1023)}\r`.repeat(512); // 512 KiB of whole lines
+    const pipelined = async (params: object): Promise<{ accepted: number; refused: any }> => {
+      const count = (MAX_PENDING_INPUT_BYTES >> 19) + 4;
+      for (let i = 0; i < count; i++) session.client.request(5000 + i, 'agent.prompt', params);
+      let accepted = 0;
+      let refused: any = null;
+      for (let i = 0; i < count; i++) {
+        const reply = await session.client.next(60_000);
+        if (reply.error) refused ??= reply.error;
+        else accepted += 1;
+      }
+      return { accepted, refused };
+    };
+    // An agent that reads nothing: every prompt typed into it waits in the pty host.
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const typed = await pipelined({ target: id, text, submit: false });
+      assert.equal(typed.refused?.data?.code, 'pane_input_full');
+      assert.ok(typed.accepted * text.length <= MAX_PENDING_INPUT_BYTES, `${typed.accepted} prompts of ${text.length} bytes taken`);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await call('pane.kill', { target: id });
+    // An agent at work: queued prompts wait in the daemon, and count the same.
+    const busy = await fakeAgent(60_000);
+    await call('agent.prompt', { target: busy, text: 'long job' });
+    await agentUntil(busy, (i) => i.state === 'working', 'working');
+    const queued = await pipelined({ target: busy, text, queue: true });
+    assert.equal(queued.refused?.data?.code, 'pane_input_full');
+    assert.ok(queued.accepted * text.length <= MAX_PENDING_INPUT_BYTES, `${queued.accepted} prompts of ${text.length} bytes queued`);
+    assert.equal((await call('agent.get', { target: busy })).queued, queued.accepted);
+    await call('pane.kill', { target: busy });
+  });
+
+  it('refuses metadata from a process outside the pane with not_in_pane, and keeps nothing of it', async () => {
+    const id = await fakeAgent(300);
+    const error = await callError('pane.reportMetadata', { target: id, source: 'outsider', title: 'spoofed' });
+    assert.equal(error.data.code, 'not_in_pane');
+    assert.equal((await call('agent.get', { target: id })).metadata, null);
+    await call('pane.kill', { target: id });
+  });
+
+  it(`keeps ${MAX_METADATA_SOURCES} sources per pane: a new one replaces the one that reported least recently`, async () => {
+    const { id, inside } = await agentWithRelay();
+    const total = MAX_METADATA_SOURCES + 8;
+    for (let i = 0; i < total; i++) inside.request(i + 1, 'pane.reportMetadata', { target: id, source: `s${i}`, title: 't'.repeat(256) });
+    for (let i = 0; i < total; i++) assert.equal((await inside.next()).error, undefined);
+    const { metadata } = await call('agent.get', { target: id });
+    const expected = Array.from({ length: MAX_METADATA_SOURCES }, (_, i) => `s${i + total - MAX_METADATA_SOURCES}`);
+    assert.deepEqual(Object.keys(metadata.sources), expected);
+    inside.close();
+    await call('pane.kill', { target: id });
   });
 });

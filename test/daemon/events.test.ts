@@ -123,7 +123,6 @@ describe('events and notifications through a real daemon', () => {
   it('answers a subscribe with the cursor and a snapshot of panes and agents', async () => {
     const { pane, reporter } = await reporterPane(control, daemon.dir, 'snap');
     await reporter.call(PANE_REPORT_AGENT, { target: pane.id, source: 'test', agent: 'claude', state: 'working' });
-    reporter.dispose();
     const { cursor, snapshot, subscription } = await subscribe();
     assert.ok(cursor > 0);
     assert.ok(snapshot.panes.some((p) => p.id === pane.id));
@@ -131,7 +130,8 @@ describe('events and notifications through a real daemon', () => {
     assert.equal(agent?.agent, 'claude');
     assert.equal(agent?.state, 'working');
     assert.ok(snapshot.stateChangeSeq >= 1, 'the snapshot carries the state_change_seq it was taken at');
-    await control.call(PANE_REPORT_METADATA, { target: pane.id, source: 'test', title: 'refactor auth' });
+    await reporter.call(PANE_REPORT_METADATA, { target: pane.id, source: 'test', title: 'refactor auth' }); // from inside the pane
+    reporter.dispose();
     await subscription.until((events) => events.some((e) => e.kind === 'metadata.changed'), 'metadata.changed');
     const metadata = subscription.of(pane.id, 'metadata.changed')[0] as CorralEvent<'metadata.changed'>;
     assert.equal((metadata.data.metadata as { title?: string }).title, 'refactor auth');

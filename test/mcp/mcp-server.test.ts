@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connect, type CorralClient } from '../../src/client/index.ts';
+import { MAX_MCP_MESSAGE_BYTES } from '../../src/mcp/server.ts';
+import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 
@@ -161,5 +163,28 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.match(refused.content[0]!.text, /^no_agent: /);
     const allowed = await tool('wait_for_agents', { targets: ['plain'], allowUnknown: true, timeoutSeconds: 0 });
     assert.equal(allowed.outcome, 'timed_out');
+  });
+
+  it('answers a 50 MiB tool call with a tool error naming the limit, and keeps serving', async () => {
+    const text = 'x'.repeat(50 * 1024 * 1024);
+    const result = (await mcp.callTool({ name: 'prompt_agent', arguments: { target: 'nobody', text } }, undefined, { timeout: 120_000 })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, new RegExp(`^arguments_too_large: the message is \\d+ bytes; corral mcp takes at most ${MAX_MCP_MESSAGE_BYTES}`));
+    assert.ok(Array.isArray((await tool('list_agents', {})).agents), 'the server still answers');
+  });
+
+  it("says a 2 MiB prompt is over the daemon's request limit (frame_too_large), and its connection goes on", async () => {
+    const result = (await mcp.callTool({ name: 'prompt_agent', arguments: { target: 'nobody', text: 'x'.repeat(2 * 1024 * 1024) } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+    };
+    assert.equal(result.isError, true);
+    assert.match(result.content[0]!.text, new RegExp(`^frame_too_large: the agent.prompt request is \\d+ bytes; the daemon takes a request of at most ${MAX_FRAME_BYTES} bytes`));
+    const status = await corral.call('server.status', {});
+    assert.ok(status);
+    assert.ok(Array.isArray((await tool('list_agents', {})).agents));
   });
 });

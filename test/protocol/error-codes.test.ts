@@ -3,9 +3,10 @@
 // the framing, `slow_consumer` through an event stream, `cancelled` (which no client receives) in the
 // daemon's log. Every error any of these calls answers must be declared by the method that answered it.
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
 import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/handlers/pane.ts';
@@ -15,6 +16,8 @@ import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.
 import { RawClient } from '../helpers/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
+
+const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 
 /** Codes the transport answers (framing, request shape, dispatch), whatever the method. */
 const TRANSPORT = ['parse_error', 'invalid_request', 'method_not_found', 'frame_too_large', 'frame_timeout', 'too_many_connections', 'reply_too_large'];
@@ -215,6 +218,22 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.answer', { target: blocked, keys: ['3'], timeoutMs: 300 }, 'timeout');
   });
 
+  it('agent.prompt: pane_input_full, into an agent that reads nothing', async () => {
+    const id = await fakeAgent('stopped');
+    const { pid } = await ok('pane.get', { target: id });
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const text = `${'x'.repeat(1023)}\r`.repeat(512);
+      let code: string | undefined;
+      for (let i = 0; i < (MAX_PENDING_INPUT_BYTES >> 19) + 2 && code === undefined; i += 1) {
+        code = (await attempt('agent.prompt', { target: id, text, submit: false })).error?.data?.code;
+      }
+      assert.equal(code, 'pane_input_full');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+  });
+
   it('agent.wait: pane_not_found, no_agent, agent_gone and timeout', async () => {
     await expectError('agent.wait', { targets: ['no-such-pane'] }, 'pane_not_found');
     await expectError('agent.wait', { targets: ['shell'] }, 'no_agent');
@@ -316,11 +335,18 @@ describe('every declared error code can be produced, and every produced one is d
         subscriber.on('error', () => resolve(text));
         subscriber.resume();
       });
+    // The flood is metadata, reported from inside a pane (through a relay there), as it must be.
+    const relay = join(daemon.dir, 'flood-relay.sock');
+    const relayPane = await spawn({ command: process.execPath, args: [REPORT_PROXY, relay] });
+    await waitFor(() => existsSync(relay), { what: 'the relay to listen' });
+    const inside = await RawClient.connect(relay);
     const tailRead = waitFor(dropped, { what: 'the drop', timeoutMs: 300_000 }).then(drain);
     const title = 't'.repeat(240);
     for (let i = 0; i < 20_000 && !dropped(); i += 1) {
-      await ok('pane.reportMetadata', { target: 'idle', source: `flood${i % 2}`, title: `${i} ${title}`, stateLabel: 's'.repeat(64) });
+      const reply = await attempt('pane.reportMetadata', { target: relayPane, source: `flood${i % 2}`, title: `${i} ${title}`, stateLabel: 's'.repeat(64) }, inside);
+      assert.equal(reply.error, undefined, JSON.stringify(reply.error));
     }
+    inside.close();
     const tail = await tailRead;
     const last = JSON.parse(tail.trim().split('\n').at(-1)!);
     assert.equal(last.method, 'events.dropped');

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Screen } from '../../src/terminal/screen.ts';
+import { OSC_PAYLOAD_LIMIT } from '../../src/terminal/osc-parse.ts';
 import type { OscEvent } from '../../src/terminal/types.ts';
 
 const ESC = '\x1b';
@@ -157,4 +160,38 @@ test('OSC wrapped in tmux DCS passthrough (every ESC doubled) is captured', asyn
   assert.deepEqual(screen.osc.progress?.value, { state: 1, percent: 30 });
   assert.equal(screen.snapshot().lines[0], 'ab');
   screen.dispose();
+});
+
+/** The heap in use after a full collection (V8's gc, reached through a flag set at run time). */
+function heapAfterGc(): number {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
+}
+
+test('an OSC payload past its limit is not collected: 8 MB of an unfinished title hold no memory', async () => {
+  const screen = new Screen({ cols: 40, rows: 5, now: () => 1000 });
+  screen.write(Buffer.from('warm up\r\n'));
+  await screen.flush();
+  const before = heapAfterGc();
+  screen.write(Buffer.from(`${ESC}]0;`));
+  const piece = Buffer.alloc(64 * 1024, 'x');
+  for (let i = 0; i < 128; i++) screen.write(piece);
+  await screen.flush();
+  const grown = heapAfterGc() - before;
+  assert.ok(grown < 2 * 1024 * 1024, `the emulator holds ${grown} bytes of the unfinished payload`);
+  screen.write(Buffer.from(`${BEL}${ESC}]2;short${BEL}`));
+  await screen.flush();
+  assert.deepEqual(screen.osc.title, { value: 'short', at: 1000 }, 'the next title is taken, the long one ignored');
+  screen.dispose();
+});
+
+test(`an OSC payload of ${OSC_PAYLOAD_LIMIT} bytes is taken, one byte more is ignored, multi-byte characters counted as UTF-8`, async () => {
+  const fits = 'é'.repeat(OSC_PAYLOAD_LIMIT / 2);
+  const { screen } = await feedBytewise(`${ESC}]2;${fits}${BEL}`);
+  assert.equal(screen.osc.title?.value, fits);
+  screen.dispose();
+  const { screen: over } = await feedBytewise(`${ESC}]2;${fits}x${BEL}`);
+  assert.equal(over.osc.title, null);
+  over.dispose();
 });

@@ -94,7 +94,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
 
   pane
     ?.command('metadata')
-    .description('report display-only metadata for a pane (never changes its state); it expires after --ttl')
+    .description('report display-only metadata for a pane, from a process running in it (never changes its state); it expires after --ttl')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .requiredOption('--source <name>', 'who reports; a later report of the same source replaces the earlier one')
     .option('--title <text>', 'a title to show for the pane')

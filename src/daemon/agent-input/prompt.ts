@@ -4,6 +4,7 @@ import type { AgentView } from '../../arbiter/index.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { SteeringQueues } from './steering-queue.ts';
+import { assertInputRoom } from './input-room.ts';
 import { typePrompt } from './typing.ts';
 
 export interface PromptRequest {
@@ -39,6 +40,8 @@ export async function promptAgent(agents: AgentService, queues: SteeringQueues, 
       { id: pane.id, state: view.displayed },
     );
   }
+  // Queued or typed now, the prompt waits for the program to read it: it counts against the pane's input bound.
+  assertInputRoom(pane, Buffer.byteLength(text) + (submit ? 1 : 0), queues.queuedBytes(pane.id));
   if (queue && queues.mustWait(pane, view.state)) return { queued: true, position: queues.enqueue(pane, text, submit) };
   const seq = agents.stateChangeSeq;
   await typePrompt(pane, text, submit);

@@ -56,6 +56,13 @@ export class SteeringQueues implements Disposable {
     return this.queues.get(paneId)?.prompts.length ?? 0;
   }
 
+  /** Bytes of the prompts waiting for the pane, as they will be typed (UTF-8, paste marks aside). */
+  queuedBytes(paneId: string): number {
+    let total = 0;
+    for (const prompt of this.queues.get(paneId)?.prompts ?? []) total += Buffer.byteLength(prompt.text) + (prompt.submit ? 1 : 0);
+    return total;
+  }
+
   list(paneId: string): QueuedPrompt[] {
     return (this.queues.get(paneId)?.prompts ?? []).map((prompt) => ({ ...prompt }));
   }

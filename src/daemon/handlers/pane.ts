@@ -11,17 +11,19 @@ import {
   PANE_RESPAWN,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
+import { assertInputRoom } from '../agent-input/input-room.ts';
 import { keyBytes } from '../agent-input/typing.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 
-/** Input written to a pane that its program has not read yet, at most; `pane.send` beyond it is `pane_input_full`. */
-export const MAX_PENDING_INPUT_BYTES = 4 << 20;
+export { MAX_PENDING_INPUT_BYTES } from '../agent-input/input-room.ts';
 
-/** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c). */
+/** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c), and what else waits to be typed. */
 export interface PaneInputObserver {
   sent(pane: PaneRecord, text: string | undefined, keys: string[] | undefined): void;
+  /** Bytes of the pane's input waiting in this daemon (its steering queue). */
+  queuedBytes(paneId: string): number;
 }
 
 /** Starts a lost or exited pane again (daemon/respawn.ts). */
@@ -53,13 +55,7 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
       }
       const data = (text ?? '') + keyBytes(keys ?? []);
       pane.assertRunning();
-      const pending = pane.terminal.pendingInput;
-      if (pending + Buffer.byteLength(data) > MAX_PENDING_INPUT_BYTES) {
-        throw new CorralError('pane_input_full', `the pane has ${pending} bytes of input it has not read; at most ${MAX_PENDING_INPUT_BYTES} may wait`, {
-          pending,
-          limit: MAX_PENDING_INPUT_BYTES,
-        });
-      }
+      assertInputRoom(pane, Buffer.byteLength(data), input?.queuedBytes(pane.id) ?? 0);
       pane.terminal.write(data);
       input?.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };

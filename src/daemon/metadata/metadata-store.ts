@@ -16,6 +16,14 @@ export interface MetadataReport {
 
 const FIELDS = ['title', 'displayAgent', 'stateLabel', 'tokens'] as const;
 
+/**
+ * Sources one pane keeps at once; a report from one more replaces the source that reported least
+ * recently. Each source is small by its params (src/protocol/methods/metadata.ts: a source name of 64
+ * characters, a title of 256, a display agent and a state label of 64), so a pane's metadata, every
+ * `metadata.changed` event and the `metadata` of each `agent.get` stay within a few KiB.
+ */
+export const MAX_METADATA_SOURCES = 16;
+
 /** One pane's reports by source, and the one timer set on the earliest expiry among them. */
 interface PaneEntries {
   sources: Map<string, MetadataEntry>;
@@ -69,7 +77,10 @@ export class MetadataStore implements Disposable {
     entries.sources.delete(report.source); // re-inserted last, so a later report wins a field over an earlier one
     const entry: MetadataEntry = { reportedAt: now, expiresAt: now + (report.ttlMs ?? DEFAULT_METADATA_TTL_MS) };
     for (const field of FIELDS) if (report[field] !== undefined) (entry as unknown as Record<string, unknown>)[field] = report[field];
-    if (FIELDS.some((field) => report[field] !== undefined)) entries.sources.set(report.source, entry);
+    if (FIELDS.some((field) => report[field] !== undefined)) {
+      entries.sources.set(report.source, entry);
+      if (entries.sources.size > MAX_METADATA_SOURCES) entries.sources.delete(entries.sources.keys().next().value as string);
+    }
     this.settle(paneId, entries, now, true);
     return this.get(paneId, now);
   }

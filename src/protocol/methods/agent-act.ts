@@ -18,7 +18,7 @@ export const AGENT_PROMPT = defineMethod({
     queue: optional(bool()),
   }),
   result: returns<PromptResult>(),
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'pane_input_full'],
 });
 
 /** One prompt waiting in a pane's steering queue. */

@@ -40,5 +40,5 @@ export const PANE_REPORT_METADATA = defineMethod({
     ttlMs: optional(int({ min: 1, max: MAX_METADATA_TTL_MS })),
   }),
   result: returns<{ metadata: PaneMetadata | null }>(),
-  errors: ['pane_not_found', 'pane_exited', 'pane_external'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'not_in_pane'],
 });

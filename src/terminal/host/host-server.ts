@@ -155,7 +155,7 @@ export class HostServer {
           greeted = true;
           reader.limit = MAX_HOST_FRAME_BYTES;
         } else if (frame.kind === FrameKind.control) this.onMessage(socket, frame.message as DaemonMessage);
-        else if (frame.kind === FrameKind.input && socket === this.daemon) this.panes.get(frame.handle)?.write(frame.data);
+        else if (frame.kind === FrameKind.input && socket === this.daemon) this.input(frame.handle, frame.data);
       }
     });
     socket.on('close', () => {
@@ -258,6 +258,12 @@ export class HostServer {
     }
     this.panes.set(handle, pane);
     this.send(socket, { t: 'spawned', id: message.id, handle, pid: pane.pid });
+  }
+
+  private input(handle: number, data: Buffer): void {
+    // Input passes through buffers of every size as output does: after a flood, the allocator gives them back.
+    this.trim.noteActivity();
+    this.panes.get(handle)?.write(data);
   }
 
   private forward(pane: HostPane, data: Buffer): void {
