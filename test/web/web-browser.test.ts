@@ -1,7 +1,9 @@
 // `corral web` in a real browser: Debian's chromium driven by playwright-core, against a real daemon
 // with scripted fake agents (test/fixtures/agents/fake-claude.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -9,8 +11,8 @@ import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../helpers/web.ts';
 
-/** Where the screenshots the README shows are kept. */
-const SHOTS = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+/** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
+const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-web-shots-'))}/`;
 
 async function signedIn(context: BrowserContext, web: WebProcess): Promise<Page> {
   const page = await context.newPage();
