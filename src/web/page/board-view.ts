@@ -55,24 +55,73 @@ function card({ info, tail }: BoardCard, now: number): HTMLElement {
   return link;
 }
 
-/** Draws the board: a rollup line per workspace, then the cards. */
-export function renderBoard(root: HTMLElement, model: BoardModel, now = Date.now()): void {
-  const sorted = model.sorted();
-  const workspaces = new Map<string, Record<string, number>>();
-  for (const { info } of sorted) {
-    const counts = workspaces.get(info.workspace) ?? {};
-    counts[info.state] = (counts[info.state] ?? 0) + 1;
-    workspaces.set(info.workspace, counts);
+/**
+ * Draws the board: a rollup line per workspace, then the cards. Keyed by pane id: a card is built
+ * again only when its data changed (or its age label moved on), and moved only when the order did, so
+ * a board of a hundred agents costs little per change.
+ */
+export class BoardView {
+  private readonly rollup = el('div', 'rollups');
+  private readonly grid = el('div', 'board');
+  private readonly built = new Map<string, { card: BoardCard; age: string; node: HTMLElement }>();
+  private readonly empty = el('p', 'empty', 'No agents yet. Start one with: corral pane spawn --name NAME -- claude');
+
+  constructor() {
+    this.grid.id = 'board';
   }
-  const rollup = el('div', 'rollups');
-  for (const [workspace, counts] of workspaces) {
-    const top = ATTENTION_ORDER.find((state) => counts[state]) ?? 'unknown';
-    const text = ATTENTION_ORDER.filter((state) => counts[state]).map((state) => `${counts[state]} ${state}`).join(', ');
-    rollup.append(el('span', `rollup badge-${top}`, `${workspace}: ${text}`));
+
+  attach(root: HTMLElement): void {
+    if (this.grid.parentElement !== root) root.replaceChildren(this.rollup, this.grid);
   }
-  const grid = el('div', 'board');
-  grid.id = 'board';
-  for (const entry of sorted) grid.append(card(entry, now));
-  if (sorted.length === 0) grid.append(el('p', 'empty', 'No agents yet. Start one with: corral pane spawn --name NAME -- claude'));
-  root.replaceChildren(rollup, grid);
+
+  render(model: BoardModel, now = Date.now()): void {
+    const sorted = model.sorted();
+    this.renderRollup(sorted);
+    const nodes: HTMLElement[] = [];
+    const live = new Set<string>();
+    for (const entry of sorted) {
+      const id = entry.info.id;
+      live.add(id);
+      const label = age(entry.info.stateSince, now);
+      let built = this.built.get(id);
+      if (built === undefined || built.card !== entry || built.age !== label) {
+        built = { card: entry, age: label, node: card(entry, now) };
+        this.built.get(id)?.node.replaceWith(built.node);
+        this.built.set(id, built);
+      }
+      nodes.push(built.node);
+    }
+    for (const [id, built] of this.built) {
+      if (!live.has(id)) {
+        built.node.remove();
+        this.built.delete(id);
+      }
+    }
+    if (nodes.length === 0) return void this.grid.replaceChildren(this.empty);
+    this.empty.remove();
+    // Moves only what is out of place.
+    nodes.forEach((node, index) => {
+      if (this.grid.children[index] !== node) this.grid.insertBefore(node, this.grid.children[index] ?? null);
+    });
+  }
+
+  private renderRollup(sorted: BoardCard[]): void {
+    const workspaces = new Map<string, Record<string, number>>();
+    for (const { info } of sorted) {
+      const counts = workspaces.get(info.workspace) ?? {};
+      counts[info.state] = (counts[info.state] ?? 0) + 1;
+      workspaces.set(info.workspace, counts);
+    }
+    const parts: HTMLElement[] = [];
+    for (const [workspace, counts] of workspaces) {
+      const top = ATTENTION_ORDER.find((state) => counts[state]) ?? 'unknown';
+      const text = ATTENTION_ORDER.filter((state) => counts[state]).map((state) => `${counts[state]} ${state}`).join(', ');
+      parts.push(el('span', `rollup badge-${top}`, `${workspace}: ${text}`));
+    }
+    const text = parts.map((part) => part.textContent).join('|');
+    if (this.rollup.dataset.text !== text) {
+      this.rollup.dataset.text = text;
+      this.rollup.replaceChildren(...parts);
+    }
+  }
 }

@@ -5,12 +5,13 @@ import './styles.css';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard, LeaseInfo } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
-import { BoardModel, renderBoard } from './board-view.ts';
+import { BoardModel, BoardView } from './board-view.ts';
 import { PageNotifications } from './notifications.ts';
 import { PageRpc } from './rpc.ts';
 
 const rpc = new PageRpc();
 const model = new BoardModel();
+const boardView = new BoardView();
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
@@ -27,7 +28,10 @@ function draw(): void {
     const count = model.needsYou;
     needs.textContent = count > 0 ? `${count} need${count === 1 ? 's' : ''} you` : '';
     document.title = count > 0 ? `(${count}) Corral` : 'Corral';
-    if (agentView === null) renderBoard(app, model);
+    if (agentView === null) {
+      boardView.attach(app);
+      boardView.render(model);
+    }
     else {
       const card = model.cards.get(agentView.id);
       if (card) agentView.update(card.info);
