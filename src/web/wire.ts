@@ -157,13 +157,7 @@ export const LEASE_CHANGED = defineNotification({
   params: returns<LeaseInfo>(),
 });
 
-export const DAEMON_STATUS = defineNotification({
-  name: 'daemon.status',
-  summary: 'Whether `corral web` reaches its daemon right now.',
-  params: returns<{ connected: boolean; message: string | null }>(),
-});
-
-export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED, DAEMON_STATUS] as const;
+export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
 
 /** How long a card's screen tail is, in lines. */
 export const TAIL_LINES = 4;
