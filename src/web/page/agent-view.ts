@@ -131,8 +131,9 @@ export class AgentView {
         // Another prompt is on the screen now: show it, and type nothing.
         this.shownPrompt = null;
         const current = failure.data.prompt as PagePrompt | undefined;
+        this.say('The question changed before your answer: nothing was typed. Here is the new one.');
         if (this.info && current) this.update({ ...this.info, prompt: current } as AgentInfo);
-        throw new Error('The question changed before your answer: nothing was typed. Here is the new one.');
+        return;
       }
       throw new Error(failure.message);
     }
