@@ -2,7 +2,7 @@
 // into dist/cli/corral.mjs, two folders deep like src/<layer>/, so paths resolved from
 // import.meta.url (the package.json, the bundled manifests) stay right. Rebuilt whenever a source
 // file or folder is newer than the bundle, so an edited checkout never runs stale code.
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -139,7 +139,40 @@ export async function buildClient() {
   renameSync(temporary, CLIENT_BUNDLE);
 }
 
+// `corral web`'s page: src/web/page bundled for browsers (with xterm.js and its styles) into dist/web.
+export const WEB_BUNDLE = `${root}dist/web/app.js`;
+const WEB_SOURCES = `${sources}/web/page`;
+
+/** Whether the page bundle exists and no page source is newer. */
+export function webIsFresh() {
+  try {
+    return statSync(WEB_BUNDLE).mtimeMs >= newest(WEB_SOURCES) && statSync(`${root}dist/web/app.css`).mtimeMs >= newest(WEB_SOURCES);
+  } catch {
+    return false;
+  }
+}
+
+export async function buildWeb() {
+  const { build } = await import('esbuild');
+  const folder = `${root}dist/web.${process.pid}.tmp`;
+  await build({
+    entryPoints: { app: `${WEB_SOURCES}/main.ts` },
+    outdir: folder,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: ['chrome110', 'safari16', 'firefox115'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  mkdirSync(`${root}dist/web`, { recursive: true });
+  for (const file of ['app.js', 'app.css']) renameSync(`${folder}/${file}`, `${root}dist/web/${file}`);
+  rmSync(folder, { recursive: true, force: true });
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   await buildBundle();
   await buildClient();
+  await buildWeb();
 }

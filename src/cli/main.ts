@@ -14,6 +14,7 @@ import { registerHookReportCommand } from './commands/hook-report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
+import { registerWebCommand } from './commands/web.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
@@ -69,6 +70,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerEventsCommand(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
+  registerWebCommand(program);
   registerHookReportCommand(program);
   if (needsOfflineCommands(argv)) {
     const { registerOfflineCommands } = await import('./offline.ts');

@@ -1,0 +1,174 @@
+// `corral web` at scale: 100 panes (99 redrawing a working screen at 10 Hz, bench/busy-agent.sh, and
+// one that blocks on demand) and 10 pages open in Debian's chromium. It measures:
+//  - a state change to the DOM: from the program drawing its permission form to the card showing
+//    blocked in each of the 10 pages (a MutationObserver in the page), median and p99;
+//  - the web process's CPU share and resident memory meanwhile;
+//  - the daemon's attention latency (form drawn to `agent.attention` at a subscriber) with no page,
+//    against the same with the 10 pages open, in the same run.
+// Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
+// CORRAL_BENCH_PAGES, default 10). Both ends stamp with performance.timeOrigin + performance.now().
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { DaemonClient } from '../src/cli/client.ts';
+import { EVENT } from '../src/protocol/events.ts';
+import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
+import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
+import { startDaemon } from '../test/helpers/daemon.ts';
+import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../test/helpers/web.ts';
+import { BUSY_AGENT, cpuSeconds, rssKiB, sleep, summary } from './_lib.ts';
+
+const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
+const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);
+const PAGES = Number(process.env.CORRAL_BENCH_PAGES ?? 10);
+
+const PROGRAM = String.raw`
+const fs = require('node:fs');
+const stamps = fs.openSync(process.env.STAMP_FILE, 'a');
+const out = (s) => process.stdout.write(s);
+const rule = '─'.repeat(78);
+const idle = () => out('\x1b]0;✳ Bench Agent\x07\x1b[H\x1b[2JReady.\r\n\r\n' + [rule, '❯ ', rule, '  ? for shortcuts'].join('\r\n'));
+const form = () => out('\x1b[H\x1b[2J' + [rule, ' Bash command', '', '   rm -rf /tmp/bench-scratch', '   Remove the scratch folder', '',
+  ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No, and tell Claude what to do differently (esc)', '',
+  ' Esc to cancel · Tab to amend · ctrl+e to explain'].join('\r\n'));
+process.stdin.setRawMode(true);
+process.stdin.on('data', (key) => {
+  const k = key.toString();
+  if (k === 'b') { fs.writeSync(stamps, (performance.timeOrigin + performance.now()) + '\n'); form(); }
+  else if (k === 'i') idle();
+});
+process.on('SIGHUP', () => process.exit(0));
+idle();
+`;
+
+const wallNow = () => performance.timeOrigin + performance.now();
+const lastStamp = (file: string) => Number(readFileSync(file, 'utf8').trim().split('\n').at(-1));
+
+/** In a page: record when the bench card first shows each state, by wall-clock time. */
+function watchCard(page: Page, id: string): Promise<void> {
+  return page.evaluate((paneId) => {
+    const seen: { state: string; at: number }[] = [];
+    (window as any).benchSeen = seen;
+    let last = '';
+    new MutationObserver(() => {
+      const state = (document.querySelector(`#board .card[data-id="${paneId}"]`) as HTMLElement | null)?.dataset.state ?? '';
+      if (state !== last) {
+        last = state;
+        seen.push({ state, at: performance.timeOrigin + performance.now() });
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+  }, id);
+}
+
+async function seenBlocked(page: Page, after: number): Promise<number | null> {
+  return page.evaluate((since) => ((window as any).benchSeen as { state: string; at: number }[]).find((entry) => entry.state === 'blocked' && entry.at >= since)?.at ?? null, after);
+}
+
+if (!HAVE_CHROMIUM) {
+  console.log(JSON.stringify({ bench: 'web', skipped: `no chromium at ${CHROMIUM}` }));
+  process.exit(0);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'corral-bench-web-'));
+const program = join(dir, 'bench-agent.cjs');
+const stampFile = join(dir, 'stamps');
+writeFileSync(program, PROGRAM);
+writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
+const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
+const client = await DaemonClient.connect(daemon.socket);
+let waiter: { accept: (e: CorralEvent) => boolean; resolve: (at: number) => void } | null = null;
+client.onNotification(EVENT, (event) => {
+  const at = wallNow();
+  if (waiter?.accept(event as CorralEvent)) {
+    const w = waiter;
+    waiter = null;
+    w.resolve(at);
+  }
+});
+const next = (accept: (e: CorralEvent) => boolean, act: () => Promise<unknown>) =>
+  new Promise<number>((resolve, reject) => {
+    waiter = { accept, resolve };
+    act().catch(reject);
+  });
+const blocked = (e: CorralEvent) => e.kind === 'agent.attention' && (e.data as { state: string }).state === 'blocked';
+const toIdle = (e: CorralEvent) => e.kind === 'agent.stateChanged' && ['idle', 'done'].includes((e.data as { to: string }).to);
+
+/** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */
+async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] }> {
+  const arrived = await next(blocked, () => client.call(PANE_SEND, { target: 'bench', text: 'b' }));
+  const stamp = lastStamp(stampFile);
+  const dom: number[] = [];
+  for (const page of pages) {
+    let at: number | null = null;
+    const deadline = Date.now() + 10_000;
+    while ((at = await seenBlocked(page, stamp)) === null && Date.now() < deadline) await sleep(5);
+    if (at === null) throw new Error('a page never showed the card blocked');
+    dom.push(at - stamp);
+  }
+  await next(toIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
+  await sleep(50);
+  return { attention: arrived - stamp, dom };
+}
+
+const { chromium } = await import('playwright-core');
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'] });
+const web = await startWeb(daemon);
+try {
+  await client.call(EVENTS_SUBSCRIBE, { filter: 'pane:bench' });
+  for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
+  await next(toIdle, () => client.call(PANE_SPAWN, { command: process.execPath, args: [program], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', STAMP_FILE: stampFile } }));
+  await sleep(3000); // every pane drawing and identified
+
+  const without: number[] = [];
+  for (let i = 0; i < TRIALS; i += 1) without.push((await trial([])).attention);
+
+  const pages: Page[] = [];
+  for (let i = 0; i < PAGES; i += 1) {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.goto(web.url);
+    await page.waitForFunction((count) => document.querySelectorAll('#board .card').length >= count, BUSY + 1, { timeout: 60_000 });
+    pages.push(page);
+  }
+  const { id } = await client.call(PANE_GET, { target: 'bench' });
+  for (const page of pages) await watchCard(page, id);
+  await sleep(2000);
+  const withPages: number[] = [];
+  const dom: number[] = [];
+  const cpuBefore = cpuSeconds(web.child.pid!);
+  const started = performance.now();
+  for (let i = 0; i < TRIALS; i += 1) {
+    const result = await trial(pages);
+    withPages.push(result.attention);
+    dom.push(...result.dom);
+  }
+  const webCpu = (cpuSeconds(web.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
+  const webRssMiB = Number((rssKiB(web.child.pid!) / 1024).toFixed(1));
+  const attentionWithout = summary(without);
+  const attentionWith = summary(withPages);
+  const domSummary = summary(dom);
+  const result = {
+    bench: 'web',
+    panes: BUSY + 1,
+    pages: PAGES,
+    trials: TRIALS,
+    stateChangeToDom: domSummary,
+    attentionWithoutPages: attentionWithout,
+    attentionWithPages: attentionWith,
+    attentionMedianRatio: Number((attentionWith.medianMs / attentionWithout.medianMs).toFixed(2)),
+    webCpuShare: Number(webCpu.toFixed(3)),
+    webRssMiB,
+  };
+  console.log(JSON.stringify(result));
+  console.log(
+    `${BUSY + 1} panes, ${PAGES} pages: state change to the DOM median ${domSummary.medianMs} ms, p99 ${domSummary.p99Ms} ms (goal: p99 at most 100 ms); ` +
+      `attention latency median ${attentionWithout.medianMs} ms without pages, ${attentionWith.medianMs} ms with them (${result.attentionMedianRatio}x; goal: at most 1.1x); ` +
+      `corral web used ${(webCpu * 100).toFixed(1)}% of a core and ${webRssMiB} MiB`,
+  );
+} finally {
+  client.dispose();
+  await browser.close();
+  await web.dispose();
+  await daemon.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}

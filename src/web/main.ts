@@ -1,0 +1,64 @@
+import { connect } from '../client/index.ts';
+import { Assets } from './assets.ts';
+import { isLoopback } from './origin-check.ts';
+import { readTls, selfSignedTls, type TlsFiles } from './tls.ts';
+import { WebServer } from './web-server.ts';
+
+/** `corral web`'s port unless --port says otherwise (docs/web.md). */
+export const DEFAULT_WEB_PORT = 7380;
+
+export interface WebOptions {
+  socket: string;
+  address: string;
+  port: number;
+  names: string[];
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Where a self-signed certificate is kept (the daemon's state folder). */
+  tlsFolder: string;
+  selfSigned: boolean;
+  print(line: string): void;
+  log(line: string): void;
+}
+
+export class WebStartError extends Error {}
+
+function tlsFor(options: WebOptions): TlsFiles | undefined {
+  if (options.tlsCert !== undefined || options.tlsKey !== undefined) {
+    if (options.tlsCert === undefined || options.tlsKey === undefined) throw new WebStartError('--tls-cert and --tls-key go together');
+    return readTls(options.tlsCert, options.tlsKey);
+  }
+  if (options.selfSigned) return selfSignedTls(options.tlsFolder, [options.address, ...options.names]);
+  if (!isLoopback(options.address)) {
+    throw new WebStartError(
+      `--listen ${options.address} is not a loopback address: other machines would see the session cookie and every keystroke in clear. ` +
+        'Pass --tls-cert FILE --tls-key FILE, or --tls-self-signed to make a certificate and print its fingerprint.',
+    );
+  }
+  return undefined;
+}
+
+/** Runs `corral web` until SIGINT or SIGTERM: the URL goes to stdout, everything else to the log. */
+export async function runWebServer(options: WebOptions): Promise<void> {
+  const tls = tlsFor(options);
+  const client = await connect({ socket: options.socket, onWarning: (message) => options.log(message) });
+  const assets = await Assets.load();
+  const server = new WebServer({ client, assets, address: options.address, port: options.port, names: options.names, ...(tls ? { tls } : {}), log: options.log });
+  try {
+    await server.start();
+  } catch (error) {
+    client.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new WebStartError(`port ${options.port} on ${options.address} is taken (is another corral web running?); pass --port`);
+    throw error;
+  }
+  options.log(`serving ${server.pageCount} pages on ${options.address}:${server.port} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
+  if (tls) options.print(`certificate SHA-256 fingerprint: ${tls.fingerprint}`);
+  options.print(`open ${server.url}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  client.close();
+}

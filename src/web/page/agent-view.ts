@@ -1,0 +1,188 @@
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { LeaseInfo } from '../wire.ts';
+import { age, el, metadataLabels } from './format.ts';
+import { renderPrompt, type PagePrompt } from './prompt-view.ts';
+import type { PageRpc, RpcError } from './rpc.ts';
+import { TerminalView } from './terminal-view.ts';
+
+/**
+ * One agent's page: its state and what decided it, the question and its choices when it is blocked,
+ * a prompt box when it is not, its live terminal, and its recent events.
+ */
+export class AgentView {
+  readonly root = el('div', 'agent');
+  private readonly head = el('div', 'agent-head');
+  private readonly action = el('div', 'agent-action');
+  private readonly termBox = el('div', 'term');
+  private readonly termBar = el('div', 'term-bar');
+  private readonly notice = el('div', 'notice');
+  private readonly events = el('ol', 'events');
+  private terminal: TerminalView | null = null;
+  /** Output that came before terminal.open's reply (its redraw does): written once the terminal exists. */
+  private early: { data: string; redraw: boolean }[] = [];
+  private lease: LeaseInfo | null = null;
+  private shownPrompt: string | null = null;
+  private info: AgentInfo | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly rpc: PageRpc,
+    readonly id: string,
+  ) {
+    const explain = el('details', 'explain', '', el('summary', '', 'Why this state'));
+    const explainText = el('pre', 'explain-text');
+    explain.append(explainText);
+    explain.ontoggle = () => {
+      if (explain.open) void this.rpc.call('agent.explain', { target: id }).then((result) => (explainText.textContent = describeExplain(result)), (error: RpcError) => (explainText.textContent = error.message));
+    };
+    this.root.append(this.head, this.action, this.notice, this.termBar, this.termBox, explain, el('h3', '', 'Recent events'), this.events);
+  }
+
+  /** Opens the terminal and reads the events; called on (re)connect. */
+  async open(): Promise<void> {
+    this.terminal?.dispose();
+    this.terminal = null;
+    this.early = [];
+    const opened = await this.rpc.call<{ id: string; cols: number; rows: number; lease: LeaseInfo }>('terminal.open', { target: this.id });
+    if (this.closed) return;
+    this.termBox.replaceChildren();
+    this.terminal = new TerminalView(this.termBox, this.rpc, opened.id, opened.cols, opened.rows);
+    this.terminal.onRefused = (why) => this.say(why);
+    for (const { data, redraw } of this.early) this.terminal.output(data, redraw);
+    this.early = [];
+    this.setLease(opened.lease);
+    void this.loadEvents();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.rpc.open) void this.rpc.call('terminal.close', { target: this.id }).catch(() => {});
+    this.terminal?.dispose();
+  }
+
+  get terminalView(): TerminalView | null {
+    return this.terminal;
+  }
+
+  output(data: string, redraw: boolean): void {
+    if (this.terminal) this.terminal.output(data, redraw);
+    else this.early.push({ data, redraw });
+  }
+
+  ended(reason: string): void {
+    this.say(reason === 'exited' ? 'The pane exited.' : `The terminal ended (${reason}).`);
+  }
+
+  private say(text: string): void {
+    this.notice.textContent = text;
+  }
+
+  setLease(lease: LeaseInfo): void {
+    this.lease = lease;
+    if (this.terminal) this.terminal.leaseMine = lease.mine;
+    const take = el('button', '', lease.mine ? 'Release control' : 'Take control');
+    take.disabled = lease.holder !== null && !lease.mine;
+    take.onclick = () => void this.rpc.call<LeaseInfo>(lease.mine ? 'lease.release' : 'lease.take', { target: this.id }).then((next) => this.setLease(next), (error: RpcError) => this.say(error.message));
+    const who = lease.holder === null ? 'Read-only: nobody is typing.' : lease.mine ? 'You have control: keys go to the pane.' : `${lease.holder} has control.`;
+    const parts: HTMLElement[] = [el('span', 'lease', who), take];
+    if (lease.mine) {
+      const fit = el('button', '', 'Resize pane to this window');
+      fit.onclick = () => {
+        const size = this.terminal?.proposed();
+        if (size) void this.rpc.call('terminal.resize', { target: this.id, ...size }).catch((error: RpcError) => this.say(error.message));
+      };
+      parts.push(fit);
+    }
+    this.termBar.replaceChildren(...parts);
+    if (this.info) this.update(this.info);
+  }
+
+  update(info: AgentInfo): void {
+    this.info = info;
+    const name = info.name ?? info.id;
+    this.head.replaceChildren(
+      el('a', 'back', '← all agents'),
+      el('h2', '', name),
+      el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}`),
+      el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean).join(' · ')),
+      ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
+    );
+    (this.head.firstChild as HTMLAnchorElement).href = '#/';
+    const prompt = (info as AgentInfo & { prompt?: PagePrompt | null }).prompt ?? null;
+    if (info.state === 'blocked' && prompt) {
+      if (this.shownPrompt === prompt.id) return;
+      this.shownPrompt = prompt.id;
+      this.action.replaceChildren(renderPrompt(prompt, (body) => this.answer(prompt, body)));
+    } else if (info.state === 'blocked') {
+      this.shownPrompt = null;
+      this.action.replaceChildren(el('section', 'prompt', 'Blocked: read the terminal below for what it asks.'));
+    } else if (this.shownPrompt !== '' ) {
+      this.shownPrompt = '';
+      this.action.replaceChildren(this.composer());
+    }
+  }
+
+  private async answer(prompt: PagePrompt, body: { choice?: string; text?: string }): Promise<void> {
+    try {
+      await this.rpc.call('agent.answer', { target: this.id, promptId: prompt.id, ...body });
+    } catch (error) {
+      const failure = error as RpcError;
+      if (failure.code === 'prompt_changed') {
+        // Another prompt is on the screen now: show it, and type nothing.
+        this.shownPrompt = null;
+        const current = failure.data.prompt as PagePrompt | undefined;
+        this.say('The question changed before your answer: nothing was typed. Here is the new one.');
+        if (this.info && current) this.update({ ...this.info, prompt: current } as AgentInfo);
+        return;
+      }
+      throw new Error(failure.message);
+    }
+  }
+
+  private composer(): HTMLElement {
+    const box = el('form', 'composer');
+    const input = el('textarea');
+    input.rows = 3;
+    input.placeholder = 'Prompt for the agent';
+    const send = el('button', '', 'Send');
+    send.type = 'submit';
+    const queue = el('button', 'secondary', 'Queue for when idle');
+    queue.type = 'button';
+    const status = el('div', 'prompt-status');
+    const submit = (queued: boolean) => {
+      const text = input.value.trim();
+      if (text === '') return;
+      this.rpc.call('agent.prompt', { target: this.id, text, ...(queued ? { queue: true } : {}) }).then(
+        (result: { queued?: boolean }) => {
+          input.value = '';
+          status.textContent = result.queued ? 'Queued.' : 'Sent.';
+        },
+        (error: RpcError) => (status.textContent = error.message),
+      );
+    };
+    box.onsubmit = (event) => {
+      event.preventDefault();
+      submit(this.info?.state === 'working');
+    };
+    queue.onclick = () => submit(true);
+    box.append(input, el('div', 'composer-buttons', '', send, queue), status);
+    return box;
+  }
+
+  private async loadEvents(): Promise<void> {
+    const read = await this.rpc.call<{ events: { kind: string; ts: number; data: Record<string, unknown> }[] }>('events.read', { filter: `pane:${this.id}`, limit: 10_000 }).catch(() => null);
+    if (read === null || this.closed) return;
+    const recent = read.events.slice(-15).reverse();
+    this.events.replaceChildren(...recent.map((event) => el('li', '', `${new Date(event.ts).toLocaleTimeString()} ${event.kind} ${summary(event.data)}`)));
+  }
+}
+
+function summary(data: Record<string, unknown>): string {
+  if ('from' in data && 'to' in data) return `${data.from} → ${data.to}${data.source ? ` (${data.source})` : ''}`;
+  if ('state' in data) return String(data.state);
+  return '';
+}
+
+function describeExplain(result: { agent: AgentInfo; arbiter?: unknown; detection?: unknown }): string {
+  return `${result.agent.state} by ${result.agent.rule}: ${result.agent.source}\n\n${JSON.stringify({ arbiter: result.arbiter, detection: result.detection }, null, 2)}`;
+}

@@ -1,0 +1,103 @@
+// `corral web`'s page: the board of every agent, one agent's page with its terminal and question,
+// live over one WebSocket (src/web/wire.ts). No view library: the DOM is redrawn from small models.
+import '@xterm/xterm/css/xterm.css';
+import './styles.css';
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { BoardCard, LeaseInfo } from '../wire.ts';
+import { AgentView } from './agent-view.ts';
+import { BoardModel, BoardView } from './board-view.ts';
+import { PageNotifications } from './notifications.ts';
+import { PageRpc } from './rpc.ts';
+
+const rpc = new PageRpc();
+const model = new BoardModel();
+const boardView = new BoardView();
+const app = document.getElementById('app')!;
+const needs = document.getElementById('needs')!;
+const link = document.getElementById('link')!;
+const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement);
+let agentView: AgentView | null = null;
+let drawQueued = false;
+
+/** Draws at most once a frame, however many cards changed. */
+function draw(): void {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => {
+    drawQueued = false;
+    const count = model.needsYou;
+    needs.textContent = count > 0 ? `${count} need${count === 1 ? 's' : ''} you` : '';
+    document.title = count > 0 ? `(${count}) Corral` : 'Corral';
+    if (agentView === null) {
+      boardView.attach(app);
+      boardView.render(model);
+    }
+    else {
+      const card = model.cards.get(agentView.id);
+      if (card) agentView.update(card.info);
+    }
+  });
+}
+
+function route(): void {
+  const match = /^#\/agent\/(.+)$/.exec(location.hash);
+  const id = match ? decodeURIComponent(match[1]!) : null;
+  if (agentView && agentView.id === id) return;
+  agentView?.close();
+  agentView = null;
+  if (id !== null) {
+    agentView = new AgentView(rpc, id);
+    app.replaceChildren(agentView.root);
+    const card = model.cards.get(id);
+    if (card) agentView.update(card.info);
+    if (rpc.open) void agentView.open().catch((error: { message: string }) => app.prepend(error.message));
+    if (rpc.open) void rpc.call('agent.focus', { target: id }).catch(() => {});
+  }
+  draw();
+}
+
+rpc.on('board.reset', ({ cards }: { cards: BoardCard[] }) => {
+  model.reset(cards);
+  draw();
+});
+rpc.on('board.card', (card: BoardCard) => {
+  model.cards.set(card.info.id, card);
+  draw();
+});
+rpc.on('board.removed', ({ id }: { id: string }) => {
+  model.cards.delete(id);
+  draw();
+});
+rpc.on('attention', (attention) => notifications.show(attention));
+rpc.on('terminal.output', ({ id, data, redraw }: { id: string; data: string; redraw: boolean }) => {
+  if (agentView?.id === id) agentView.output(data, redraw);
+});
+rpc.on('terminal.ended', ({ id, reason }: { id: string; reason: string }) => {
+  if (agentView?.id === id) agentView.ended(reason);
+});
+rpc.on('lease.changed', (lease: LeaseInfo) => {
+  if (agentView?.id === lease.id) agentView.setLease(lease);
+});
+rpc.onStatus = (connected) => {
+  link.textContent = connected ? '' : 'reconnecting…';
+  link.classList.toggle('down', !connected);
+  if (!connected) return;
+  void rpc.call<{ cards: BoardCard[] }>('board.get').then(({ cards }) => {
+    model.reset(cards);
+    draw();
+  });
+  if (agentView) void agentView.open().catch(() => {});
+};
+
+window.addEventListener('hashchange', route);
+// Ages on the board move on by themselves.
+setInterval(() => agentView === null && draw(), 1000);
+void navigator.serviceWorker?.register('/sw.js').catch(() => {});
+// For tests and people in the console: the page's models, read-only.
+(window as unknown as { corral: object }).corral = {
+  cards: () => model.sorted().map((card) => card.info as AgentInfo),
+  terminalText: () => agentView?.terminalView?.text() ?? null,
+  connected: () => rpc.open,
+};
+rpc.start();
+route();

@@ -1,0 +1,74 @@
+/**
+ * The page's end of the WebSocket to `corral web` (src/web/wire.ts): JSON-RPC 2.0 calls and the
+ * server's notifications, reconnecting with back-off. Nothing is queued while the socket is down: a
+ * call made then fails at once, so a keystroke typed during a disconnect is dropped, never replayed.
+ */
+export interface RpcError {
+  code: string;
+  message: string;
+  data: Record<string, unknown>;
+}
+
+type Listener = (params: any) => void;
+
+export class PageRpc {
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: RpcError): void }>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private delay = 250;
+  onStatus: (connected: boolean) => void = () => {};
+
+  start(): void {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}/socket`);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.delay = 250;
+      this.onStatus(true);
+    };
+    socket.onmessage = (message) => this.receive(String(message.data));
+    socket.onclose = () => {
+      this.socket = null;
+      for (const { reject } of this.pending.values()) reject({ code: 'connection_closed', message: 'the connection to corral web was lost', data: {} });
+      this.pending.clear();
+      this.onStatus(false);
+      setTimeout(() => this.start(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+  }
+
+  get open(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  call<T = any>(method: string, params: object = {}): Promise<T> {
+    const socket = this.socket;
+    if (socket === null || socket.readyState !== WebSocket.OPEN) {
+      return Promise.reject({ code: 'connection_closed', message: 'not connected to corral web', data: {} } satisfies RpcError);
+    }
+    const id = this.nextId++;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+  }
+
+  on(method: string, listener: Listener): () => void {
+    const set = this.listeners.get(method) ?? new Set();
+    this.listeners.set(method, set);
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  private receive(text: string): void {
+    const message = JSON.parse(text) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string; data?: { code?: string } } };
+    if (message.method !== undefined) {
+      for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+      return;
+    }
+    const pending = message.id === undefined ? undefined : this.pending.get(message.id);
+    if (pending === undefined) return;
+    this.pending.delete(message.id!);
+    if (message.error) pending.reject({ code: message.error.data?.code ?? 'internal_error', message: message.error.message, data: (message.error.data ?? {}) as Record<string, unknown> });
+    else pending.resolve(message.result);
+  }
+}

@@ -1,0 +1,172 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { CorralClient } from '../client/index.ts';
+import type { Assets } from './assets.ts';
+import { Board } from './board.ts';
+import { Leases } from './leases.ts';
+import { OriginCheck } from './origin-check.ts';
+import { PageSocket } from './page-socket.ts';
+import { Sessions, sessionCookie, setCookie } from './sessions.ts';
+import { LOGIN_PAGE } from './login-page.ts';
+import { WEB_MAX_MESSAGE_BYTES } from './wire.ts';
+
+/** Page sockets served at once; one more is refused (503 on its upgrade). */
+export const MAX_PAGE_SOCKETS = 32;
+/** The largest request body the server reads (the token exchange is a few bytes). */
+const MAX_BODY_BYTES = 4096;
+
+export interface WebServerOptions {
+  client: CorralClient;
+  assets: Assets;
+  address: string;
+  port: number;
+  /** Extra Host names the server answers to (a LAN name, a reverse proxy's). */
+  names?: readonly string[];
+  tls?: { cert: string; key: string };
+  log(message: string): void;
+}
+
+/**
+ * `corral web`'s HTTP and WebSocket server. Every request but the page's own files and the token
+ * exchange needs a session cookie, every request's Host must be ours, and every upgrade and POST must
+ * come from our own page (src/web/origin-check.ts). The token is never logged.
+ */
+export class WebServer {
+  readonly sessions = new Sessions();
+  private readonly board: Board;
+  private readonly leases = new Leases();
+  private readonly http: Server;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WEB_MAX_MESSAGE_BYTES });
+  private readonly pages = new Set<PageSocket>();
+  private check!: OriginCheck;
+  port = 0;
+
+  constructor(private readonly options: WebServerOptions) {
+    this.board = new Board(options.client);
+    const handler = (request: IncomingMessage, response: ServerResponse) => void this.request(request, response);
+    this.http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+    this.http.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+    this.http.headersTimeout = 10_000;
+    this.http.requestTimeout = 30_000;
+  }
+
+  async start(): Promise<void> {
+    await this.board.start();
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port, this.options.address, () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.http.address();
+    this.port = typeof address === 'object' && address !== null ? address.port : this.options.port;
+    this.check = new OriginCheck({ address: this.options.address, port: this.port, names: this.options.names ?? [], tls: this.options.tls !== undefined });
+  }
+
+  /** The URL to open: it carries the token once; the page trades it for a cookie. */
+  get url(): string {
+    const host = this.options.address.includes(':') ? `[${this.options.address}]` : this.options.address;
+    return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}/#token=${this.sessions.token}`;
+  }
+
+  get pageCount(): number {
+    return this.pages.size;
+  }
+
+  close(): Promise<void> {
+    for (const page of this.pages) page.close();
+    for (const client of this.wss.clients) client.terminate();
+    this.wss.close();
+    this.board.close();
+    return new Promise((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+
+  private refuse(response: ServerResponse, status: number, message: string): void {
+    response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(`${message}\n`);
+  }
+
+  private async request(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const hostProblem = this.check.host(request);
+    if (hostProblem) return this.refuse(response, 421, hostProblem);
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (request.method === 'POST' && path === '/session') return this.exchange(request, response);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return this.refuse(response, 405, 'only GET, HEAD and POST /session');
+    if (this.sessions.check(sessionCookie(request.headers.cookie)) === null) {
+      // Still a 401, whose page trades the token in the URL's fragment (never sent, never logged) for a cookie.
+      if (path !== '/') return this.refuse(response, 401, 'no session: open the URL that `corral web` printed');
+      response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': LOGIN_PAGE.policy });
+      return void response.end(request.method === 'HEAD' ? undefined : LOGIN_PAGE.html);
+    }
+    const asset = this.options.assets.get(path);
+    if (!asset) return this.refuse(response, 404, 'not found');
+    const gzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    const body = gzip ? asset.gzipped : asset.body;
+    response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-cache', vary: 'accept-encoding', ...(gzip ? { 'content-encoding': 'gzip' } : {}), ...SECURITY_HEADERS });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  /** POST /session with the token as its body: a session cookie, if the token is right. */
+  private async exchange(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const originProblem = this.check.origin(request);
+    if (originProblem) return this.refuse(response, 403, originProblem);
+    let body = '';
+    try {
+      body = await readBody(request, MAX_BODY_BYTES);
+    } catch {
+      return this.refuse(response, 413, 'the body is too large');
+    }
+    const id = this.sessions.exchange(body.trim());
+    if (id === null) return this.refuse(response, 401, 'wrong token: open the URL that `corral web` printed');
+    response.writeHead(204, { 'set-cookie': setCookie(id, this.options.tls !== undefined), 'cache-control': 'no-store' });
+    response.end();
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const deny = (status: number, message: string) => {
+      socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\n${message}\n`);
+    };
+    const problem = this.check.host(request) ?? this.check.origin(request);
+    if (problem) return deny(403, problem);
+    if (new URL(request.url ?? '/', 'http://x').pathname !== '/socket') return deny(404, 'not found');
+    const label = this.sessions.check(sessionCookie(request.headers.cookie));
+    if (label === null) return deny(401, 'no session: open the URL that `corral web` printed');
+    if (this.pages.size >= MAX_PAGE_SOCKETS) return deny(503, `this server serves at most ${MAX_PAGE_SOCKETS} pages at once`);
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      const page = new PageSocket(ws, label, this.options.client, this.board, this.leases, this.options.log);
+      this.pages.add(page);
+      ws.once('close', () => this.pages.delete(page));
+    });
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+};
+
+function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.destroy();
+        reject(new Error('too large'));
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}

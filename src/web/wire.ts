@@ -1,0 +1,163 @@
+/**
+ * What a page and `corral web` say to each other over the WebSocket: JSON-RPC 2.0, one message a
+ * frame, declared like the daemon's methods (src/protocol/method.ts) and checked by the same
+ * validators. The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
+ */
+import { defineMethod, defineNotification, returns, type MethodDecl } from '../protocol/method.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../protocol/methods/agent-act.ts';
+import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../protocol/methods/agent.ts';
+import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
+import { EVENTS_READ } from '../protocol/methods/events.ts';
+import { paneCols, paneRows } from '../protocol/pane-size.ts';
+import { paneTarget } from '../protocol/pane-target.ts';
+import { params, str } from '../protocol/validate.ts';
+
+/** Errors only `corral web` answers, beside the daemon's (src/protocol/errors.ts), in the same shape. */
+export const WEB_ERRORS = {
+  lease_required: { rpc: 2001, summary: "typing into or resizing a pane needs its control lease: take it first (lease.take)" },
+  lease_held: { rpc: 2002, summary: 'another viewer holds the control lease of this pane; wait until it is given back' },
+  too_many_terminals: { rpc: 2003, summary: 'this page mirrors its maximum of terminals; close one first' },
+} as const;
+export type WebErrorCode = keyof typeof WEB_ERRORS;
+
+/** A web method: a daemon-style declaration whose `webErrors` are the web server's own. */
+export interface WebMethodDecl<P, R, N extends string = string> extends MethodDecl<P, R, N> {
+  readonly webErrors: readonly WebErrorCode[];
+}
+
+function defineWebMethod<const N extends string, P, R>(decl: WebMethodDecl<P, R, N>): WebMethodDecl<P, R, N> {
+  return defineMethod(decl) as WebMethodDecl<P, R, N>;
+}
+
+/** The largest message a page may send; the server closes a socket that sends more (1009). */
+export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** Daemon methods a page calls as they are: the daemon validates and answers them. */
+export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR, EVENTS_READ] as const;
+
+/** One agent as the board shows it: the daemon's AgentInfo and the last lines of its screen. */
+export interface BoardCard {
+  info: AgentInfo;
+  /** The last few lines with text of the pane's screen. */
+  tail: string[];
+}
+
+export const BOARD_GET = defineWebMethod({
+  name: 'board.get',
+  summary: 'Every agent as a card, and who holds the control lease of each pane.',
+  params: params({}),
+  result: returns<{ cards: BoardCard[]; leases: LeaseInfo[] }>(),
+  errors: [],
+  webErrors: [],
+});
+
+export const TERMINAL_OPEN = defineWebMethod({
+  name: 'terminal.open',
+  summary: "Mirror a pane's terminal on this socket (terminal.output); viewing never resizes the pane.",
+  params: params({ target: paneTarget }),
+  result: returns<{ id: string; cols: number; rows: number; lease: LeaseInfo }>(),
+  errors: ['pane_not_found', 'pane_exited', 'pane_external'],
+  webErrors: ['too_many_terminals'],
+});
+
+export const TERMINAL_CLOSE = defineWebMethod({
+  name: 'terminal.close',
+  summary: 'Stop mirroring the pane on this socket, and give back its lease if this socket held it.',
+  params: params({ target: paneTarget }),
+  result: returns<{ closed: boolean }>(),
+  errors: [],
+  webErrors: [],
+});
+
+export const TERMINAL_INPUT = defineWebMethod({
+  name: 'terminal.input',
+  summary: 'Type into the pane: only the holder of its control lease may.',
+  params: params({ target: paneTarget, data: str({ min: 1, max: 64 * 1024 }) }),
+  result: returns<{ sent: number }>(),
+  errors: ['pane_not_found', 'pane_exited', 'pane_input_full'],
+  webErrors: ['lease_required'],
+});
+
+export const TERMINAL_RESIZE = defineWebMethod({
+  name: 'terminal.resize',
+  summary: "Resize the pane's PTY on purpose: only the holder of its control lease may.",
+  params: params({ target: paneTarget, cols: paneCols, rows: paneRows }),
+  result: returns<{ cols: number; rows: number }>(),
+  errors: ['pane_not_found', 'pane_exited'],
+  webErrors: ['lease_required'],
+});
+
+export const LEASE_TAKE = defineWebMethod({
+  name: 'lease.take',
+  summary: "Take the pane's control lease: one writer at a time, seen by every viewer, given back on close.",
+  params: params({ target: paneTarget }),
+  result: returns<LeaseInfo>(),
+  errors: ['pane_not_found'],
+  webErrors: ['lease_held'],
+});
+
+export const LEASE_RELEASE = defineWebMethod({
+  name: 'lease.release',
+  summary: "Give back the pane's control lease.",
+  params: params({ target: paneTarget }),
+  result: returns<LeaseInfo>(),
+  errors: ['pane_not_found'],
+  webErrors: [],
+});
+
+export const WEB_METHODS = [BOARD_GET, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
+
+/** Who holds a pane's control lease: `holder` names the viewer, `mine` is true on the holder's own socket. */
+export interface LeaseInfo {
+  id: string;
+  holder: string | null;
+  mine: boolean;
+  since: number | null;
+}
+
+export const BOARD_CARD = defineNotification({
+  name: 'board.card',
+  summary: 'An agent appeared or changed: its new card.',
+  params: returns<BoardCard>(),
+});
+
+export const BOARD_REMOVED = defineNotification({
+  name: 'board.removed',
+  summary: 'A pane left the board (its agent was released or the pane removed).',
+  params: returns<{ id: string }>(),
+});
+
+export const BOARD_RESET = defineNotification({
+  name: 'board.reset',
+  summary: 'The whole board again: after this socket fell behind, or the daemon came back.',
+  params: returns<{ cards: BoardCard[]; leases: LeaseInfo[] }>(),
+});
+
+export const ATTENTION = defineNotification({
+  name: 'attention',
+  summary: 'An agent entered blocked or done: what a notification shows.',
+  params: returns<{ id: string; name: string | null; state: 'blocked' | 'done'; title: string; body: string }>(),
+});
+
+export const TERMINAL_OUTPUT = defineNotification({
+  name: 'terminal.output',
+  summary: "A chunk of a mirrored pane's output, or a full redraw (`redraw`).",
+  params: returns<{ id: string; data: string; redraw: boolean }>(),
+});
+
+export const TERMINAL_ENDED = defineNotification({
+  name: 'terminal.ended',
+  summary: 'The mirrored pane exited or was removed.',
+  params: returns<{ id: string; reason: string }>(),
+});
+
+export const LEASE_CHANGED = defineNotification({
+  name: 'lease.changed',
+  summary: "A pane's control lease was taken or given back.",
+  params: returns<LeaseInfo>(),
+});
+
+export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
+
+/** How long a card's screen tail is, in lines. */
+export const TAIL_LINES = 4;

@@ -1,0 +1,163 @@
+// `corral web` in a real browser: Debian's chromium driven by playwright-core, against a real daemon
+// with scripted fake agents (test/fixtures/agents/fake-claude.mjs).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { useDaemon } from '../helpers/session.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../helpers/web.ts';
+
+/** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
+const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-web-shots-'))}/`;
+
+async function signedIn(context: BrowserContext, web: WebProcess): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(web.url);
+  await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+  return page;
+}
+
+/** The board's card ids and states, in the order the page shows them. */
+function boardOrder(page: Page): Promise<{ id: string; state: string }[]> {
+  return page.$$eval('#board .card', (cards) => cards.map((card) => ({ id: (card as HTMLElement).dataset.id!, state: (card as HTMLElement).dataset.state! })));
+}
+
+describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium)` }, () => {
+  const session = useDaemon();
+  let web: WebProcess;
+  let browser: Browser;
+  const agents: string[] = [];
+
+  before(async () => {
+    for (const name of ['alpha', 'beta', 'gamma']) agents.push(await session.fakeAgent(60_000, { name }));
+    web = await startWeb(session.daemon);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.dispose();
+  });
+
+  it('takes the token out of the address bar and shows every agent, reordered live when one blocks', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await signedIn(context, web);
+    assert.equal(new URL(page.url()).hash, '', 'the token left the address bar');
+    await waitFor(async () => (await boardOrder(page)).length === 3, { what: 'three cards', timeoutMs: 10_000 });
+    assert.deepEqual(new Set((await boardOrder(page)).map((card) => card.state)), new Set(['idle']));
+    // gamma asks for a permission: it moves to the top of the board, with no reload.
+    await session.call('pane.send', { target: agents[2], text: 'perm', keys: ['Enter'] });
+    await page.waitForFunction((id) => (document.querySelector('#board .card') as HTMLElement | null)?.dataset.id === id && (document.querySelector('#board .card') as HTMLElement).dataset.state === 'blocked', agents[2], { timeout: 15_000 });
+    assert.match((await page.textContent('#needs')) ?? '', /1 needs you/);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}web-board.png` });
+    // No history entry keeps the token: the one before the board is the tab's first, blank page.
+    await page.goBack();
+    assert.doesNotMatch(page.url(), /token/);
+    await context.close();
+  });
+
+  it("shows an agent's live terminal as `corral pane read` does, and a prompt typed in the page reaches the agent", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await signedIn(context, web);
+    await page.click(`#board .card[data-id="${agents[0]}"]`);
+    await page.waitForSelector('.xterm-screen');
+    const screen = async () => (await session.call('pane.read', { target: agents[0] })).text.split('\n').map((line: string) => line.trimEnd()).join('\n').trimEnd();
+    const shown = async () => ((await page.evaluate(() => (window as any).corral.terminalText())) as string | null)?.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
+    await waitFor(async () => (await shown()) === (await screen()), { what: 'the terminal showing the pane screen', timeoutMs: 10_000 });
+    await page.fill('.composer textarea', 'hello from the page');
+    await page.click('.composer button[type=submit]');
+    await session.agentUntil(agents[0], (info) => info.state === 'working', 'the prompt reaching the agent', 15_000);
+    await waitFor(async () => (await shown())?.includes('> hello from the page'), { what: 'the prompt in the terminal', timeoutMs: 10_000 });
+    assert.equal(await shown(), await screen());
+    await context.close();
+  });
+
+  it('fits a phone: one column, large answer buttons, the terminal readable without zoom, the pane not resized', async () => {
+    const before = await session.call('pane.get', { target: agents[1] });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const page = await signedIn(context, web);
+    await waitFor(async () => (await boardOrder(page)).length === 3, { what: 'three cards', timeoutMs: 10_000 });
+    const widths = await page.$$eval('#board .card', (cards) => cards.map((card) => card.getBoundingClientRect().width));
+    assert.ok(widths.every((width) => width > 330), `one column: ${widths}`);
+    await page.screenshot({ path: `${SHOTS}web-phone-board.png` });
+    await page.click(`#board .card[data-id="${agents[1]}"]`);
+    await page.waitForSelector('.xterm-screen');
+    const font = await page.evaluate(() => Number.parseFloat(getComputedStyle(document.querySelector('.xterm-rows')!).fontSize));
+    assert.ok(font >= 10, `the terminal font is ${font}px`);
+    const after = await session.call('pane.get', { target: agents[1] });
+    assert.deepEqual([after.cols, after.rows], [before.cols, before.rows], 'viewing never resizes the PTY');
+    await page.screenshot({ path: `${SHOTS}web-phone-agent.png` });
+    await context.close();
+  });
+});
+
+describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
+  const session = useDaemon();
+  let web: WebProcess;
+  let browser: Browser;
+
+  before(async () => {
+    web = await startWeb(session.daemon);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.dispose();
+  });
+
+  it("answers the question with its choice's button, and the agent goes back to working", async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'asker' });
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length > 0, 'the permission prompt', 15_000);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await signedIn(context, web);
+    await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${blocked.prompt.id}"] .choice`);
+    assert.match((await page.textContent('.prompt-text')) ?? '', /rm -rf \/tmp\/fake-agent-scratch/);
+    const yes = blocked.prompt.choices.find((choice: { label: string }) => /^Yes/.test(choice.label));
+    await page.screenshot({ path: `${SHOTS}web-phone-blocked.png` });
+    await page.click(`.choice[data-choice="${yes.id}"]`);
+    await session.agentUntil(agent, (info) => info.state === 'working', 'working after the answer', 15_000);
+    await context.close();
+  });
+
+  it('types nothing for a button of a prompt that changed, and shows the new one', async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'changer' });
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const first = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length > 0, 'the permission prompt', 15_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The page stops hearing of changes, so that its buttons go stale as a slow phone's would.
+    let deaf = false;
+    await context.routeWebSocket(/\/socket$/, (route) => {
+      const server = route.connectToServer();
+      route.onMessage((message) => server.send(message));
+      server.onMessage((message) => {
+        if (!(deaf && /"method":"board\.card"/.test(String(message)))) route.send(message);
+      });
+    });
+    const page = await signedIn(context, web);
+    await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${first.prompt.id}"] .choice`);
+    deaf = true;
+    // Elsewhere the permission is declined and a question asked instead.
+    await session.call('pane.send', { target: agent, keys: ['Escape'] });
+    await session.agentUntil(agent, (info) => info.state !== 'blocked', 'the permission declined', 15_000);
+    await session.call('pane.send', { target: agent, text: 'ask', keys: ['Enter'] });
+    const second = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt && info.prompt.id !== first.prompt.id, 'the question', 15_000);
+    const before = (await session.call('pane.read', { target: agent })).text;
+    await page.click(`.prompt[data-prompt-id="${first.prompt.id}"] .choice >> nth=0`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${second.prompt.id}"]`, { timeout: 10_000 });
+    assert.match((await page.textContent('.agent-action')) ?? '', /What should I ask you about/);
+    assert.equal((await session.call('agent.get', { target: agent })).state, 'blocked', 'still blocked on the question');
+    assert.equal((await session.call('pane.read', { target: agent })).text, before, 'nothing was typed');
+    await context.close();
+  });
+});
