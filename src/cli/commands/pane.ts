@@ -40,7 +40,7 @@ export function sendsOfWords(words: string[]): { text: string | undefined; keys:
   return sends;
 }
 
-function envPair(value: string, previous: Record<string, string>): Record<string, string> {
+function envPair(value: string, previous: Record<string, string> | undefined): Record<string, string> {
   const eq = value.indexOf('=');
   if (eq < 1) throw new InvalidArgumentError('expected KEY=VALUE');
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
@@ -89,7 +89,7 @@ export function registerPaneCommands(program: Command): void {
     .option('--cwd <dir>', 'working folder (default: the current folder)')
     .option('--cols <n>', 'columns (default 120)', positiveInt)
     .option('--rows <n>', 'rows (default 32)', positiveInt)
-    .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair, {})
+    .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair)
     .option('--no-integrate', "start an agent without Corral's hooks for this launch (docs/reporting.md)")
     .action(async (command: string, args: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
@@ -97,7 +97,7 @@ export function registerPaneCommands(program: Command): void {
         command,
         args,
         cwd: (await import('node:path')).resolve(options.cwd ?? process.cwd()),
-        env: options.env,
+        env: (options.env as Record<string, string> | undefined) ?? {},
         ...(options.name !== undefined ? { name: options.name as string } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace as string } : {}),
         ...(options.cols !== undefined ? { cols: options.cols as number } : {}),

@@ -40,8 +40,18 @@ export function registerServerCommands(program: Command): void {
     .description('reload manifests from every source (as SIGHUP does); a broken file keeps the rules it would replace')
     .action(async (_options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      printManifests(await withDaemon(socket, (client) => client.call(SERVER_RELOAD_MANIFESTS, {})), json);
+      const result = await withDaemon(socket, (client) => client.call(SERVER_RELOAD_MANIFESTS, {}));
+      printManifests(result, json);
+      if (result.errors.length > 0) {
+        const files = [...new Set(result.errors.map((error) => error.file))];
+        throw new ManifestsFailed(`${files.length} manifest file(s) failed to load and kept the rules they would replace: ${files.join(', ')}; \`corral manifest lint FILE\` says why`);
+      }
     });
+}
+
+/** A reload in which a file failed: the CLI exits non-zero, as `manifest lint` does. */
+class ManifestsFailed extends Error {
+  readonly code = 'manifest_load_failed';
 }
 
 function printManifests(result: ManifestsResult, json: boolean): void {
