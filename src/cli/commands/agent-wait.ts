@@ -23,7 +23,8 @@ function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
 }
 
 /**
- * `corral agent wait`: exits 0 on a match, 3 when a target is gone, 4 when no daemon answers, 124 on
+ * `corral agent wait`: exits 0 on a match, 3 when a target is not found or has no agent, 5 when it went
+ * away while waiting, 4 when no daemon answers, 124 on
  * timeout; with --json the result object goes to stdout in every one of those outcomes but 4.
  * The client sets no timeout of its own: the wait lasts as long as --timeout says, or forever.
  */
