@@ -671,6 +671,7 @@ export const WIRE_TYPES: WireTypes = {
                   "pane.removed",
                   "agent.detected",
                   "agent.stateChanged",
+                  "agent.seen",
                   "agent.released",
                   "agent.attention",
                   "agent.queueChanged",
@@ -895,6 +896,43 @@ export const WIRE_TYPES: WireTypes = {
                       "source",
                       "seen",
                       "revision",
+                      "seq"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "agent": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "string"
+                          }
+                        ]
+                      },
+                      "state": {
+                        "type": "string",
+                        "enum": [
+                          "idle",
+                          "working",
+                          "blocked",
+                          "done",
+                          "unknown"
+                        ]
+                      },
+                      "seen": {
+                        "type": "boolean"
+                      },
+                      "seq": {
+                        "type": "number"
+                      }
+                    },
+                    "required": [
+                      "agent",
+                      "state",
+                      "seen",
                       "seq"
                     ]
                   },
@@ -2687,6 +2725,44 @@ export const WIRE_TYPES: WireTypes = {
       "required": [
         "agent",
         "state",
+        "seq"
+      ]
+    },
+    "agent.seen": {
+      "description": "Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change.",
+      "type": "object",
+      "properties": {
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "done",
+            "unknown"
+          ]
+        },
+        "seen": {
+          "type": "boolean"
+        },
+        "seq": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "agent",
+        "state",
+        "seen",
         "seq"
       ]
     },
