@@ -103,6 +103,7 @@ export const TOOLS: Tool[] = [
       return eachTarget(client, args.target, async (id) => {
         const read = await client.call('agent.read', {
           target: id,
+          trim: true,
           ...(args.source ? { source: args.source } : {}),
           ...(args.lines ? { lines: args.lines } : {}),
         });

@@ -71,11 +71,13 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .description("print the pane's screen, scrollback, or exactly what detection reads; never marks it seen")
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--source <source>', `${AGENT_READ_SOURCES.join(', ')} (default screen)`, readSource)
-    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--lines <n>', 'only the last N lines with text', positiveInt)
+    .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences (not with detection)')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {
+        ...(options.keepBlank ? {} : { trim: true }),
         ...(options.source !== undefined ? { source: options.source as AgentReadSource } : {}),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),

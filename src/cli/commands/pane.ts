@@ -200,12 +200,14 @@ export function registerPaneCommands(program: Command): void {
     .description('print the screen (or the scrollback) as text; works on exited panes')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--scrollback', 'read the scrollback instead of the screen')
-    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--lines <n>', 'only the last N lines with text', positiveInt)
+    .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const base = {
         source: options.scrollback ? ('scrollback' as const) : ('screen' as const),
+        ...(options.keepBlank ? {} : { trim: true }),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };

@@ -134,6 +134,8 @@ export const PANE_READ = defineMethod({
     lines: optional(int({ min: 1, max: 100_000 })),
     offset: optional(int({ min: 0, max: 1_000_000 })),
     ansi: optional(bool()),
+    /** Screen: leave out the blank rows below the last row with text, so `lines` counts rows with text. */
+    trim: optional(bool()),
   }),
   /** `more` (scrollback only): older lines remain beyond this page. */
   result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number; more?: boolean }>(),
