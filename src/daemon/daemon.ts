@@ -117,6 +117,7 @@ export class Daemon {
       hostAttached?.catch(() => undefined);
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
       const registry = new PaneRegistry(spawnTerminal, socketPath, log);
+      registry.useCaller = (options.config ?? DEFAULT_CONFIG).panes.useCaller;
       const rpc = new RpcServer(log);
       const server = createServer({ allowHalfOpen: true });
       const manifests = new ManifestSet(options.manifests);

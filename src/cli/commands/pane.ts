@@ -86,7 +86,7 @@ export function registerPaneCommands(program: Command): void {
     .argument('[args...]', 'its arguments (put -- before CMD when they start with -)')
     .option('--name <name>', 'a unique name usable wherever an id is')
     .option('--workspace <w>', 'the workspace to put it in, created on first use (default w1); `@W` targets all its panes')
-    .option('--cwd <dir>', 'working folder (default: the current folder)')
+    .option('--cwd <dir>', "working folder (default: the current folder; the daemon's home folder when its config says use_caller = false)")
     .option('--cols <n>', 'columns (default 120)', positiveInt)
     .option('--rows <n>', 'rows (default 32)', positiveInt)
     .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair)
@@ -96,8 +96,11 @@ export function registerPaneCommands(program: Command): void {
       const params = {
         command,
         args,
-        cwd: (await import('node:path')).resolve(options.cwd ?? process.cwd()),
+        ...(options.cwd !== undefined ? { cwd: (await import('node:path')).resolve(options.cwd as string) } : {}),
         env: (options.env as Record<string, string> | undefined) ?? {},
+        // The daemon looks the command up in this PATH and starts it in this folder (unless --cwd, or
+        // `[panes] use_caller = false` in its config).
+        caller: { ...(process.env.PATH !== undefined ? { path: process.env.PATH } : {}), cwd: process.cwd() },
         ...(options.name !== undefined ? { name: options.name as string } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace as string } : {}),
         ...(options.cols !== undefined ? { cols: options.cols as number } : {}),

@@ -24,6 +24,8 @@ export interface CorralConfig {
     respawn: RespawnPolicy;
     /** Exited panes kept (screen, exit code) before the oldest are removed. */
     keepExited: number;
+    /** Whether `pane.spawn` takes the caller's PATH and folder (the CLI's) where the spawn names none. */
+    useCaller: boolean;
   };
   integration: {
     /** Whether agents started by `pane.spawn` get their own hooks for the launch (docs/reporting.md). */
@@ -39,7 +41,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'any' as const }),
-  panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100 }),
+  panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100, useCaller: true }),
   integration: Object.freeze({ enabled: true }),
 });
 
@@ -72,6 +74,7 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   panes: {
     respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
     keep_exited: { kind: 'int', min: 0, max: 100_000, field: 'keepExited' },
+    use_caller: { kind: 'bool', field: 'useCaller' },
   },
   integration: {
     enabled: { kind: 'bool', field: 'enabled' },
