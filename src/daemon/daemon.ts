@@ -23,6 +23,7 @@ import { agentActHandlers } from './handlers/agent-act.ts';
 import { metadataHandlers } from './handlers/metadata.ts';
 import { MetadataStore } from './metadata/metadata-store.ts';
 import { AttachService } from './attach/attach-service.ts';
+import { RecordService, recordHandlers } from './record/record-service.ts';
 import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
@@ -166,6 +167,7 @@ export class Daemon {
         ...manifestHandlers(agents),
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
+        ...recordHandlers(registry, daemon.own(new RecordService(registry))),
       ]);
       const statePath = stateFilePath(socketPath);
       const stored = loadPaneState(statePath, log);

@@ -60,7 +60,7 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
           limit: MAX_PENDING_INPUT_BYTES,
         });
       }
-      pane.terminal.write(data);
+      pane.write(data);
       input?.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };
     }),

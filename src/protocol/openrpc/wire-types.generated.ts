@@ -1756,6 +1756,41 @@ export const WIRE_TYPES: WireTypes = {
         "rows"
       ]
     },
+    "pane.record": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "cols": {
+          "type": "number"
+        },
+        "rows": {
+          "type": "number"
+        },
+        "startedAt": {
+          "description": "Wall-clock ms the recording started at: every `pane.recorded` `at` is on the same clock.",
+          "type": "number"
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "cols",
+        "rows",
+        "startedAt"
+      ]
+    },
     "pane.releaseAgent": {
       "type": "object",
       "properties": {
@@ -2564,6 +2599,75 @@ export const WIRE_TYPES: WireTypes = {
         "id",
         "data",
         "redraw"
+      ]
+    },
+    "pane.recorded": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "code": {
+          "type": "string",
+          "enum": [
+            "o",
+            "i"
+          ]
+        },
+        "data": {
+          "type": "string"
+        },
+        "at": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "id",
+        "code",
+        "data",
+        "at"
+      ]
+    },
+    "pane.recordEnded": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "reason": {
+          "type": "string",
+          "enum": [
+            "exited",
+            "removed",
+            "behind"
+          ]
+        },
+        "exitCode": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "signal": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "reason",
+        "exitCode",
+        "signal"
       ]
     },
     "server.probe": {
