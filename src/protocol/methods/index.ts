@@ -1,5 +1,5 @@
 import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_RESPAWN, PANE_SEND, PANE_SPAWN } from './pane.ts';
-import { SERVER_STATUS, SERVER_STOP } from './server.ts';
+import { SERVER_RELOAD_CONFIG, SERVER_STATUS, SERVER_STOP } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.ts';
 import { AGENT_WAIT } from './agent-wait.ts';
@@ -60,6 +60,7 @@ export const ALL_METHODS = [
   PANE_REPORT_METADATA,
   SERVER_MANIFESTS,
   SERVER_RELOAD_MANIFESTS,
+  SERVER_RELOAD_CONFIG,
   EVENTS_SUBSCRIBE,
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,

@@ -2382,6 +2382,41 @@ export const WIRE_TYPES: WireTypes = {
         "errors"
       ]
     },
+    "server.reloadConfig": {
+      "type": "object",
+      "properties": {
+        "file": {
+          "description": "The file read; null when the default path has no file (the embedded defaults apply).",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "applied": {
+          "description": "Changed keys now in effect.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "restart": {
+          "description": "Changed keys that take effect only when the daemon starts again.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "file",
+        "applied",
+        "restart"
+      ]
+    },
     "server.reloadManifests": {
       "type": "object",
       "properties": {
