@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -60,5 +60,15 @@ describe('config reload: corral server reload-config and SIGHUP', () => {
     session.daemon.child.kill('SIGHUP');
     await waitFor(() => /"applied":\["panes\.keep_exited","panes\.use_caller"\][^\n]*"msg":"config reloaded"/.test(session.daemon.stderr()), { what: 'the reload logged', timeoutMs: 15_000 });
     assert.equal(await spawnedCwd(), folder);
+  });
+  it('starts running a notify command set by a reload, with no restart', async () => {
+    const log = join(folder, 'notified.log');
+    writeFileSync(file, `[notify]\ncommand = ["sh", "-c", "echo \\"$1 $2\\" >> ${log}", "sh", "{name}", "{state}"]\n`);
+    const reloaded = await corral(['--json', 'server', 'reload-config']);
+    assert.equal(reloaded.code, 0, reloaded.stderr);
+    assert.deepEqual(JSON.parse(reloaded.stdout).applied, ['notify.command']);
+    const id = await session.fakeAgent(100, { name: 'notifier' });
+    await session.call('agent.prompt', { target: id, text: 'write it' });
+    await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('notifier done'), { what: 'the notify command to run', timeoutMs: 30_000 });
   });
 });
