@@ -124,12 +124,12 @@ export class Daemon {
       hostAttached?.catch(() => undefined);
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
       const registry = new PaneRegistry(spawnTerminal, socketPath, log);
-      registry.useCaller = (options.config ?? DEFAULT_CONFIG).panes.useCaller;
       const rpc = new RpcServer(log);
       const server = createServer({ allowHalfOpen: true });
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
+      registry.useCaller = config.panes.useCaller;
       // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
       // built after the service, which reads them through these sources only once it publishes.
       let queues: SteeringQueues | undefined;
@@ -189,24 +189,19 @@ export class Daemon {
       daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
       daemon.respawnLost(config.panes.respawn);
       live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
-      {
-        const reloader = new ConfigReloader(
-          options.configSource ?? null,
-          config,
-          (next, changed) => {
-            if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
-            if (changed.includes('panes.keep_exited')) {
-              live.retention?.dispose();
-              live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
-            }
-            registry.useCaller = next.panes.useCaller;
-            if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
-          },
-          log,
-        );
-        daemon.reloadConfig = () => reloader.reload();
-        daemon.register(reloader.handlers());
-      }
+      // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
+      const applyLive = (next: CorralConfig, changed: readonly string[]) => {
+        if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
+        if (changed.includes('panes.keep_exited')) {
+          live.retention?.dispose();
+          live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
+        }
+        registry.useCaller = next.panes.useCaller;
+        if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
+      };
+      const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
+      daemon.reloadConfig = () => reloader.reload();
+      daemon.register(reloader.handlers());
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
