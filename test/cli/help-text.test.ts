@@ -16,6 +16,12 @@ describe('help text says what the commands do', () => {
     assert.match(spawn.stdout, /--env <KEY=VALUE>/);
   });
 
+  it('lists exit code 5 for an agent gone while waiting apart from 3 in corral --help', async () => {
+    const help = await runCli(['--help']);
+    assert.match(help.stdout, /^  3 +target not found or exited, or no agent there$/m);
+    assert.match(help.stdout, /^  5 +agent wait: the agent exited or was released while waiting \(agent_gone\)$/m);
+  });
+
   it('lists daemon stop with its --panes under corral daemon --help', async () => {
     const help = await runCli(['daemon', '--help']);
     assert.equal(help.code, 0, help.stderr);
