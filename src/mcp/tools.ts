@@ -94,7 +94,7 @@ export const TOOLS: Tool[] = [
       properties: {
         target,
         source: { type: 'string', enum: ['screen', 'scrollback'], description: 'screen (default): what is visible now; scrollback: the output history.' },
-        lines: { type: 'integer', minimum: 1, maximum: 100000, description: 'Keep only the last N lines.' },
+        lines: { type: 'integer', minimum: 1, maximum: 100000, description: 'Keep only the last N lines with text (blank rows below the text are always left out).' },
       },
       required: ['target'],
       additionalProperties: false,

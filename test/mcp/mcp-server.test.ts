@@ -175,6 +175,9 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       rows: 27,
     });
     assert.equal(pane.workspace, 'lab');
+    await tool('wait_for_agents', { targets: ['sized'], until: ['idle'], timeoutSeconds: 60 });
+    const screen = await tool('read_agent', { target: 'sized' });
+    assert.ok(!screen.text.endsWith('\n'), 'read_agent leaves out the blank rows below the text');
     const info = await corral.call('pane.get', { target: 'sized' });
     assert.deepEqual([info.cols, info.rows], [101, 27]);
     assert.match(readFileSync(`/proc/${info.pid}/environ`, 'latin1'), /(^|\0)MCP_SPAWN_MARK=from-the-tool\0/);
