@@ -130,6 +130,7 @@ export class Daemon {
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
       registry.useCaller = config.panes.useCaller;
+      registry.passEnv = config.panes.passEnv;
       // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
       // built after the service, which reads them through these sources only once it publishes.
       let queues: SteeringQueues | undefined;
@@ -197,6 +198,7 @@ export class Daemon {
           live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
         }
         registry.useCaller = next.panes.useCaller;
+        registry.passEnv = next.panes.passEnv;
         if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
       };
       const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);

@@ -26,12 +26,13 @@ export const LOGIN_VARIABLES = [
 /** Families of variables taken whole: the locale's categories and the XDG folders. */
 export const LOGIN_PREFIXES = ['LC_', 'XDG_'] as const;
 
-/** The login's variables out of `from` (the daemon's environment at start). */
-export function loginEnvironment(from: NodeJS.ProcessEnv): Record<string, string> {
+/** The login's variables out of `from` (the daemon's environment), and the ones named in `pass` (`[panes] pass_env`). */
+export function loginEnvironment(from: NodeJS.ProcessEnv, pass: readonly string[] = []): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [key, value] of Object.entries(from)) {
     if (value === undefined) continue;
-    if ((LOGIN_VARIABLES as readonly string[]).includes(key) || LOGIN_PREFIXES.some((prefix) => key.startsWith(prefix))) base[key] = value;
+    const login = (LOGIN_VARIABLES as readonly string[]).includes(key) || LOGIN_PREFIXES.some((prefix) => key.startsWith(prefix));
+    if (login || pass.includes(key)) base[key] = value;
   }
   return base;
 }

@@ -82,8 +82,8 @@ export class PaneRegistry implements Disposable {
   planLaunch: LaunchPlanner | null = null;
   /** Whether a spawn's `caller` (the CLI's PATH and folder) is used: `[panes] use_caller` (docs/config.md). */
   useCaller = true;
-  /** What every pane's environment starts from (pane-env.ts). */
-  private readonly baseEnv = loginEnvironment(process.env);
+  /** The daemon's variables a pane also starts with: `[panes] pass_env` (docs/config.md). */
+  passEnv: readonly string[] = [];
 
   constructor(
     private readonly spawnTerminal: SpawnTerminal,
@@ -312,7 +312,7 @@ export class PaneRegistry implements Disposable {
   /** The login's variables, then what the spawn passed, then what Corral itself needs in a pane. */
   private paneEnv(id: string, extra: Record<string, string>): Record<string, string> {
     return {
-      ...this.baseEnv,
+      ...loginEnvironment(process.env, this.passEnv),
       ...extra,
       CORRAL_SOCKET: this.socketPath,
       CORRAL_PANE: id,

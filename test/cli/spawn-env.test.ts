@@ -67,11 +67,11 @@ describe('pane spawn from the CLI: the caller PATH and folder, and a clean base 
   });
 });
 
-describe('pane spawn with [panes] use_caller = false', () => {
+describe('pane spawn with [panes] use_caller = false and pass_env', () => {
   const dir = makeTempDir();
   mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
-  writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[panes]\nuse_caller = false\n');
-  const session = useDaemon({ dir });
+  writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[panes]\nuse_caller = false\npass_env = ["DAEMON_API_KEY"]\n');
+  const session = useDaemon({ dir, env: { DAEMON_API_KEY: 'k-123', DAEMON_OTHER: 'no' } });
   const corral = (args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => runCli(['--socket', session.daemon.socket, '--json', ...args], options);
 
   it("looks the command up in the daemon's PATH and starts in the home folder", async () => {
@@ -82,5 +82,12 @@ describe('pane spawn with [panes] use_caller = false', () => {
     assert.equal(JSON.parse(refused.stderr).error.code, 'spawn_failed');
     const spawned = await corral(['pane', 'spawn', '--', 'sleep', '300'], { env, cwd: folders.work });
     assert.equal(JSON.parse(spawned.stdout).cwd, homedir());
+  });
+
+  it('passes the daemon variables pass_env names, and no other', async () => {
+    const pane = JSON.parse((await corral(['pane', 'spawn', '--', 'sleep', '300'])).stdout);
+    const env = environOf(pane.pid);
+    assert.equal(env.get('DAEMON_API_KEY'), 'k-123');
+    assert.equal(env.has('DAEMON_OTHER'), false);
   });
 });

@@ -11,7 +11,7 @@ import { loadConfig } from './load-config.ts';
  * The keys a running daemon applies at once; every other key is read at start only (the event ring's
  * size, the arbiter's windows, the in-band rule, the respawn policy) and needs a restart.
  */
-export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'integration.enabled'];
+export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled'];
 
 /** Dotted keys (`notify.command`) whose value differs between two configs, in the order of CONFIG_KEYS. */
 export function changedKeys(before: CorralConfig, after: CorralConfig): string[] {
