@@ -9,7 +9,7 @@ import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { publishMetadataEvents, startEvents } from './events/index.ts';
+import { eventLogDir, openEventLog, publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
@@ -37,7 +37,7 @@ import { lostTerminalPane } from '../terminal/lost-pane.ts';
 import type { RespawnPolicy } from './config/config-schema.ts';
 import { respawnPane } from './respawn.ts';
 import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
-import { stateFilePath } from './state/state-file.ts';
+import { stateDir, stateFilePath } from './state/state-file.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
 import { LimitedLog } from './limited-log.ts';
@@ -127,6 +127,8 @@ export class Daemon {
       let queues: SteeringQueues | undefined;
       let metadata: MetadataStore | undefined;
       const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
+      // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
+      const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
       const agents = new AgentService({
         registry,
         manifests,
@@ -135,6 +137,7 @@ export class Daemon {
         windows: { debounceMs: config.arbiter.debounceMs },
         inband: config.reports.inband,
         extras,
+        seqAfter: durable.loaded.lastSeq,
       });
       if (hostAttached !== null) {
         host = await hostAttached;
@@ -149,11 +152,11 @@ export class Daemon {
       daemon.own(agents);
       queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
       metadata = daemon.own(new MetadataStore({ registry, agents, log }));
-      const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
+      const events = daemon.own(startEvents({ registry, agents, log, ...config.events, durable }));
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
       if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const waits = daemon.own(new WaitHub(registry, agents));
+      const waits = daemon.own(new WaitHub(registry, agents, events.history));
       daemon.register([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),

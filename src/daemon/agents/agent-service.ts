@@ -36,6 +36,8 @@ export interface AgentServiceOptions {
   /** Where AgentInfo's extra fields come from; both zero when absent. */
   extras?: AgentInfoExtras;
   inband?: InbandPolicy;
+  /** The last state_change_seq an earlier daemon published (from the durable event log): numbering continues after it. */
+  seqAfter?: number;
 }
 
 /** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
@@ -58,6 +60,7 @@ export class AgentService implements Disposable {
   private readonly extras: AgentInfoExtras;
 
   constructor(private readonly options: AgentServiceOptions) {
+    this.seq = options.seqAfter ?? 0;
     this.identifier = options.identifier(options.manifests);
     this.extras = options.extras ?? { queued: () => 0, metadata: () => null };
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));

@@ -22,8 +22,25 @@ export class EventHub implements Disposable {
   readonly epoch: string;
   private readonly firstCursorAfter: number;
 
-  constructor(options: { retain?: number; retainBytes?: number; log: Logger; now?: () => number; epoch?: string; firstCursorAfter?: number }) {
-    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, options.firstCursorAfter ?? 0, options.retainBytes ?? MAX_EVENT_RING_BYTES);
+  /** Where each event is written before anyone is told of it (the durable log), when the daemon keeps one. */
+  private readonly persist: ((entry: RetainedEvent) => void) | null;
+
+  constructor(options: {
+    retain?: number;
+    retainBytes?: number;
+    log: Logger;
+    now?: () => number;
+    epoch?: string;
+    firstCursorAfter?: number;
+    /** Events an earlier daemon of this stream published, oldest first, contiguous up to `lastCursor`. */
+    restored?: { events: readonly RetainedEvent[]; lastCursor: number };
+    persist?: (entry: RetainedEvent) => void;
+  }) {
+    const restored = options.restored;
+    const ringAfter = restored ? restored.lastCursor - restored.events.length : (options.firstCursorAfter ?? 0);
+    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, ringAfter, options.retainBytes ?? MAX_EVENT_RING_BYTES);
+    for (const entry of restored?.events ?? []) this.ring.push(entry);
+    this.persist = options.persist ?? null;
     this.epoch = options.epoch ?? '';
     this.firstCursorAfter = options.firstCursorAfter ?? 0;
     this.now = options.now ?? Date.now;
@@ -42,7 +59,7 @@ export class EventHub implements Disposable {
     return this.ring.oldest;
   }
 
-  /** The cursor before this stream's first event; `since: 0` means it (everything since the daemon started). */
+  /** The cursor before this stream's first event; `since: 0` means it (everything since the stream began, across restarts). */
   get start(): number {
     return this.firstCursorAfter;
   }
@@ -65,6 +82,7 @@ export class EventHub implements Disposable {
     const event: CorralEvent<K> = { cursor: this.ring.nextCursor(), ts: this.now(), kind, pane, data };
     const entry: RetainedEvent = { event: event as CorralEvent, agent, bytes: Buffer.byteLength(JSON.stringify(event)) + 1 };
     this.ring.push(entry);
+    this.persist?.(entry);
     this.published.fire(entry);
     return event;
   }

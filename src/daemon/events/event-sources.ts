@@ -5,6 +5,7 @@ import type { PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
 import { rollup } from '../handlers/agent-list-view.ts';
+import type { PaneHistory } from './pane-history.ts';
 
 /** What a person reads in a notification for each attention state. */
 export const ATTENTION_MESSAGES = {
@@ -16,7 +17,7 @@ export const ATTENTION_MESSAGES = {
  * Publishes the daemon's facts as events: pane lifecycle from the registry's hooks and one group of
  * agent events per published agent change (never per output batch), each with its state_change_seq.
  */
-export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agents: AgentService): Disposable {
+export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agents: AgentService, history: ReadonlyMap<string, PaneHistory> = new Map()): Disposable {
   const lastAgent = new Map<string, string | null>(); // by pane id, for filters on pane events
   const ref = (pane: { id: string; name: string | null }) => ({ id: pane.id, name: pane.name });
   const agentOf = (pane: PaneRecord) => {
@@ -74,7 +75,9 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       const recovered = change.pane.recovered && !settled.has(change.pane.id);
       if (!change.extrasOnly && change.record.after.displayed !== 'unknown') settled.add(change.pane.id);
       // A turn that ended while no daemon ran was never announced: its recovered done asks for attention.
-      const unannounced = recovered && change.record.after.displayed === 'done' && (change.pane.previous?.state === 'working' || change.pane.previous?.state === 'blocked');
+      // What was last announced is what the durable log published last for the pane, else the state file.
+      const before = history.get(change.pane.id)?.state ?? change.pane.previous?.state;
+      const unannounced = recovered && change.record.after.displayed === 'done' && (before === 'working' || before === 'blocked');
       publishAgentChange(hub, change, recovered, unannounced);
       publishRollup();
     }),
