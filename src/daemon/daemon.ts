@@ -11,6 +11,8 @@ import { AgentService } from './agents/agent-service.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
 import { eventLogDir, openEventLog, publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
+import { Inbox } from './inbox/inbox.ts';
+import { acknowledgingOnAction, inboxHandlers } from './inbox/handlers.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
 import { ExternalPanes } from './external-panes.ts';
@@ -38,6 +40,7 @@ import type { RespawnPolicy } from './config/config-schema.ts';
 import { respawnPane } from './respawn.ts';
 import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
 import { stateDir, stateFilePath } from './state/state-file.ts';
+import { inboxFilePath } from './inbox/inbox-path.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { RpcServer } from './rpc-server.ts';
 import { LimitedLog } from './limited-log.ts';
@@ -154,10 +157,11 @@ export class Daemon {
       metadata = daemon.own(new MetadataStore({ registry, agents, log }));
       const events = daemon.own(startEvents({ registry, agents, log, ...config.events, durable }));
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
-      if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
+      const inbox = daemon.own(new Inbox(inboxFilePath(socketPath), events.hub, agents, log));
+      if (config.notify.command) daemon.own(new Notifier(inbox, events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       const waits = daemon.own(new WaitHub(registry, agents, events.history));
-      daemon.register([
+      daemon.register(acknowledgingOnAction([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
         ...agentHandlers(registry, agents, daemon.own(new ExternalPanes(registry, agents, log))),
@@ -168,7 +172,8 @@ export class Daemon {
         ...manifestHandlers(agents),
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
-      ]);
+        ...inboxHandlers(inbox),
+      ], registry, inbox));
       const statePath = stateFilePath(socketPath);
       const stored = loadPaneState(statePath, log);
       daemon.recover(host, stored);

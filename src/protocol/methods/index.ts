@@ -11,6 +11,7 @@ import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UN
 import { EVENT, SERVER_PROBE } from '../events.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
 import { RPC_DISCOVER } from './discover.ts';
+import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -24,6 +25,7 @@ export * from './metadata.ts';
 export * from './events.ts';
 export * from './attach.ts';
 export * from './discover.ts';
+export * from './inbox.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -61,6 +63,8 @@ export const ALL_METHODS = [
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,
   EVENTS_CURSOR,
+  INBOX_LIST,
+  INBOX_ACK,
 ] as const;
 
 /** Every declared server-to-client notification. */

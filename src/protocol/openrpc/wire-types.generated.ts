@@ -1163,6 +1163,34 @@ export const WIRE_TYPES: WireTypes = {
         "unsubscribed"
       ]
     },
+    "inbox.ack": {
+      "type": "object",
+      "properties": {
+        "acknowledged": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          }
+        }
+      },
+      "required": [
+        "acknowledged"
+      ]
+    },
+    "inbox.list": {
+      "type": "object",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/InboxItem"
+          }
+        }
+      },
+      "required": [
+        "items"
+      ]
+    },
     "pane.attach": {
       "type": "object",
       "properties": {
@@ -3682,6 +3710,104 @@ export const WIRE_TYPES: WireTypes = {
         "panes",
         "agents",
         "stateChangeSeq"
+      ]
+    },
+    "InboxItem": {
+      "description": "One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,\nkept (across restarts too) until acknowledged; a newer one of the same pane replaces it.",
+      "type": "object",
+      "properties": {
+        "id": {
+          "description": "Counts up for the daemon's state folder; never reused.",
+          "type": "number"
+        },
+        "pane": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "id",
+            "name"
+          ]
+        },
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "blocked",
+            "done"
+          ]
+        },
+        "seq": {
+          "description": "The state_change_seq and the event cursor of the `agent.attention` that made it.",
+          "type": "number"
+        },
+        "cursor": {
+          "type": "number"
+        },
+        "ts": {
+          "description": "When it entered the inbox (ms since the epoch).",
+          "type": "number"
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "message": {
+          "type": "string"
+        },
+        "prompt": {
+          "description": "What the blocked agent asks, as data, when its manifest reads it; null until then.",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "object",
+              "properties": {},
+              "additionalProperties": {}
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "pane",
+        "agent",
+        "state",
+        "seq",
+        "cursor",
+        "ts",
+        "title",
+        "message",
+        "prompt"
       ]
     },
     "ManifestEntry": {
