@@ -9,7 +9,7 @@ import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { eventLogDir, openEventLog, publishMetadataEvents, startEvents } from './events/index.ts';
+import { eventLogDir, openEventLog, paneHistories, publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
 import { Inbox } from './inbox/inbox.ts';
 import { acknowledgingOnAction, inboxHandlers } from './inbox/handlers.ts';
@@ -132,6 +132,7 @@ export class Daemon {
       const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
       // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
       const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
+      const history = paneHistories(durable.loaded.events);
       const agents = new AgentService({
         registry,
         manifests,
@@ -141,6 +142,7 @@ export class Daemon {
         inband: config.reports.inband,
         extras,
         seqAfter: durable.loaded.lastSeq,
+        prior: history,
       });
       if (hostAttached !== null) {
         host = await hostAttached;
@@ -160,7 +162,7 @@ export class Daemon {
       const inbox = daemon.own(new Inbox(inboxFilePath(socketPath), events.hub, agents, log));
       if (config.notify.command) daemon.own(new Notifier(inbox, events.hub, { ...config.notify, command: config.notify.command, log }));
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const waits = daemon.own(new WaitHub(registry, agents, events.history));
+      const waits = daemon.own(new WaitHub(registry, agents, history));
       daemon.register(acknowledgingOnAction([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),

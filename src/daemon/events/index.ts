@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import { EventHub } from './event-hub.ts';
 import { EventLog, type LoadedLog } from './event-log.ts';
-import { paneHistories, type PaneHistory } from './pane-history.ts';
+import { announcedPanes } from './pane-history.ts';
 import { publishDaemonEvents } from './event-sources.ts';
 import { eventHandlers } from './handlers.ts';
 import { SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
@@ -17,15 +17,13 @@ export { EventHub, DEFAULT_RETAIN, type PaneRef } from './event-hub.ts';
 export { DEFAULT_SUBSCRIBER_BUFFER_BYTES, SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
 export { MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
 export { publishMetadataEvents, type MetadataSource } from './metadata-events.ts';
-export { type PaneHistory } from './pane-history.ts';
+export { paneHistories, type PaneHistory } from './pane-history.ts';
 export { EventLog, MAX_EVENT_LOG_AGE_MS, EVENT_LOG_KEPT_SEGMENTS, EVENT_LOG_FSYNC_MS, type LoadedLog } from './event-log.ts';
 
 export interface DaemonEvents extends Disposable {
   readonly hub: EventHub;
   readonly subscriptions: Subscriptions;
   readonly handlers: HandlerBinding[];
-  /** Each pane as the earlier daemons' events left it (empty without a durable log). */
-  readonly history: ReadonlyMap<string, PaneHistory>;
 }
 
 /** How far apart the first cursors of daemons started a second apart are. */
@@ -87,11 +85,9 @@ export function startEvents(options: {
     ...(eventLog ? { persist: (entry) => eventLog.append(entry) } : {}),
   });
   const subscriptions = new Subscriptions(hub, { maxBufferedBytes: options.subscriberBufferBytes, stallMs: SLOW_CONSUMER_STALL_MS });
-  const history = paneHistories(loaded.events);
-  const sources = publishDaemonEvents(hub, options.registry, options.agents, history);
+  const sources = publishDaemonEvents(hub, options.registry, options.agents, announcedPanes(loaded.events));
   return {
     hub,
-    history,
     subscriptions,
     handlers: eventHandlers(hub, subscriptions, options.registry, options.agents),
     dispose: () => {

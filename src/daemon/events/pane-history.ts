@@ -11,14 +11,19 @@ export interface PaneHistory {
   released: boolean;
 }
 
+const rawOf = (state: AgentState) => (state === 'done' ? 'idle' : state);
+
 /** A displayed change that is only the seen flag moving (done and idle are one raw state). */
 function seenFlipOnly(from: AgentState, to: AgentState): boolean {
-  return (from === 'done' && to === 'idle') || (from === 'idle' && to === 'done') || from === to;
+  return rawOf(from) === rawOf(to);
 }
 
 /** Each pane's last agent, state and turn as the log's events tell them, oldest first. */
 export function paneHistories(events: readonly RetainedEvent[]): Map<string, PaneHistory> {
   const panes = new Map<string, PaneHistory>();
+  // Per pane in a run of recovered changes: its state before the restart. A recovered change is a turn
+  // only when it reached another known state than that one and than working (agents/recomputation.ts).
+  const recovering = new Map<string, AgentState>();
   for (const { event } of events) {
     if (event.pane === null) continue;
     const id = event.pane.id;
@@ -29,7 +34,8 @@ export function paneHistories(events: readonly RetainedEvent[]): Map<string, Pan
         panes.delete(id);
         continue;
       case 'agent.detected':
-        panes.set(id, { agent: data.agent as string, state: data.state as AgentState, turnSeq: data.seq as number, released: false });
+        // The agent of a recovered pane is named anew before its state is read: no turn by itself.
+        panes.set(id, { agent: data.agent as string, state: known.agent === data.agent ? known.state : (data.state as AgentState), turnSeq: known.agent === data.agent ? known.turnSeq : (data.seq as number), released: false });
         continue;
       case 'agent.released':
         panes.set(id, { agent: null, state: 'unknown', turnSeq: data.seq as number, released: true });
@@ -38,13 +44,33 @@ export function paneHistories(events: readonly RetainedEvent[]): Map<string, Pan
         const from = data.from as AgentState;
         const to = data.to as AgentState;
         const agent = (data.agent as string | null) ?? null;
-        const turned = agent !== known.agent || !seenFlipOnly(from, to);
+        let turned = agent !== known.agent || !seenFlipOnly(from, to);
+        if (data.recovered === true) {
+          if (!recovering.has(id)) recovering.set(id, known.state);
+          const base = recovering.get(id)!;
+          turned = to !== 'unknown' && to !== 'working' && rawOf(to) !== rawOf(base);
+          if (to !== 'unknown' && (to !== 'working' || rawOf(base) === 'working')) recovering.delete(id);
+          panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released });
+          continue;
+        }
+        recovering.delete(id);
         panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released });
         continue;
       }
       default:
         continue;
     }
+  }
+  return panes;
+}
+
+/** Panes whose `pane.created` is in the log and whose `pane.removed` is not: a new daemon does not announce them again. */
+export function announcedPanes(events: readonly RetainedEvent[]): Set<string> {
+  const panes = new Set<string>();
+  for (const { event } of events) {
+    if (event.pane === null) continue;
+    if (event.kind === 'pane.created') panes.add(event.pane.id);
+    else if (event.kind === 'pane.removed') panes.delete(event.pane.id);
   }
   return panes;
 }

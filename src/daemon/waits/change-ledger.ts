@@ -1,4 +1,3 @@
-import type { AgentState } from '../../protocol/states.ts';
 import type { AgentChange } from '../agents/agent-service.ts';
 
 /** What a wait needs to know of a pane's history beyond its current view. */
@@ -18,32 +17,18 @@ const NO_TURN: PaneTurn = Object.freeze({ turnSeq: 0, released: false });
  */
 export class ChangeLedger {
   private readonly turns = new Map<string, PaneTurn>();
-  /** Recovered panes not yet settled: the agent and state an earlier daemon last published for them. */
-  private readonly recomputing = new Map<string, { agent: string | null; state: AgentState }>();
-
-  /**
-   * Starts from what the earlier daemons published (the durable log), so a `sinceSeq` taken before a
-   * restart keeps its meaning; a recovered pane's recomputed state is a turn only if it differs.
-   */
-  constructor(history: ReadonlyMap<string, { agent: string | null; state: AgentState; turnSeq: number; released: boolean }> = new Map()) {
-    for (const [pane, { agent, state, turnSeq, released }] of history) {
-      this.turns.set(pane, { turnSeq, released });
-      this.recomputing.set(pane, { agent, state });
-    }
+  /** Starts from what the earlier daemons published (the durable log), so a `sinceSeq` taken before a restart keeps its meaning. */
+  constructor(history: ReadonlyMap<string, PaneTurn> = new Map()) {
+    for (const [pane, { turnSeq, released }] of history) this.turns.set(pane, { turnSeq, released });
   }
 
   record(change: AgentChange): void {
     const { kind, before, after } = change.record;
     const previous = this.turnOf(change.pane.id);
-    const prior = change.pane.recovered ? this.recomputing.get(change.pane.id) : undefined;
-    if (prior !== undefined && kind !== 'released') {
-      // Replaying the ring reads the screen anew: unknown until it settles, then what it already was.
-      if (after.displayed === 'unknown' && after.agent === prior.agent) return;
-      this.recomputing.delete(change.pane.id);
-      if (after.agent === prior.agent && rawOf(after.displayed) === rawOf(prior.state)) {
-        this.turns.set(change.pane.id, { turnSeq: previous.turnSeq, released: after.agent === null && previous.released });
-        return;
-      }
+    // What a replayed ring merely recomputes is no turn; a state reached while no daemon ran is one.
+    if (change.recomputed === 'passing' || change.recomputed === 'same') {
+      this.turns.set(change.pane.id, { turnSeq: previous.turnSeq, released: after.agent !== null ? false : previous.released });
+      return;
     }
     const turned = kind === 'released' || before.agent !== after.agent || before.state !== after.state;
     this.turns.set(change.pane.id, {
@@ -58,11 +43,6 @@ export class ChangeLedger {
 
   forget(paneId: string): void {
     this.turns.delete(paneId);
-    this.recomputing.delete(paneId);
   }
 }
 
-/** Done is idle not yet seen: the same raw state. */
-function rawOf(state: AgentState): AgentState {
-  return state === 'done' ? 'idle' : state;
-}
