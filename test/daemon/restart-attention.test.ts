@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
@@ -44,6 +45,8 @@ describe('attention across restarts', () => {
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
       await waitFor(() => notified(log).length === 1, { what: 'the one notification', timeoutMs: 20_000 });
       const cursor = (await b.call('events.cursor', {})).cursor;
+      const { items } = await b.call('inbox.list', {});
+      assert.deepEqual(items.map((item: any) => [item.pane.id, item.state, item.prompt]), [[pane.id, 'done', null]], 'the turn is in the inbox');
       b.client.close();
 
       for (const restart of [1, 2]) {
@@ -56,9 +59,30 @@ describe('attention across restarts', () => {
         const read = await c.call('events.read', { since: cursor });
         const attention = read.events.filter((e: any) => e.kind === 'agent.attention');
         assert.deepEqual(attention, [], `restart ${restart}: no attention for a state merely recomputed: ${JSON.stringify(attention)}`);
+        assert.deepEqual((await c.call('inbox.list', {})).items, items, `restart ${restart}: the inbox holds the same item`);
         c.client.close();
       }
       assert.deepEqual(notified(log), [`${pane.id} done`], 'one notification in all');
+
+      // Acknowledged items stay acknowledged: by an unknown id nothing, by focusing the pane its item.
+      const socket = daemons.at(-1)!.socket;
+      const wrong = await runCli(['--socket', socket, 'inbox', 'ack', '999']);
+      assert.equal(wrong.code, 0, wrong.stderr);
+      assert.match(wrong.stdout, /acknowledged 0 items \(not in the inbox: 999\)/);
+      const listed = await runCli(['--socket', socket, 'inbox']);
+      assert.match(listed.stdout, new RegExp(`^${items[0].id}\\s+${pane.id} \\(turn\\)\\s+claude\\s+done`, 'm'));
+      const d = await connect(daemons.at(-1)!);
+      await d.call('agent.focus', { target: pane.id });
+      assert.deepEqual((await d.call('inbox.list', {})).items, [], 'focusing the pane acknowledged its item');
+      d.client.close();
+      await killDaemon(daemons.at(-1)!);
+      const last = await start();
+      const e = await connect(last);
+      await waitFor(async () => (await e.call('agent.get', { target: pane.id })).state !== 'unknown', { what: 'the state read again', timeoutMs: 60_000 });
+      assert.deepEqual((await e.call('inbox.list', {})).items, [], 'still acknowledged after a restart');
+      assert.equal((await runCli(['--socket', last.socket, 'inbox'])).stdout, 'nothing asks for attention\n');
+      e.client.close();
+      assert.deepEqual(notified(log), [`${pane.id} done`], 'still one notification');
     } finally {
       for (const daemon of daemons.reverse()) await daemon.dispose();
       rmSync(dir, { recursive: true, force: true });
