@@ -36,15 +36,26 @@ describe('attention across restarts', () => {
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
       await a.call('agent.prompt', { target: pane.id, text: 'hold' });
       await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
+      const before = (await a.call('events.cursor', {})).cursor;
       a.client.close();
       await killDaemon(first);
+      const releasedAt = Date.now();
       writeFileSync(release, ''); // the turn ends with no daemon to see it
 
       const second = await start();
+      const listeningAt = Date.now(); // the new daemon took the pane back before it listened
       const b = await connect(second);
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
       await waitFor(() => notified(log).length === 1, { what: 'the one notification', timeoutMs: 20_000 });
       const cursor = (await b.call('events.cursor', {})).cursor;
+      const since = (await b.call('events.read', { since: before })).events.filter((e: any) => e.pane?.id === pane.id);
+      const attention = since.filter((e: any) => e.kind === 'agent.attention');
+      assert.equal(attention.length, 1, JSON.stringify(since));
+      const ended = since.find((e: any) => e.kind === 'agent.stateChanged' && e.data.seq === attention[0].data.seq);
+      // Read straight from the replayed screen (not on the way through working), it says when the output ended.
+      if (ended.data.recovered) {
+        assert.ok(ended.data.outputEndedAt >= releasedAt && ended.data.outputEndedAt <= listeningAt, `output ended between the release and the new daemon's listening: ${JSON.stringify(ended.data)}`);
+      }
       const { items } = await b.call('inbox.list', {});
       assert.deepEqual(items.map((item: any) => [item.pane.id, item.state, item.prompt]), [[pane.id, 'done', null]], 'the turn is in the inbox');
       b.client.close();

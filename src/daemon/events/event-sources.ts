@@ -107,6 +107,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
       revision: after.revision,
       seq,
       ...(recovered ? { recovered: true as const } : {}),
+      ...(unannounced && typeof pane.terminal.outputEndedAt === 'number' ? { outputEndedAt: pane.terminal.outputEndedAt } : {}),
     },
     after.agent,
   );

@@ -39,8 +39,10 @@ export interface EventData {
     seen: boolean;
     revision: number;
     seq: number;
-    /** The first state of a pane taken back after a daemon restart: recomputed, not a new turn. */
+    /** A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn. */
     recovered?: true;
+    /** On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch). */
+    outputEndedAt?: number;
   };
   'agent.released': { agent: string | null; state: AgentState; seq: number };
   'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };

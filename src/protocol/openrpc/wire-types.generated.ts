@@ -882,9 +882,13 @@ export const WIRE_TYPES: WireTypes = {
                         "type": "number"
                       },
                       "recovered": {
-                        "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+                        "description": "A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn.",
                         "type": "boolean",
                         "const": true
+                      },
+                      "outputEndedAt": {
+                        "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
+                        "type": "number"
                       }
                     },
                     "required": [
@@ -2767,9 +2771,13 @@ export const WIRE_TYPES: WireTypes = {
           "type": "number"
         },
         "recovered": {
-          "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+          "description": "A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn.",
           "type": "boolean",
           "const": true
+        },
+        "outputEndedAt": {
+          "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
+          "type": "number"
         }
       },
       "required": [
