@@ -48,6 +48,7 @@ describe('attention across restarts', () => {
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
       await waitFor(() => notified(log).length === 1, { what: 'the one notification', timeoutMs: 20_000 });
       const cursor = (await b.call('events.cursor', {})).cursor;
+      const doneSince = (await b.call('agent.get', { target: pane.id })).stateSince as number;
       const since = (await b.call('events.read', { since: before })).events.filter((e: any) => e.pane?.id === pane.id);
       const attention = since.filter((e: any) => e.kind === 'agent.attention');
       assert.equal(attention.length, 1, JSON.stringify(since));
@@ -71,6 +72,9 @@ describe('attention across restarts', () => {
         const attention = read.events.filter((e: any) => e.kind === 'agent.attention');
         assert.deepEqual(attention, [], `restart ${restart}: no attention for a state merely recomputed: ${JSON.stringify(attention)}`);
         assert.deepEqual((await c.call('inbox.list', {})).items, items, `restart ${restart}: the inbox holds the same item`);
+        // Its age too: stateSince is when done began (the log's event time, taken in the same turn), not the restart.
+        const since = (await c.call('agent.get', { target: pane.id })).stateSince as number;
+        assert.ok(Math.abs(since - doneSince) < 1000, `restart ${restart}: stateSince ${since}, done since ${doneSince}`);
         c.client.close();
       }
       assert.deepEqual(notified(log), [`${pane.id} done`], 'one notification in all');

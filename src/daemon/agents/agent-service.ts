@@ -119,7 +119,7 @@ export class AgentService implements Disposable {
       state: view.displayed,
       rawState: view.state,
       seen: view.seen,
-      stateSince: view.stateSince,
+      stateSince: this.stateSince(pane, view),
       revision: view.revision,
       rule: view.rule,
       source: view.source,
@@ -129,6 +129,11 @@ export class AgentService implements Disposable {
       metadata: this.extras.metadata(pane.id),
       paneState: pane.state,
     };
+  }
+
+  /** When the pane's agent or raw state last changed; a state a restart merely recomputed keeps its age. */
+  stateSince(pane: PaneRecord, view: AgentView): number {
+    return this.recomputations.stateSince(pane.id, view.stateSince);
   }
 
   /**

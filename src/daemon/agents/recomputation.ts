@@ -6,6 +6,8 @@ import type { PaneRecord } from '../pane-record.ts';
 export interface PriorState {
   agent: string | null;
   state: AgentState | string;
+  /** When that state began (ms since the epoch), so its age survives the restart. */
+  stateSince?: number;
 }
 
 /**
@@ -28,10 +30,14 @@ function rawOf(state: string): string {
  */
 export class Recomputations {
   private readonly settled = new Set<string>();
+  /** Panes that settled at the state they had: since when they have had it, until their next turn. */
+  private readonly ages = new Map<string, number>();
 
   constructor(private readonly prior: ReadonlyMap<string, PriorState>) {}
 
   judge(pane: PaneRecord, record: ChangeRecord): Recomputed | undefined {
+    const { before, after } = record;
+    if (this.ages.has(pane.id) && (record.kind === 'released' || before.agent !== after.agent || before.state !== after.state)) this.ages.delete(pane.id);
     if (!pane.recovered || this.settled.has(pane.id)) return undefined;
     const prior = this.prior.get(pane.id) ?? (pane.previous ? { agent: pane.previous.agent, state: pane.previous.state } : undefined);
     if (prior === undefined || record.kind === 'released') {
@@ -42,6 +48,7 @@ export class Recomputations {
     if (displayed === 'unknown') return 'passing';
     if (agent === prior.agent && rawOf(displayed) === rawOf(prior.state)) {
       this.settled.add(pane.id);
+      if (prior.stateSince !== undefined) this.ages.set(pane.id, prior.stateSince);
       return 'same';
     }
     if (displayed === 'working') return 'passing';
@@ -49,7 +56,13 @@ export class Recomputations {
     return 'changed';
   }
 
+  /** When the pane's state began: from before the restart for a pane that settled at the state it had. */
+  stateSince(paneId: string, recomputedSince: number): number {
+    return this.ages.get(paneId) ?? recomputedSince;
+  }
+
   forget(paneId: string): void {
     this.settled.delete(paneId);
+    this.ages.delete(paneId);
   }
 }

@@ -9,6 +9,8 @@ export interface PaneHistory {
   /** The seq of its last turn (a change of agent or raw state, or a release); 0 when the log holds none. */
   turnSeq: number;
   released: boolean;
+  /** When its agent or raw state last changed (the event's time): what `stateSince` was. */
+  stateSince: number;
 }
 
 const rawOf = (state: AgentState) => (state === 'done' ? 'idle' : state);
@@ -27,7 +29,7 @@ export function paneHistories(events: readonly RetainedEvent[]): Map<string, Pan
   for (const { event } of events) {
     if (event.pane === null) continue;
     const id = event.pane.id;
-    const known = panes.get(id) ?? { agent: null, state: 'unknown' as AgentState, turnSeq: 0, released: false };
+    const known = panes.get(id) ?? { agent: null, state: 'unknown' as AgentState, turnSeq: 0, released: false, stateSince: event.ts };
     const data = event.data as Record<string, unknown>;
     switch (event.kind) {
       case 'pane.removed':
@@ -35,10 +37,11 @@ export function paneHistories(events: readonly RetainedEvent[]): Map<string, Pan
         continue;
       case 'agent.detected':
         // The agent of a recovered pane is named anew before its state is read: no turn by itself.
-        panes.set(id, { agent: data.agent as string, state: known.agent === data.agent ? known.state : (data.state as AgentState), turnSeq: known.agent === data.agent ? known.turnSeq : (data.seq as number), released: false });
+        if (known.agent === data.agent) panes.set(id, { ...known, released: false });
+        else panes.set(id, { agent: data.agent as string, state: data.state as AgentState, turnSeq: data.seq as number, released: false, stateSince: event.ts });
         continue;
       case 'agent.released':
-        panes.set(id, { agent: null, state: 'unknown', turnSeq: data.seq as number, released: true });
+        panes.set(id, { agent: null, state: 'unknown', turnSeq: data.seq as number, released: true, stateSince: event.ts });
         continue;
       case 'agent.stateChanged': {
         const from = data.from as AgentState;
@@ -50,11 +53,13 @@ export function paneHistories(events: readonly RetainedEvent[]): Map<string, Pan
           const base = recovering.get(id)!;
           turned = to !== 'unknown' && to !== 'working' && rawOf(to) !== rawOf(base);
           if (to !== 'unknown' && (to !== 'working' || rawOf(base) === 'working')) recovering.delete(id);
-          panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released });
+          // The state the pane had before the restart keeps its age; a passing one does not count.
+          const kept = !turned ? known.stateSince : event.ts;
+          panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released, stateSince: kept });
           continue;
         }
         recovering.delete(id);
-        panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released });
+        panes.set(id, { agent, state: to, turnSeq: turned ? (data.seq as number) : known.turnSeq, released: agent === null && known.released, stateSince: turned ? event.ts : known.stateSince });
         continue;
       }
       default:

@@ -88,7 +88,7 @@ export class WaitHub implements Disposable {
       paneExited: pane.state !== 'running',
       agent: view.agent,
       state: view.displayed,
-      stateSince: view.stateSince,
+      stateSince: this.agents.stateSince(pane, view),
       turnSeq: turn.turnSeq,
       released: turn.released,
     };
