@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { connect as connectClient, type AnyCorralEvent } from '../../src/client/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, testEnv, type DaemonProcess } from '../helpers/daemon.ts';
 import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
@@ -135,6 +136,48 @@ describe('scripts outlive a daemon killed with -9', () => {
       assert.deepEqual(repeated, [], `the recomputed done is announced to nobody:\n${seen.join('\n')}`);
       c.client.close();
     } finally {
+      await run.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the typed client: a subscription and a wait started before the kill carry on to the same events and result', async () => {
+    const dir = makeTempDir();
+    const release = join(dir, 'release');
+    const run = daemons(dir);
+    const client = await (async () => {
+      await run.start();
+      return connectClient({ socket: run.last.socket, reconnect: { initialMs: 20, maxMs: 500 } });
+    })();
+    try {
+      await client.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'typed', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
+      await client.wait({ targets: ['typed'], until: ['idle'], timeoutMs: 60_000 });
+      const seq = (await client.call('agent.list', {})).seq;
+      const start = (await client.call('events.cursor', {})).cursor;
+      const seen: AnyCorralEvent[] = [];
+      const stream = await client.subscribe({ since: start, filter: 'pane:typed' }, (event) => seen.push(event));
+      await client.call('agent.prompt', { target: 'typed', text: 'hold' });
+      const waiting = client.wait({ targets: ['typed'], until: ['idle'], sinceSeq: seq, timeoutMs: 180_000 }, { reconnectGraceMs: 60_000 });
+      await waitFor(async () => (await client.call('server.status', {})).waits === 1, { what: 'the wait registered', timeoutMs: 30_000 });
+      await killDaemon(run.last);
+      writeFileSync(release, '');
+      await run.start();
+      const result = await waiting;
+      assert.deepEqual(result.matched, ['typed']);
+      assert.equal(result.states.typed, 'done');
+      const log: AnyCorralEvent[] = [];
+      for (let since = start; ; ) {
+        const page = await client.call('events.read', { since, filter: 'pane:typed' });
+        log.push(...(page.events as AnyCorralEvent[]));
+        since = page.cursor;
+        if (!page.more) break;
+      }
+      await waitFor(() => seen.length > 0 && seen.at(-1)!.cursor >= log.at(-1)!.cursor, { what: 'the subscription to catch up', timeoutMs: 30_000 });
+      assert.deepEqual(seen, log, 'every event of the pane once, in order, across the kill');
+      assert.ok(log.some((e) => e.kind === 'agent.attention' && e.data.state === 'done'), 'the turn asked for attention');
+      stream.close();
+    } finally {
+      client.close();
       await run.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
