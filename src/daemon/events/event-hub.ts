@@ -104,21 +104,21 @@ export class EventHub implements Disposable {
     if (epoch !== undefined && epoch !== this.epoch) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon restarted); subscribe again without since`,
+        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon's event log was lost, so its stream started anew); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
     if (since > latest) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is ahead of the last event ${latest} (the daemon restarted?); subscribe again without since`,
+        `cursor ${since} is ahead of the last event ${latest} (a cursor of another daemon, or its event log was lost?); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
     if (since < this.ring.oldest - 1) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept; or the daemon restarted); subscribe again without since`,
+        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept, across restarts too); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
