@@ -27,15 +27,20 @@ const RIGHT_EDGE = /\s?[│┃║█]\s*$/;
 const NO_READER = 'no prompt reader of the manifest knows this dialog; read the screen and answer with keys';
 
 /**
- * Reads the prompt a blocked agent shows: the first of the manifest's readers (`[[prompts]]`, in file
- * order) whose dialog is on the screen. Without one, what the agent reported (`hint`), or an `other`
+ * Reads the prompt a blocked agent shows: of the manifest's readers (`[[prompts]]`) whose dialog is on
+ * the screen, the one whose dialog starts lowest, the newest (an answered dialog can stay drawn above
+ * the next one); ties go to file order. Without one, what the agent reported (`hint`), or an `other`
  * prompt with no choices that says why. Pure, like evaluate.
  */
 export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint: PromptHint | null = null): ReadPrompt {
   const reader = new RegionReader(input);
+  let best: { read: ReadPrompt; start: number } | null = null;
   for (const compiled of manifest.prompts) {
-    const read = readWith(compiled, reader);
-    if (read === null) continue;
+    const found = readWith(compiled, reader);
+    if (found !== null && (best === null || found.start > best.start)) best = found;
+  }
+  if (best !== null) {
+    const { read } = best;
     if (hint?.kind !== undefined) read.kind = hint.kind;
     if (read.text === '' && hint?.text !== undefined) read.text = hint.text;
     return read;
@@ -50,11 +55,13 @@ export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint:
   };
 }
 
-function readWith(compiled: CompiledPromptReader, reader: RegionReader): ReadPrompt | null {
+/** The reader's prompt, with the screen row its dialog starts on; null when its dialog is not on the screen. */
+function readWith(compiled: CompiledPromptReader, reader: RegionReader): { read: ReadPrompt; start: number } | null {
   const { spec } = compiled;
   // Footers separate hints by runs of spaces (OpenCode), so they read the line as drawn; the rest reads it with one space per run.
   // Choices read the line with its indentation (Cline indents its options under the question).
   const indented = reader.get(spec.region).lines.map(innerText);
+  const rows = reader.get(spec.region).firstRows;
   const drawn = indented.map((line) => line.trim());
   const region = drawn.map((line) => line.replace(/\s+/g, ' '));
   let first = 0;
@@ -111,7 +118,7 @@ function readWith(compiled: CompiledPromptReader, reader: RegionReader): ReadPro
   const limited = choices.slice(0, MAX_CHOICES);
   assignIds(limited);
   const note = spec.note ?? (limited.length > 0 ? null : spec.freeText ? 'a free-text question: answer with text' : NO_READER);
-  return { kind: spec.kind, text, choices: limited, freeText: spec.freeText, note, source: `screen:${spec.id}` };
+  return { read: { kind: spec.kind, text, choices: limited, freeText: spec.freeText, note, source: `screen:${spec.id}` }, start: rows[first] ?? first };
 }
 
 /** A dialog line without its box sides or a scroll bar. */
@@ -153,7 +160,10 @@ function menuChoices(matches: ChoiceMatch[], select: 'number' | 'arrows'): Promp
 function assignIds(choices: PromptChoice[]): void {
   const used = new Set<string>();
   for (const choice of choices) {
-    const base = choice.label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, MAX_ID).replace(/-+$/, '') || 'choice';
+    const slug = choice.label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+    // A long label is cut after its last whole word within the limit.
+    const cut = slug.length <= MAX_ID ? slug : slug.slice(0, MAX_ID + 1).replace(/-[^-]*$/, '') || slug.slice(0, MAX_ID);
+    const base = cut || 'choice';
     let id = base;
     for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
     used.add(id);
