@@ -36,7 +36,7 @@ export async function promptAgent(agents: AgentService, queues: SteeringQueues, 
     throw new CorralError(
       'agent_blocked',
       `${view.agent} in pane ${pane.label()} waits on a decision; answer it with \`corral agent answer ${pane.name ?? pane.id} CHOICE\` (agent.answer)`,
-      { id: pane.id, state: view.displayed },
+      { id: pane.id, state: view.displayed, prompt: agents.of(pane).prompt() },
     );
   }
   if (queue && queues.mustWait(pane, view.state)) return { queued: true, position: queues.enqueue(pane, text, submit) };
