@@ -27,6 +27,14 @@ export const WIRE_TYPES: WireTypes = {
         },
         "elapsedMs": {
           "type": "number"
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
+        },
+        "repeated": {
+          "description": "This request repeated one already typed (same promptId and answer): nothing was typed again.",
+          "type": "boolean",
+          "const": true
         }
       },
       "required": [
