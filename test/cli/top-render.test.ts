@@ -127,3 +127,21 @@ test('the detach key is a control key; C-\\ by default', () => {
   assert.deepEqual(splitAtDetachKey('ls\x1cmore', '\x1c'), { forward: 'ls', detach: true });
   assert.deepEqual(splitAtDetachKey('ls', '\x1c'), { forward: 'ls', detach: false });
 });
+
+test('a blocked row shows the question it asks where the title goes', () => {
+  const prompt = {
+    id: 'p1-0a1b2c3d',
+    kind: 'permission' as const,
+    text: 'Bash command\nrm -rf build/\nDo you want to proceed?',
+    choices: [{ id: 'yes', label: 'Yes', keys: ['1'], default: true }],
+    freeText: false,
+    note: null,
+    source: 'screen:tool_permission',
+  };
+  const rows = new TopRows();
+  rows.reset([agent('w1:p1', 'blocked', 2_000, { name: 'asker', title: '✳ Claude Code', prompt })]);
+  const lines = renderFrame(rows.sorted(), { cols: 120, height: 10, now: NOW, selected: -1, color: false });
+  const row = lines.find((line) => line.includes('asker'))!;
+  assert.match(row, /permission: Bash command · rm -rf build\/ · Do you want to proceed\?/);
+  assert.doesNotMatch(row, /Claude Code/);
+});

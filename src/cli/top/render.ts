@@ -1,6 +1,7 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { AgentState } from '../../protocol/states.ts';
 import { formatAge } from '../commands/format.ts';
+import { questionLine } from '../commands/prompt-format.ts';
 import { ATTENTION_ORDER } from './rows.ts';
 import { ROLLUP_ORDER } from '../../protocol/methods/agent-query.ts';
 
@@ -102,7 +103,8 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
       fit(ageOf(options.now - row.stateSince), AGE_W),
       fit(row.agent ?? '-', AGENT_W),
       fit(labelOf(row), widths.name),
-      fit(row.title ?? '', widths.title),
+      // A blocked agent's question says more than its title.
+      fit(row.state === 'blocked' && row.prompt ? questionLine(row.prompt) : (row.title ?? ''), widths.title),
       (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
     ].filter((cell) => cell !== '');
     const selected = first + i === options.selected;
