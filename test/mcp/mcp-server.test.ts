@@ -82,9 +82,13 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       seq = woke.seq;
       for (const name of woke.matched as string[]) {
         if (woke.states[name] === 'blocked') {
-          const screen = await tool('read_agent', { target: name });
-          assert.match(screen.text, /Do you want to proceed\?/);
-          const answer = await tool('answer_agent', { target: name, choice: 1 });
+          // The wait hands over what the agent asks; the list shows the same prompt.
+          const prompt = woke.prompts[name];
+          assert.equal(prompt.kind, 'permission');
+          assert.match(prompt.text, /Do you want to proceed\?/);
+          const listed = (await tool('list_agents', {})).agents.find((a: { name: string }) => a.name === name);
+          assert.deepEqual(listed.prompt, prompt);
+          const answer = await tool('answer_agent', { target: name, promptId: prompt.id, choice: prompt.choices.find((c: { default: boolean }) => c.default).id });
           assert.notEqual(answer.state, 'blocked');
           answered += 1;
         } else {
