@@ -11,7 +11,9 @@ const MAX_TEXT = 400;
 export function hintFromReport(source: string, message: string | undefined): PromptHint | null {
   const match = message === undefined ? null : REPORT_MESSAGE.exec(message);
   if (!match) return null;
-  return { kind: match[1] as PromptHint['kind'] & string, text: match[2]!.trim().slice(0, MAX_TEXT), source: `report:${source}` };
+  // A hook's message is any process's text: no control character of it reaches a client's terminal.
+  const text = match[2]!.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
+  return { kind: match[1] as PromptHint['kind'] & string, text, source: `report:${source}` };
 }
 
 /** OSC 7501 `state=blocked:kind=permission`: the program names its prompt's kind; an unknown kind is no hint. */

@@ -69,7 +69,8 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
   it('shows the question with agent get and answers it by a choice label or its start', async () => {
     await fakeAgent('asker', 200);
     await session.call('agent.prompt', { target: 'asker', text: 'perm' });
-    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt !== undefined, 'the permission form');
+    // The form drawn to its last line: one drawn in pieces reads as a growing prompt until then.
+    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'explain'), 'the permission form');
     const shown = await corral('agent', 'get', 'asker');
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /asks:\s+permission: Bash command · rm -rf \/tmp\/fake-agent-scratch · Remove the scratch folder · Do you want to proceed\?/);
@@ -83,7 +84,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await waitFor(async () => (await screen('asker')).includes('Command ran.'), { what: 'the command run after yes' });
 
     await session.call('agent.prompt', { target: 'asker', text: 'automode' });
-    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt !== undefined, 'the auto mode dialog');
+    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'cancel'), 'the auto mode dialog');
     const left = await corral('agent', 'answer', 'asker', 'leave', 'for');
     assert.equal(left.code, 0, left.stderr);
     await waitFor(async () => (await screen('asker')).includes('Left auto mode.'), { what: 'the dialog left by shift+Tab' });

@@ -24,7 +24,12 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     const keys = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as string) : []);
     return { id, keys };
   };
-  const blockedOn = (id: string, what: string) => agentUntil(id, (i) => i.state === 'blocked' && i.prompt !== undefined, what);
+  /**
+   * Blocked, with the dialog drawn to its last line (its footer's last choice): a dialog that reaches the
+   * screen in pieces reads as a growing prompt, each with its own id, until the whole of it is there.
+   */
+  const blockedOn = (id: string, what: string, last = 'explain') =>
+    agentUntil(id, (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === last), what);
   /** Every key sent before it has reached the program once the marker key has: the PTY keeps order. */
   const settle = async (id: string, keys: () => string[], marker: string) => {
     await call('pane.send', { target: id, text: marker });
@@ -77,6 +82,28 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     await call('pane.kill', { target: id });
   });
 
+  it('gives a dialog that changes while the agent stays blocked a new id, tells subscribers, and refuses the old id', async () => {
+    const { id, keys } = await keyLogged();
+    const subscriber = await DaemonClient.connect(session.daemon.socket);
+    const events: CorralEvent[] = [];
+    subscriber.onNotification(EVENT, (event) => events.push(event as CorralEvent));
+    await subscriber.call(EVENTS_SUBSCRIBE, { filter: `pane:${id}` });
+    await call('agent.prompt', { target: id, text: 'perm' });
+    const first = (await blockedOn(id, 'the permission form')).prompt;
+    await call('pane.send', { target: id, keys: ['C-e'] }); // the fake explains the command: a new dialog
+    const changed = () => events.find((e) => e.kind === 'agent.promptChanged' && /removes the scratch folder/.test((e.data as any).prompt.text));
+    await waitFor(() => changed() !== undefined, { what: 'agent.promptChanged with the explained command' });
+    const second = (changed()!.data as any).prompt;
+    assert.notEqual(second.id, first.id);
+    await agentUntil(id, (i) => i.prompt?.id !== first.id && i.prompt?.choices.some((c: any) => c.id === 'explain'), 'the explained form drawn whole');
+    const typedBefore = keys().length;
+    assert.equal((await callError('agent.answer', { target: id, promptId: first.id, choice: 'yes' })).data.code, 'prompt_changed');
+    await settle(id, keys, 'z');
+    assert.deepEqual(keys().slice(typedBefore), ['z']);
+    subscriber.dispose();
+    await call('pane.kill', { target: id });
+  });
+
   it('types a repeated answer once', async () => {
     const { id, keys } = await keyLogged();
     await call('agent.prompt', { target: id, text: 'perm' });
@@ -98,7 +125,7 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
   it("answers the footer-keys dialog by its choice: shift+Tab, which the dialog takes where a digit is ignored", async () => {
     const { id, keys } = await keyLogged();
     await call('agent.prompt', { target: id, text: 'automode' });
-    const info = await blockedOn(id, 'the auto mode dialog');
+    const info = await blockedOn(id, 'the auto mode dialog', 'cancel');
     assert.equal(info.source, 'report:osc7501');
     const { prompt } = info;
     assert.equal(prompt.kind, 'permission');
@@ -130,9 +157,13 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     await waitFor(() => blocked() !== undefined, { what: 'agent.stateChanged to blocked' });
     const data = blocked()!.data as any;
     assert.equal(data.prompt?.kind, 'permission', JSON.stringify(data));
-    assert.equal(data.prompt.choices[0].id, 'yes');
-    const info = await call('agent.get', { target: id });
-    assert.deepEqual(data.prompt, info.prompt, 'the event carries the prompt agent.get shows');
+    assert.match(data.prompt.text, /^Bash command\n/);
+    // A form drawn in pieces may grow after the state event: each later dialog comes as agent.promptChanged,
+    // so the newest prompt of the stream is the one agent.get shows.
+    const info = await blockedOn(id, 'the whole form');
+    const newest = () => [...events].reverse().find((e) => (e.kind === 'agent.promptChanged' || e.kind === 'agent.stateChanged') && (e.data as any).prompt);
+    await waitFor(() => (newest()!.data as any).prompt.id === info.prompt.id, { what: 'the stream to reach the prompt agent.get shows' });
+    assert.deepEqual((newest()!.data as any).prompt, info.prompt);
     subscriber.dispose();
     await call('pane.kill', { target: id });
   });

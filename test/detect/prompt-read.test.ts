@@ -122,6 +122,7 @@ text_skip = ['^Agent needs information\\.$']
     const hook = hintFromReport('hook:claude', 'permission: Bash: touch capture-proof.txt');
     assert.deepEqual(hook, { kind: 'permission', text: 'Bash: touch capture-proof.txt', source: 'report:hook:claude' });
     assert.equal(hintFromReport('hook:claude', 'tool: Bash'), null);
+    assert.equal(hintFromReport('hook:x', 'permission: rm\x1b]0;owned\x07 -rf\r\nx')!.text, 'rm ]0;owned -rf x', 'no control character passes');
     const fromHook = readPrompt(numbered, screen('a screen with no dialog'), hook);
     assert.deepEqual([fromHook.kind, fromHook.text, fromHook.source], ['permission', 'Bash: touch capture-proof.txt', 'report:hook:claude']);
   });
