@@ -1,15 +1,24 @@
 import type { CompiledManifest } from '../../detect/compiled.ts';
 import { evaluate } from '../../detect/evaluate.ts';
 import { readPrompt } from '../../detect/prompt-read.ts';
-import type { FixtureScreen, LintFinding } from './lint-run.ts';
+import type { DetectInput } from '../../detect/types.ts';
+
+/** A lint finding, in lint-run.ts's shape (declared here too, so the two files import in one direction). */
+interface PromptFinding {
+  level: 'warning';
+  code: 'prompt_unread' | 'prompt_reader_unused';
+  file: string;
+  rule: string | null;
+  message: string;
+}
 
 /**
  * The manifest's prompt readers against the fixture screens its rules judge blocked: a blocked
  * screen no reader reads (its prompt would say only "other"), and a reader no such screen shows.
  */
-export function lintPromptReaders(manifest: CompiledManifest, file: string, screens: readonly FixtureScreen[]): LintFinding[] {
+export function lintPromptReaders(manifest: CompiledManifest, file: string, screens: readonly { name: string; input: DetectInput }[]): PromptFinding[] {
   if (manifest.prompts.length === 0) return [];
-  const findings: LintFinding[] = [];
+  const findings: PromptFinding[] = [];
   const used = new Set<string>();
   for (const screen of screens) {
     if (evaluate(manifest, screen.input).state !== 'blocked') continue;
