@@ -4,6 +4,7 @@ import { footerHints } from './prompt-footer.ts';
 import { keyOfHint } from './prompt-keys.ts';
 import type { CompiledPromptReader, ChoiceMatch } from './prompt-compile.ts';
 import { RegionReader } from './regions.ts';
+import type { RegionSpec } from './region-spec.ts';
 import { isBlank, isHorizontalRule } from './screen-structure.ts';
 import type { DetectInput } from './types.ts';
 
@@ -34,9 +35,13 @@ const NO_READER = 'no prompt reader of the manifest knows this dialog; read the 
  */
 export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint: PromptHint | null = null): ReadPrompt {
   const reader = new RegionReader(input);
+  const lines = new Map<string, DialogLines>();
   let best: { read: ReadPrompt; start: number } | null = null;
   for (const compiled of manifest.prompts) {
-    const found = readWith(compiled, reader);
+    const name = compiled.spec.region.name;
+    let cut = lines.get(name);
+    if (!cut) lines.set(name, (cut = dialogLines(reader, compiled.spec.region)));
+    const found = readWith(compiled, cut);
     if (found !== null && (best === null || found.start > best.start)) best = found;
   }
   if (best !== null) {
@@ -56,14 +61,27 @@ export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint:
 }
 
 /** The reader's prompt, with the screen row its dialog starts on; null when its dialog is not on the screen. */
-function readWith(compiled: CompiledPromptReader, reader: RegionReader): { read: ReadPrompt; start: number } | null {
-  const { spec } = compiled;
-  // Footers separate hints by runs of spaces (OpenCode), so they read the line as drawn; the rest reads it with one space per run.
-  // Choices read the line with its indentation (Cline indents its options under the question).
-  const indented = reader.get(spec.region).lines.map(innerText);
-  const rows = reader.get(spec.region).firstRows;
+/** A region's lines as readers read them, cut once per screen for every reader of that region. */
+interface DialogLines {
+  /** Box sides stripped, indentation kept (choices). */
+  indented: string[];
+  /** Trimmed, as drawn (footers: runs of spaces separate hints). */
+  drawn: string[];
+  /** Trimmed, runs of spaces as one (start, when, text). */
+  region: string[];
+  rows: readonly number[];
+}
+
+function dialogLines(reader: RegionReader, spec: RegionSpec): DialogLines {
+  const view = reader.get(spec);
+  const indented = view.lines.map(innerText);
   const drawn = indented.map((line) => line.trim());
-  const region = drawn.map((line) => line.replace(/\s+/g, ' '));
+  return { indented, drawn, region: drawn.map((line) => line.replace(/\s+/g, ' ')), rows: view.firstRows };
+}
+
+function readWith(compiled: CompiledPromptReader, cut: DialogLines): { read: ReadPrompt; start: number } | null {
+  const { spec } = compiled;
+  const { indented, drawn, region, rows } = cut;
   let first = 0;
   if (compiled.start) {
     first = -1;

@@ -71,6 +71,8 @@ export class PaneAgent implements Disposable {
   /** What the agent itself said of its prompt: OSC 7501's kind, a hook's tool and input. */
   private oscHint: PromptHint | null = null;
   private reportHint: PromptHint | null = null;
+  /** What the current prompt was read from: an unchanged screen and hint are not read again. */
+  private promptReadFrom: { lines: readonly string[]; hint: PromptHint | null } | null = null;
 
   constructor(
     readonly pane: PaneRecord,
@@ -155,6 +157,7 @@ export class PaneAgent implements Disposable {
 
   /** Manifests were reloaded: evaluate the screen again under the new rules. */
   manifestsChanged(): void {
+    this.promptReadFrom = null; // the new readers read the same screen anew
     if (this.pane.state === 'running') {
       this.observeForeground(this.pane.terminal.foreground());
       this.detectSoon();
@@ -299,12 +302,19 @@ export class PaneAgent implements Disposable {
       // Leaving blocked ends the hints of that spell; a hint that came before its blocked state is kept.
       if (this.prompts.current !== null) this.clearStaleHints();
       this.prompts.clear();
+      this.promptReadFrom = null;
       return false;
     }
     // The debounce still holds blocked while the screen has moved on (the dialog answered): the prompt stays the one answered.
     if (this.prompts.current !== null && this.leavingBlocked()) return false;
+    // An external pane has no screen of its own, an exited one no more output: only the hints are read there.
+    const screen = input ?? (this.pane.external === null && this.pane.state === 'running' ? this.input() : { lines: [], title: null, progress: null });
+    const hint = this.reportHint ?? this.oscHint;
+    const from = this.promptReadFrom;
+    if (this.prompts.current !== null && from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
+    this.promptReadFrom = { lines: screen.lines, hint };
     try {
-      return this.prompts.update(this.readPrompt(view.agent, input));
+      return this.prompts.update(this.readPrompt(view.agent, screen));
     } catch (error) {
       this.pane.warnings.error({ err: error, agent: view.agent }, 'reading the prompt failed');
       return false;
@@ -355,4 +365,10 @@ function fullLifecycleSources(spec: ManifestSpec | null): string[] {
   if (spec === null) return [];
   const integration = spec.integration?.fullLifecycle ? [`hook:${spec.integration.hook}`] : [];
   return [...spec.reports.fullLifecycleSources, ...integration];
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
