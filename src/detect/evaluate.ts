@@ -52,6 +52,7 @@ export function clockOf(input: DetectInput, memory: ScreenMemory | undefined): C
 export function checkTime(rule: CompiledRule, ctx: MatchContext, clocked: Clocked | null, peek: boolean): TimeCheck {
   const { motionWithinMs, quietForMs } = rule.spec;
   if (motionWithinMs === null && quietForMs === null) return { ok: true, recheckAt: null, note: null };
+  if (!clocked && rule.spec.motionOnly) return { ok: false, recheckAt: null, note: 'motion only: no clock (a saved screen), so no motion to see' };
   if (!clocked) return { ok: true, recheckAt: null, note: 'time not judged (no clock: a saved screen)' };
   const { at, memory } = clocked;
   const notes: string[] = [];
