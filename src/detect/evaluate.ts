@@ -39,9 +39,9 @@ export function evaluate(compiled: CompiledManifest, input: DetectInput, memory?
     }
     const time = checkTime(rule, ctx, clocked, false);
     if (time.recheckAt !== null) recheckAt = recheckAt === null ? time.recheckAt : Math.min(recheckAt, time.recheckAt);
-    if (time.ok) return { ...ruleVerdict(compiled, rule), recheckAt };
+    if (time.ok) return clocked ? { ...ruleVerdict(compiled, rule), recheckAt, screenChangedAt: clocked.memory.screenChangedAt } : { ...ruleVerdict(compiled, rule), recheckAt };
   }
-  return { ...fallbackVerdict(compiled), recheckAt };
+  return clocked ? { ...fallbackVerdict(compiled), recheckAt, screenChangedAt: clocked.memory.screenChangedAt } : { ...fallbackVerdict(compiled), recheckAt };
 }
 
 export function clockOf(input: DetectInput, memory: ScreenMemory | undefined): Clocked | null {
@@ -83,7 +83,7 @@ export function ruleVerdict(compiled: CompiledManifest, rule: CompiledRule): Ver
   return {
     agent: compiled.spec.id,
     state: spec.state,
-    rule: { id: spec.id, priority: spec.priority, region: spec.region.name },
+    rule: spec.weak ? { id: spec.id, priority: spec.priority, region: spec.region.name, weak: true } : { id: spec.id, priority: spec.priority, region: spec.region.name },
     fallbackReason: null,
     visible: { idle: spec.visibleIdle, blocker: spec.visibleBlocker, working: spec.visibleWorking },
     skipStateUpdate: spec.skipStateUpdate,
