@@ -84,8 +84,11 @@ async function record(spec: AgentSpec, version: string, cols: number, rows: numb
     for (;;) {
       await sleep(STREAM_LABEL_EVERY_MS);
       await watch.flush();
-      // Claude Code redraws only the cells that changed, so the end word may never be written whole.
-      if (watch.raw().subarray(before).includes(LONG_ANSWER_END) || wrapped(LONG_ANSWER_END).test(watch.text())) break;
+      // Claude Code redraws only the cells that changed, so the end word may never be written whole;
+      // on a tall screen the previous answer's end word can still be drawn, so the turn that is
+      // interrupted goes by the bytes since its prompt alone.
+      const ended = watch.raw().subarray(before).includes(LONG_ANSWER_END);
+      if (ended || (!stopEarly && wrapped(LONG_ANSWER_END).test(watch.text()))) break;
       if (Date.now() > deadline) throw new Error('capture_timeout: the long answer did not end within 60 s');
       if (watch.recentBytes(500) === 0) continue;
       await mark(`${prefix}-working-long-answer-${++n}`, 'working');
@@ -139,7 +142,9 @@ async function record(spec: AgentSpec, version: string, cols: number, rows: numb
         for (const key of NO_FIRST.test(text) ? ['\x1b[B', '\r'] : [spec.approve]) { press(key); await sleep(400); }
         await waitForAbsent(watch, permission, 10000, 'the permission prompt');
         await sleep(700);
-        await mark(`06-working-after-approval-${prompts}`, 'working');
+        await watch.flush();
+        // The turn's next prompt can be up within 0.7 s (250x70): then this is no working moment.
+        if (!permission.test(watch.text())) await mark(`06-working-after-approval-${prompts}`, 'working');
         continue;
       }
       break;
