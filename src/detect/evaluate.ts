@@ -60,10 +60,12 @@ export function checkTime(rule: CompiledRule, ctx: MatchContext, clocked: Clocke
   let recheckAt: number | null = null;
   if (motionWithinMs !== null) {
     const subject = ctx.subject ?? ctx.reader.get(rule.spec.region, rule.logical).text;
+    // A motion_only rule's subject is any text: its first sight (a screen drawn at once) is no motion.
+    const firstSight = rule.spec.motionOnly && !memory.knows(rule.spec.id);
     const changedAt = memory.subjectChangedAt(rule.spec.id, subject, at, peek);
     const age = at - changedAt;
-    const moving = age <= motionWithinMs;
-    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} changed ${Math.round(age)} ms ago (needs within ${motionWithinMs})`);
+    const moving = age <= motionWithinMs && !firstSight;
+    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} changed ${Math.round(age)} ms ago (needs within ${motionWithinMs})${firstSight ? ', first sight' : ''}`);
     if (moving) recheckAt = changedAt + motionWithinMs + 1;
     else ok = false;
   }

@@ -86,7 +86,7 @@ line_regex = ['^> $']
 `);
     assert.equal(evaluate(m, { lines: ['Line 1', '> '], title: null, progress: null }).rule?.id, 'prompt', 'a saved screen shows no motion');
     const memory = new ScreenMemory();
-    evaluate(m, at('Line 1\n> ', 0), memory);
+    assert.equal(evaluate(m, at('Line 1\n> ', 0), memory).rule?.id, 'prompt', 'a screen drawn at once is no motion');
     assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 70), memory).rule?.id, 'transcript_moving', 'a new newest line is motion');
     assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 1071), memory).rule?.id, 'prompt', 'a still transcript is not');
   });
