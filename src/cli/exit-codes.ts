@@ -5,6 +5,7 @@ export const EXIT = {
   usage: 2,
   notFound: 3,
   unreachable: 4,
+  goneWhileWaiting: 5,
   timeout: 124,
 } as const;
 
@@ -13,8 +14,9 @@ Exit codes:
   0    success
   1    error from the daemon (message on stderr)
   2    usage error
-  3    target not found, exited or gone
+  3    target not found or exited, or no agent there
   4    daemon unreachable, or lost while waiting (the socket path is printed)
+  5    agent wait: the agent exited or was released while waiting (agent_gone)
   124  timeout`;
 
 /** The exit code for a stable error code, from the daemon or from the client itself. */
@@ -23,9 +25,10 @@ export function exitCodeFor(code: string): number {
     case 'pane_not_found':
     case 'pane_exited':
     case 'agent_not_found':
-    case 'agent_gone':
     case 'no_agent':
       return EXIT.notFound;
+    case 'agent_gone':
+      return EXIT.goneWhileWaiting;
     case 'invalid_params':
     case 'invalid_key':
     case 'usage':

@@ -12,6 +12,7 @@ import { registerEventsCommand } from './commands/events.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerHookReportCommand } from './commands/hook-report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
+import { registerRecordCommand } from './commands/record.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { registerWebCommand } from './commands/web.ts';
@@ -60,6 +61,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerDaemonCommand(program);
   registerServerCommands(program);
   registerPaneCommands(program);
+  registerRecordCommand(program.commands.find((command) => command.name() === 'pane')!);
   const agent = registerAgentCommands(program);
   registerReportCommands(agent);
   registerAgentQueryCommands(agent, program);

@@ -23,6 +23,7 @@ import { agentActHandlers } from './handlers/agent-act.ts';
 import { metadataHandlers } from './handlers/metadata.ts';
 import { MetadataStore } from './metadata/metadata-store.ts';
 import { AttachService } from './attach/attach-service.ts';
+import { RecordService, recordHandlers } from './record/record-service.ts';
 import { attachHandlers } from './handlers/attach.ts';
 import { manifestHandlers } from './handlers/manifests.ts';
 import { paneHandlers } from './handlers/pane.ts';
@@ -43,6 +44,8 @@ import { lockFilePath } from '../terminal/host/daemon-lock.ts';
 import { RpcServer } from './rpc-server.ts';
 import { LimitedLog } from './limited-log.ts';
 import { retainExitedPanes } from './exited-retention.ts';
+import { ConfigReloader } from './config/reload.ts';
+import type { ConfigReloadResult } from '../protocol/methods/server.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
 
 export type DaemonState = 'running' | 'stopping' | 'stopped';
@@ -62,6 +65,8 @@ export interface DaemonOptions {
   manifests?: ManifestSetOptions;
   /** Settings from config.toml; the embedded defaults when absent. */
   config?: CorralConfig;
+  /** Where `config` came from, so `server.reloadConfig` and SIGHUP can read it again; none: no reload. */
+  configSource?: { path: string; explicit: boolean };
 }
 
 function packageVersion(): string {
@@ -88,6 +93,8 @@ export class Daemon {
   private stateStore: PaneStateStore | null = null;
   /** Where per-launch integration keeps its files, one folder per pane (integration/planner.ts). */
   private hooksDir: string | null = null;
+  /** Reads config.toml again and applies what can change live (`server.reloadConfig`, SIGHUP). */
+  reloadConfig: () => ConfigReloadResult = () => ({ file: null, applied: [], restart: [] });
 
   private constructor(
     readonly socketPath: string,
@@ -123,6 +130,8 @@ export class Daemon {
       const manifests = new ManifestSet(options.manifests);
       for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
+      registry.useCaller = config.panes.useCaller;
+      registry.passEnv = config.panes.passEnv;
       // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
       // built after the service, which reads them through these sources only once it publishes.
       let queues: SteeringQueues | undefined;
@@ -144,7 +153,8 @@ export class Daemon {
         host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
       }
       const hooksDir = launchFilesDir(socketPath);
-      registry.planLaunch = launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled: config.integration.enabled, log });
+      const planLaunch = (enabled: boolean) => launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled, log });
+      registry.planLaunch = planLaunch(config.integration.enabled);
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.hooksDir = hooksDir;
       daemon.own(agents);
@@ -152,7 +162,14 @@ export class Daemon {
       metadata = daemon.own(new MetadataStore({ registry, agents, log }));
       const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
-      if (config.notify.command) daemon.own(new Notifier(events.hub, { ...config.notify, command: config.notify.command, log }));
+      // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
+      const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
+      daemon.own({ dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) });
+      const startNotifier = (notify: CorralConfig['notify']) => {
+        live.notifier?.dispose();
+        live.notifier = notify.command ? new Notifier(events.hub, { ...notify, command: notify.command, log }) : null;
+      };
+      startNotifier(config.notify);
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
       const waits = daemon.own(new WaitHub(registry, agents));
       daemon.register([
@@ -166,13 +183,28 @@ export class Daemon {
         ...manifestHandlers(agents),
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
+        ...recordHandlers(registry, daemon.own(new RecordService(registry))),
       ]);
       const statePath = stateFilePath(socketPath);
       const stored = loadPaneState(statePath, log);
       daemon.recover(host, stored);
       daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
       daemon.respawnLost(config.panes.respawn);
-      daemon.own(retainExitedPanes(registry, config.panes.keepExited, log));
+      live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
+      // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
+      const applyLive = (next: CorralConfig, changed: readonly string[]) => {
+        if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
+        if (changed.includes('panes.keep_exited')) {
+          live.retention?.dispose();
+          live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
+        }
+        registry.useCaller = next.panes.useCaller;
+        registry.passEnv = next.panes.passEnv;
+        if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
+      };
+      const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
+      daemon.reloadConfig = () => reloader.reload();
+      daemon.register(reloader.handlers());
       server.on('connection', (socket) => daemon.accept(socket));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

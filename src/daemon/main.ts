@@ -22,20 +22,27 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  */
 export async function runDaemon(options: RunDaemonOptions): Promise<number> {
   // A broken config refuses the start (a ConfigError naming file, line and key), before any socket exists.
-  const config = loadConfig(options.config ?? defaultConfigPath(), { explicit: options.config !== undefined });
+  const configSource = { path: options.config ?? defaultConfigPath(), explicit: options.config !== undefined };
+  const config = loadConfig(configSource.path, { explicit: configSource.explicit });
   const log = createLogger(options.logLevel);
   const daemon = await Daemon.start({
     socketPath: resolveSocketPath(options.socket),
     log,
     ...(options.spawnTerminal ? { spawnTerminal: options.spawnTerminal } : {}),
     config,
+    configSource,
   });
   // Input and listeners must never take the daemon down with the panes it owns: log and go on.
   process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception'));
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
-  // SIGHUP reloads the agent manifests, as `server.reloadManifests` does.
+  // SIGHUP reloads the config and the agent manifests, as `server.reloadConfig` and `server.reloadManifests` do.
   process.on('SIGHUP', () => {
-    log.info('SIGHUP: reloading manifests');
+    log.info('SIGHUP: reloading the config and the manifests');
+    try {
+      daemon.reloadConfig(); // logs what took effect and what needs a restart
+    } catch (error) {
+      log.error({ err: error }, 'config reload failed; the daemon keeps the settings it had');
+    }
     daemon.agents.reloadManifests().catch((error: unknown) => log.error({ err: error }, 'manifest reload failed'));
   });
   for (const signal of STOP_SIGNALS) {

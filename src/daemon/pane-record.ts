@@ -72,6 +72,7 @@ export class PaneRecord implements Disposable {
   private readonly owned: DisposableStore;
   private readonly slots = new Map<PaneSlot<Disposable>, Disposable>();
   private readonly exited: Emitter<PaneRecord>;
+  private readonly typed: Emitter<string>;
   /** This pane's warnings that may repeat, rate-limited: never a flood, never the pane's output. */
   readonly warnings: LimitedLog;
 
@@ -89,6 +90,7 @@ export class PaneRecord implements Disposable {
     this.external = origin.external ?? null;
     this.integrate = origin.integrate ?? true;
     this.exited = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane exit listener failed'));
+    this.typed = new Emitter((error) => log.error({ err: error, pane: identity.id }, 'pane input listener failed'));
     this.owned = new DisposableStore((error) => log.error({ err: error, pane: identity.id }, 'pane disposable failed'));
     this.warnings = new LimitedLog(log, { pane: identity.id });
     this.own(terminal.onEmulatorLog((entry) => this.warnings[entry.level]({}, `terminal emulator: ${entry.message}`)));
@@ -120,6 +122,17 @@ export class PaneRecord implements Disposable {
   /** Hook: each OSC sequence the program emits, in stream order. */
   onOsc(listener: (event: OscEvent) => void): Disposable {
     return this.own(this.terminal.onOsc(listener));
+  }
+
+  /** Writes input to the program; every input the daemon gives a pane goes through here. */
+  write(data: string): void {
+    this.terminal.write(data);
+    this.typed.fire(data);
+  }
+
+  /** Hook: each input written to the program (what a recording with input keeps). */
+  onInput(listener: (data: string) => void): Disposable {
+    return this.own(this.typed.event(listener));
   }
 
   /** Hook: once, after the stream closed and the state is `exited`; the last screen stays readable. */
@@ -206,6 +219,7 @@ export class PaneRecord implements Disposable {
     this.owned.dispose();
     this.slots.clear();
     this.exited.dispose();
+    this.typed.dispose();
     return true;
   }
 

@@ -7,6 +7,7 @@ import type { Logger } from './logger.ts';
 import { PaneRecord, type ExternalKey, type PaneIdentity, type PreviousLife } from './pane-record.ts';
 import { withoutSecrets } from './state/secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
+import { loginEnvironment } from './pane-env.ts';
 import type { LaunchPlanner } from './integration/planner.ts';
 
 /** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
@@ -55,6 +56,8 @@ export interface SpawnRequest {
   rows?: number;
   /** false: start the agent without Corral's hooks (`--no-integrate`). */
   integrate?: boolean;
+  /** The calling shell's PATH and folder (the CLI sends them), used unless `[panes] use_caller = false`. */
+  caller?: { path?: string; cwd?: string };
 }
 
 /** The workspace of a pane spawned without one. A pane's id is `<workspace>:p<n>`, n unique in the daemon. */
@@ -81,6 +84,10 @@ export class PaneRegistry implements Disposable {
 
   /** Adds the agent's own hooks to a launch (set by the daemon; none by default). */
   planLaunch: LaunchPlanner | null = null;
+  /** Whether a spawn's `caller` (the CLI's PATH and folder) is used: `[panes] use_caller` (docs/config.md). */
+  useCaller = true;
+  /** The daemon's variables a pane also starts with: `[panes] pass_env` (docs/config.md). */
+  passEnv: readonly string[] = [];
 
   constructor(
     private readonly spawnTerminal: SpawnTerminal,
@@ -149,6 +156,7 @@ export class PaneRegistry implements Disposable {
     if (options.id !== undefined && this.panes.has(options.id)) throw new Error(`pane id ${options.id} is in use`);
     const workspace = request.workspace ?? WORKSPACE;
     const id = options.id ?? `${workspace}:p${this.nextPane}`;
+    request = this.withCaller(request);
     const cwd = request.cwd ?? process.env.HOME ?? '/';
     refuseNul(request);
     const env = this.paneEnv(id, request.env ?? {});
@@ -288,6 +296,21 @@ export class PaneRegistry implements Disposable {
     this.byName.clear();
   }
 
+  /**
+   * The caller's folder stands in for a missing `cwd`, and its PATH for a missing `env.PATH`, as a
+   * terminal multiplexer's new window takes its client's: `claude` is looked up where the user has it.
+   * The PATH goes into the request's env, so a respawn finds the command the same way.
+   */
+  private withCaller(request: SpawnRequest): SpawnRequest {
+    const { caller, ...rest } = request;
+    if (!caller || !this.useCaller) return rest;
+    return {
+      ...rest,
+      ...(rest.cwd === undefined && caller.cwd !== undefined ? { cwd: caller.cwd } : {}),
+      ...(caller.path !== undefined && rest.env?.PATH === undefined ? { env: { PATH: caller.path, ...rest.env } } : {}),
+    };
+  }
+
   dispose(): void {
     for (const pane of this.list()) pane.dispose();
     this.panes.clear();
@@ -297,13 +320,10 @@ export class PaneRegistry implements Disposable {
     this.removed.dispose();
   }
 
+  /** The login's variables, then what the spawn passed, then what Corral itself needs in a pane. */
   private paneEnv(id: string, extra: Record<string, string>): Record<string, string> {
-    const inherited: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env)) {
-      if (value !== undefined && !key.startsWith('CORRAL_')) inherited[key] = value;
-    }
     return {
-      ...inherited,
+      ...loginEnvironment(process.env, this.passEnv),
       ...extra,
       CORRAL_SOCKET: this.socketPath,
       CORRAL_PANE: id,

@@ -1,5 +1,6 @@
 import { CorralError, type CorralClient } from '../client/index.ts';
 import type { PaneLifecycle } from '../protocol/methods/pane.ts';
+import { PANE_SIZE } from '../protocol/pane-size.ts';
 import { isGroupTarget } from '../protocol/pane-target.ts';
 import { AGENT_STATES } from '../protocol/states.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
@@ -46,6 +47,15 @@ async function eachTarget(client: CorralClient, name: string, run: (id: string) 
 }
 const states = { type: 'array', items: { type: 'string', enum: [...AGENT_STATES] } };
 
+/** The daemon's agent_blocked names the CLI's command; a model answers with the answer_agent tool. */
+function toolsBlocked(error: unknown): never {
+  if (error instanceof CorralError && error.code === 'agent_blocked') {
+    const { id } = error.details as { id?: string };
+    throw new CorralError('agent_blocked', `the agent in pane ${id ?? '?'} waits on a decision: read it with read_agent, then answer it with the answer_agent tool`, error.details);
+  }
+  throw error;
+}
+
 export const TOOLS: Tool[] = [
   {
     name: 'list_agents',
@@ -84,7 +94,7 @@ export const TOOLS: Tool[] = [
       properties: {
         target,
         source: { type: 'string', enum: ['screen', 'scrollback'], description: 'screen (default): what is visible now; scrollback: the output history.' },
-        lines: { type: 'integer', minimum: 1, maximum: 100000, description: 'Keep only the last N lines.' },
+        lines: { type: 'integer', minimum: 1, maximum: 100000, description: 'Keep only the last N lines with text (blank rows below the text are always left out).' },
       },
       required: ['target'],
       additionalProperties: false,
@@ -93,6 +103,7 @@ export const TOOLS: Tool[] = [
       return eachTarget(client, args.target, async (id) => {
         const read = await client.call('agent.read', {
           target: id,
+          trim: true,
           ...(args.source ? { source: args.source } : {}),
           ...(args.lines ? { lines: args.lines } : {}),
         });
@@ -119,7 +130,7 @@ export const TOOLS: Tool[] = [
     },
     async run(client, args) {
       const prompt = { text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) };
-      return eachTarget(client, args.target, (id) => client.call('agent.prompt', { target: id, ...prompt }), ['running']);
+      return eachTarget(client, args.target, (id) => client.call('agent.prompt', { target: id, ...prompt }).catch(toolsBlocked), ['running']);
     },
   },
   {
@@ -165,6 +176,13 @@ export const TOOLS: Tool[] = [
           type: 'string',
           description: 'A workspace to group it with others (created on first use; default "w1"). "@WORKSPACE" then names them all in the other tools.',
         },
+        env: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Environment variables to set for it, such as {"ANTHROPIC_MODEL": "..."}, besides the base environment.',
+        },
+        cols: { type: 'integer', minimum: PANE_SIZE.cols.min, maximum: PANE_SIZE.cols.max, description: 'Terminal columns (default 120).' },
+        rows: { type: 'integer', minimum: PANE_SIZE.rows.min, maximum: PANE_SIZE.rows.max, description: 'Terminal rows (default 32).' },
       },
       required: ['command', 'folder'],
       additionalProperties: false,
@@ -176,6 +194,9 @@ export const TOOLS: Tool[] = [
         cwd: args.folder,
         ...(args.name ? { name: args.name } : {}),
         ...(args.workspace ? { workspace: args.workspace } : {}),
+        ...(args.env ? { env: args.env } : {}),
+        ...(args.cols !== undefined ? { cols: args.cols } : {}),
+        ...(args.rows !== undefined ? { rows: args.rows } : {}),
       });
       return { id: pane.id, name: pane.name, workspace: pane.workspace, command: pane.command, cwd: pane.cwd };
     },

@@ -31,6 +31,7 @@ export const ERRORS = {
   agent_not_blocked: { rpc: 1204, summary: 'the agent is not waiting on a decision; send a prompt instead' },
   cursor_too_old: { rpc: 1301, summary: 'the event cursor is no longer retained; subscribe again without since' },
   slow_consumer: { rpc: 1302, summary: 'the subscriber fell too far behind and was dropped' },
+  config_invalid: { rpc: 1401, summary: 'config.toml is not valid; the daemon keeps the settings it had' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -46,7 +46,7 @@ export abstract class NotePane implements TerminalPane {
     return this.screen.snapshot();
   }
 
-  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string {
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean; trim?: boolean }): string {
     return this.screen.read(options);
   }
 

@@ -105,7 +105,7 @@ export abstract class ScreenPane implements TerminalPane {
     return this.screen.snapshot();
   }
 
-  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string {
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean; trim?: boolean }): string {
     return this.screen.read(options);
   }
 

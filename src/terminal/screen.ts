@@ -59,6 +59,8 @@ export interface ReadOptions {
   /** Scrollback only: how many of the newest lines to skip first (paging back). */
   offset?: number;
   ansi?: boolean;
+  /** Screen only: leave out the blank rows below the last row with text, before `lines` counts. */
+  trim?: boolean;
 }
 
 /**
@@ -208,6 +210,7 @@ export class Screen implements Disposable {
     let lines: string[];
     if (options.source === 'screen') {
       lines = this.screenRows(ansi);
+      if (options.trim) lines = lines.slice(0, textRows(ansi ? this.screenRows(false) : lines));
       if (options.lines !== undefined && options.lines >= 0) lines = lines.slice(Math.max(0, lines.length - options.lines));
     } else {
       // Only the lines asked for are rendered: a read of a few lines costs a few lines, not the whole buffer.
@@ -218,7 +221,7 @@ export class Screen implements Disposable {
     return lines.join('\n');
   }
 
-  /** Lines of scrollback and screen together, trailing blank lines not counted. */
+  /** Lines of scrollback and screen together, trailing blank lines not counted (the scrollback is always trimmed). */
   scrollbackLength(): number {
     if (!this.emulator) return 0;
     const scratch = this.emulator.terminal.buffer.active.getNullCell();
@@ -379,4 +382,11 @@ function emulatorLogger(sink: LogSink) {
 function emulatorMessage(message: unknown): string {
   const text = message instanceof Error ? message.message : String(message);
   return text.replace(/[^\x20-\x7e]/g, ' ').trim().slice(0, 80);
+}
+
+/** How many rows there are up to the last one with text. */
+function textRows(plain: string[]): number {
+  let end = plain.length;
+  while (end > 0 && plain[end - 1]!.trim() === '') end -= 1;
+  return end;
 }

@@ -88,7 +88,7 @@ export interface TerminalPane extends Disposable {
   write(data: string): void;
   resize(cols: number, rows: number): void;
   snapshot(): ScreenSnapshot;
-  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean }): string;
+  read(options: { source: ReadSource; lines?: number; offset?: number; ansi?: boolean; trim?: boolean }): string;
   /** Lines of scrollback and screen together, trailing blank lines not counted. */
   scrollbackLength(): number;
   /** Bytes written to the PTY that the program has not read yet (held in the daemon). */

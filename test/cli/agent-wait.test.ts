@@ -70,7 +70,7 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
     assert.equal(JSON.parse(result.stderr).error.code, 'timeout');
   });
 
-  it('exits 3 when the target pane is killed while waiting', async () => {
+  it('exits 5, not the 3 of a missing pane, when the target pane is killed while waiting', async () => {
     await lab.agent('doomed', 200);
     const { waits } = await lab.call(SERVER_STATUS, {});
     const waiting = corral('agent', 'wait', 'doomed', '--until', 'blocked', '--json');
@@ -78,7 +78,7 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
     await waitFor(async () => (await lab.call(SERVER_STATUS, {})).waits > waits, { what: 'the wait registered', timeoutMs: 60_000 });
     await lab.call(PANE_KILL, { target: 'doomed' });
     const result = await waiting;
-    assert.equal(result.code, 3, result.stderr);
+    assert.equal(result.code, 5, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout).gone, ['doomed']);
     assert.equal(JSON.parse(result.stderr).error.code, 'agent_gone');
   });

@@ -127,3 +127,23 @@ test('the detach key is a control key; C-\\ by default', () => {
   assert.deepEqual(splitAtDetachKey('ls\x1cmore', '\x1c'), { forward: 'ls', detach: true });
   assert.deepEqual(splitAtDetachKey('ls', '\x1c'), { forward: 'ls', detach: false });
 });
+
+test('display metadata shows in top: the reported title with its state label, the display agent and tokens', () => {
+  const metadata = { title: 'Fixing the parser', stateLabel: 'thinking', displayAgent: 'claude-4', tokens: 12_345, sources: {} };
+  const lines = renderFrame([agent('w1:p1', 'working', 5_000, { name: 'api', title: 'osc title', metadata })], { cols: 100, height: 10, now: NOW, selected: -1, color: false });
+  assert.match(lines[1]!, /^ STATE +AGE +AGENT +NAME +TITLE +TOKENS +Q$/);
+  assert.match(lines[2]!, /working +5s +claude-4 +api +\[thinking\] Fixing the parser +12k$/);
+  assert.doesNotMatch(lines[2]!, /osc title/);
+});
+
+test('a workspace column once agents are not all in w1, and whole names on a wide terminal', () => {
+  const long = 'integration-tests-for-the-payment-service';
+  const rows = [agent('team:p1', 'idle', 1_000, { name: long, workspace: 'team' }), agent('w1:p2', 'blocked', 2_000, { name: 'docs', workspace: 'w1' })];
+  const wide = renderFrame(rows, { cols: 160, height: 10, now: NOW, selected: -1, color: false });
+  assert.match(wide[1]!, /^ STATE +AGE +AGENT +WS +NAME +TITLE +Q$/);
+  assert.ok(wide.some((line) => /idle +1s +claude +team +integration-tests-for-the-payment-service/.test(line)), wide.join('\n'));
+  assert.ok(wide.some((line) => /blocked +2s +claude +w1 +docs/.test(line)));
+  for (const line of renderFrame(rows, { cols: 80, height: 10, now: NOW, selected: -1, color: false })) assert.ok(visibleWidth(line) <= 80, `too wide: ${line}`);
+  const alone = renderFrame([agent('w1:p2', 'idle', 1_000)], { cols: 100, height: 10, now: NOW, selected: -1, color: false });
+  assert.doesNotMatch(alone[1]!, /WS/);
+});

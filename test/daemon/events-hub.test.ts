@@ -50,7 +50,7 @@ describe('the event filter language', () => {
 
   it('ORs values of one field and ANDs fields', () => {
     const filter = parseEventFilter('kind:agent.attention,pane.* pane:api,w1:p9 agent:claude');
-    assert.deepEqual(filter, { kinds: ['agent.attention', 'pane.*'], panes: ['api', 'w1:p9'], agents: ['claude'] });
+    assert.deepEqual(filter, { kinds: ['agent.attention', 'pane.*'], panes: ['api', 'w1:p9'], agents: ['claude'], workspaces: [], states: [] });
     assert.equal(matchesEventFilter(filter, event('agent.attention'), 'claude'), true);
     assert.equal(matchesEventFilter(filter, event('pane.exited'), 'claude'), true);
     assert.equal(matchesEventFilter(filter, event('agent.stateChanged'), 'claude'), false);
@@ -61,7 +61,8 @@ describe('the event filter language', () => {
 
   it('refuses unknown fields and kinds with invalid_params naming the term', () => {
     assert.throws(() => parseEventFilter('kind:agent.attenton'), { code: 'invalid_params', message: /"agent.attenton" is not an event kind/ });
-    assert.throws(() => parseEventFilter('state:blocked'), { code: 'invalid_params', message: /field "state"/ });
+    assert.throws(() => parseEventFilter('status:blocked'), { code: 'invalid_params', message: /field "status"/ });
+    assert.throws(() => parseEventFilter('state:asleep'), { code: 'invalid_params', message: /"asleep" is not an agent state/ });
     assert.throws(() => parseEventFilter('pane'), { code: 'invalid_params', message: /not field:value/ });
     assert.throws(() => parseEventFilter('pane:a,'), { code: 'invalid_params', message: /empty value/ });
     assert.throws(() => parseEventFilter(`pane:${Array.from({ length: 65 }, (_, i) => `p${i}`).join(',')}`), { message: /more than 64/ });

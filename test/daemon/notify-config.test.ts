@@ -38,7 +38,7 @@ describe('config.toml', () => {
       events: { retain: 20000, retainBytes: 2097152, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
-      panes: { respawn: 'auto', keepExited: 100 },
+      panes: { respawn: 'auto', keepExited: 100, useCaller: true, passEnv: [] },
       integration: { enabled: false },
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);

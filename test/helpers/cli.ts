@@ -8,11 +8,12 @@ export interface CliResult {
 }
 
 /** Runs the real CLI as a child process and collects its output. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CORRAL_BIN, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: options.env ?? process.env,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     });
     let stdout = '';
     let stderr = '';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -186,5 +187,33 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     const status = await corral.call('server.status', {});
     assert.ok(status);
     assert.ok(Array.isArray((await tool('list_agents', {})).agents));
+  });
+
+  it('spawn_agent takes env, size and workspace; a blocked agent refuses a prompt naming the answer_agent tool', async () => {
+    const pane = await tool('spawn_agent', {
+      command: '/usr/bin/env',
+      args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT],
+      folder: daemon.dir,
+      name: 'sized',
+      workspace: 'lab',
+      env: { MCP_SPAWN_MARK: 'from-the-tool' },
+      cols: 101,
+      rows: 27,
+    });
+    assert.equal(pane.workspace, 'lab');
+    await tool('wait_for_agents', { targets: ['sized'], until: ['idle'], timeoutSeconds: 60 });
+    const screen = await tool('read_agent', { target: 'sized' });
+    assert.ok(!screen.text.endsWith('\n'), 'read_agent leaves out the blank rows below the text');
+    const info = await corral.call('pane.get', { target: 'sized' });
+    assert.deepEqual([info.cols, info.rows], [101, 27]);
+    assert.match(readFileSync(`/proc/${info.pid}/environ`, 'latin1'), /(^|\0)MCP_SPAWN_MARK=from-the-tool\0/);
+    await tool('wait_for_agents', { targets: ['sized'], until: ['idle'], timeoutSeconds: 60 });
+    const { seq } = await tool('prompt_agent', { target: 'sized', text: 'perm' });
+    const blocked = await tool('wait_for_agents', { targets: ['sized'], until: ['blocked'], sinceSeq: seq, timeoutSeconds: 60 });
+    assert.equal(blocked.outcome, 'matched', JSON.stringify(blocked));
+    const refused = (await mcp.callTool({ name: 'prompt_agent', arguments: { target: 'sized', text: 'more' } })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /^agent_blocked: .*answer_agent tool/);
+    assert.doesNotMatch(refused.content[0]!.text, /corral agent answer/);
   });
 });

@@ -39,6 +39,7 @@ const ONE_PANE: Record<string, (target: string) => object> = {
   'pane.focus': (target) => ({ target }),
   'pane.attach': (target) => ({ target }),
   'pane.detach': (target) => ({ target }),
+  'pane.record': (target) => ({ target }),
   'pane.reportAgent': (target) => ({ target, source: 'probe', agent: 'claude', state: 'idle' }),
   'pane.releaseAgent': (target) => ({ target, source: 'probe' }),
   'pane.reportSession': (target) => ({ target, source: 'probe', session: 'probe-session' }),
@@ -246,6 +247,14 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('events.subscribe', { since: 1e9 }, 'cursor_too_old', subscriber);
     subscriber.close();
     await expectError('events.read', { since: 1e9 }, 'cursor_too_old');
+  });
+
+  it('server.reloadConfig: config_invalid, and the file removed again', async () => {
+    const folder = join(daemon.dir, 'config', 'corral');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'config.toml'), '[panes]\nkeep = 1\n');
+    await expectError('server.reloadConfig', {}, 'config_invalid');
+    unlinkSync(join(folder, 'config.toml'));
   });
 
   it('no method answers a code it does not declare, on any kind of pane', async () => {

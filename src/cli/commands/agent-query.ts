@@ -14,6 +14,7 @@ import { globalsOf } from '../globals.ts';
 import { forEachTarget } from '../targets.ts';
 import { printJson, printTable, printText } from '../output.ts';
 import { formatAge } from './format.ts';
+import { agentOf, titleOf, tokensOf } from '../display.ts';
 import { positiveInt } from './parse.ts';
 
 function readSource(value: string): AgentReadSource {
@@ -32,9 +33,17 @@ function paneLabel(info: AgentInfo): string {
 /** The table people read; `--json` has every field and the `seq` to wait from. */
 function printAgentList(result: AgentListResult): void {
   const now = Date.now();
+  const tokens = result.agents.some((a) => tokensOf(a) !== '');
   printTable(
-    ['ID', 'NAME', 'AGENT', 'STATE', 'TITLE'],
-    result.agents.map((a) => [a.id, a.name ?? '-', a.agent ?? '-', `${a.state} ${formatAge(now - a.stateSince)}`, a.title ?? '-']),
+    ['ID', 'NAME', 'AGENT', 'STATE', ...(tokens ? ['TOKENS'] : []), 'TITLE'],
+    result.agents.map((a) => [
+      a.id,
+      a.name ?? '-',
+      agentOf(a),
+      `${a.state} ${formatAge(now - a.stateSince)}`,
+      ...(tokens ? [tokensOf(a) || '-'] : []),
+      titleOf(a) || '-',
+    ]),
   );
   for (const w of result.workspaces) {
     const counts = Object.entries(w.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`);
@@ -71,11 +80,13 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .description("print the pane's screen, scrollback, or exactly what detection reads; never marks it seen")
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--source <source>', `${AGENT_READ_SOURCES.join(', ')} (default screen)`, readSource)
-    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--lines <n>', 'only the last N lines with text', positiveInt)
+    .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences (not with detection)')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {
+        ...(options.keepBlank ? {} : { trim: true }),
         ...(options.source !== undefined ? { source: options.source as AgentReadSource } : {}),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
@@ -23,7 +23,8 @@ function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
 }
 
 /**
- * `corral agent wait`: exits 0 on a match, 3 when a target is gone, 4 when no daemon answers, 124 on
+ * `corral agent wait`: exits 0 on a match, 3 when a target is not found or has no agent, 5 when it went
+ * away while waiting, 4 when no daemon answers, 124 on
  * timeout; with --json the result object goes to stdout in every one of those outcomes but 4.
  * The client sets no timeout of its own: the wait lasts as long as --timeout says, or forever.
  */
@@ -35,7 +36,10 @@ export function registerAgentWaitCommand(agent: Command): void {
     .option('--all-agents', 'wait on every pane with an identified agent (with targets: those too)')
     .option('--allow-unknown', 'wait on a pane whose agent is not identified (instead of failing with no_agent)')
     .option('--read', 'then print the screen of each matched target (--json: in .screens)')
-    .option('--until <state>', 'a state to wait for, repeatable or comma-separated', collectStates, [])
+    // The daemon applies the default; the help names it rather than the empty list the parser starts from.
+    .addOption(
+      new Option('--until <state>', 'a state to wait for, repeatable or comma-separated').argParser(collectStates).default([], DEFAULT_WAIT_UNTIL.join(', ')),
+    )
     .option('--any', 'return when any target matches (the default)')
     .option('--all', 'return when every target matches at once')
     .option('--timeout <duration>', 'give up after this long (15m, 90s, 500ms; a plain number is ms); exit 124', duration)

@@ -29,6 +29,11 @@ export function registerDaemonCommand(program: Command): void {
     .description('run the daemon in the foreground (JSON logs on stderr); SIGTERM or SIGINT stop it and leave the agents running in the pty host')
     .addOption(new Option('--log-level <level>', 'log level').choices(LEVELS).default('info'))
     .option('--config <path>', 'config file (default: $XDG_CONFIG_HOME/corral/config.toml; see docs/config.md)')
+    // Commander lists a subcommand without its options: name stop's one option here.
+    .addHelpText(
+      'after',
+      '\nStopping it:\n  corral daemon stop          stop the daemon; agents keep running in the pty host for the next daemon\n  corral daemon stop --panes  also end every pane (SIGHUP, then SIGKILL) and the pty host (as `corral shutdown`)',
+    )
     .action(async (options: { logLevel: (typeof LEVELS)[number]; config?: string }, cmd: Command) => {
       const socket = (cmd.optsWithGlobals() as { socket?: string }).socket;
       // Loaded only here so that client commands never pay for the daemon and node-pty.

@@ -14,7 +14,7 @@ export function registerEventsCommand(program: Command): void {
     .description('print retained events (after --since), or stream them live with --follow')
     .option('--since <cursor>', 'start after this cursor (default: the oldest retained; with --follow, now)')
     .option('--follow', 'keep streaming new events until interrupted')
-    .option('--filter <expr>', 'e.g. "kind:agent.attention,pane.exited pane:NAME agent:claude" (docs/events.md)')
+    .option('--filter <expr>', 'field:value terms: kind, pane, agent, workspace, state; e.g. "kind:agent.attention workspace:api state:blocked" (docs/events.md)')
     .action(async (options: { since?: string; follow?: boolean; filter?: string }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const since = options.since === undefined ? undefined : parseCursor(options.since);
@@ -90,6 +90,8 @@ function describe(event: CorralEvent): string {
       return `${d.agent} (was ${d.previous ?? 'none'}), ${d.state} [seq ${d.seq}]`;
     case 'agent.stateChanged':
       return `${d.agent ?? 'no agent'} ${d.from} -> ${d.to} by ${d.rule} (${d.source})${d.seen ? '' : ', unseen'} [seq ${d.seq}]`;
+    case 'agent.seen':
+      return `${d.agent ?? 'agent'} ${d.state}, ${d.seen ? 'seen' : 'unseen'} [seq ${d.seq}]`;
     case 'agent.released':
       return `${d.agent ?? 'agent'} released, was ${d.state} [seq ${d.seq}]`;
     case 'agent.attention':

@@ -40,7 +40,7 @@ export function sendsOfWords(words: string[]): { text: string | undefined; keys:
   return sends;
 }
 
-function envPair(value: string, previous: Record<string, string>): Record<string, string> {
+function envPair(value: string, previous: Record<string, string> | undefined): Record<string, string> {
   const eq = value.indexOf('=');
   if (eq < 1) throw new InvalidArgumentError('expected KEY=VALUE');
   return { ...previous, [value.slice(0, eq)]: value.slice(eq + 1) };
@@ -86,18 +86,21 @@ export function registerPaneCommands(program: Command): void {
     .argument('[args...]', 'its arguments (put -- before CMD when they start with -)')
     .option('--name <name>', 'a unique name usable wherever an id is')
     .option('--workspace <w>', 'the workspace to put it in, created on first use (default w1); `@W` targets all its panes')
-    .option('--cwd <dir>', 'working folder (default: the current folder)')
+    .option('--cwd <dir>', "working folder (default: the current folder; the daemon's home folder when its config says use_caller = false)")
     .option('--cols <n>', 'columns (default 120)', positiveInt)
     .option('--rows <n>', 'rows (default 32)', positiveInt)
-    .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair, {})
+    .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair)
     .option('--no-integrate', "start an agent without Corral's hooks for this launch (docs/reporting.md)")
     .action(async (command: string, args: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const params = {
         command,
         args,
-        cwd: (await import('node:path')).resolve(options.cwd ?? process.cwd()),
-        env: options.env,
+        ...(options.cwd !== undefined ? { cwd: (await import('node:path')).resolve(options.cwd as string) } : {}),
+        env: (options.env as Record<string, string> | undefined) ?? {},
+        // The daemon looks the command up in this PATH and starts it in this folder (unless --cwd, or
+        // `[panes] use_caller = false` in its config).
+        caller: { ...(process.env.PATH !== undefined ? { path: process.env.PATH } : {}), cwd: process.cwd() },
         ...(options.name !== undefined ? { name: options.name as string } : {}),
         ...(options.workspace !== undefined ? { workspace: options.workspace as string } : {}),
         ...(options.cols !== undefined ? { cols: options.cols as number } : {}),
@@ -200,12 +203,14 @@ export function registerPaneCommands(program: Command): void {
     .description('print the screen (or the scrollback) as text; works on exited panes')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--scrollback', 'read the scrollback instead of the screen')
-    .option('--lines <n>', 'only the last N lines', positiveInt)
+    .option('--lines <n>', 'only the last N lines with text', positiveInt)
+    .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences')
     .action(async (target: string, options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const base = {
         source: options.scrollback ? ('scrollback' as const) : ('screen' as const),
+        ...(options.keepBlank ? {} : { trim: true }),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };

@@ -1,4 +1,5 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import { agentOf, titleOf, tokensOf } from '../display.ts';
 import type { AgentState } from '../../protocol/states.ts';
 import { formatAge } from '../commands/format.ts';
 import { ATTENTION_ORDER } from './rows.ts';
@@ -28,6 +29,8 @@ const STATE_W = 7;
 const AGE_W = 5;
 const AGENT_W = 8;
 const QUEUED_W = 3;
+const TOKENS_W = 6;
+const WORKSPACE_MAX = 12;
 const GAP = 2;
 const MARKER_W = 1; // '>' on the selected row when there is no colour
 const NAME_MIN = 8;
@@ -53,13 +56,32 @@ function labelOf(info: AgentInfo): string {
   return info.name ?? info.id;
 }
 
-/** Widths of the name and title columns: the title shrinks first, then the name, down to its minimum. */
+/** The optional columns a set of rows needs: a workspace column once they are not all in w1, tokens once any reported them. */
+export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number; tokens: number } {
+  const workspaces = new Set(rows.map((row) => row.workspace));
+  const spread = workspaces.size > 1 || (workspaces.size === 1 && !workspaces.has('w1'));
+  return {
+    workspace: spread ? Math.min(WORKSPACE_MAX, Math.max(2, ...[...workspaces].map((w) => [...w].length))) : 0,
+    tokens: rows.some((row) => tokensOf(row) !== '') ? TOKENS_W : 0,
+  };
+}
+
+/**
+ * Widths of the name and title columns. With room, the name shows whole; else it keeps up to
+ * NAME_MAX while the title takes what it needs, then takes what is left; on a narrow terminal the title
+ * shrinks first, then the name, down to its minimum.
+ */
 export function columnWidths(cols: number, rows: readonly AgentInfo[]): { name: number; title: number } {
-  const fixed = MARKER_W + STATE_W + AGE_W + AGENT_W + QUEUED_W + GAP * 5;
-  const wanted = Math.min(NAME_MAX, Math.max(4, ...rows.map((row) => [...labelOf(row)].length)));
+  const extra = optionalColumns(rows);
+  const fixed = MARKER_W + STATE_W + AGE_W + AGENT_W + QUEUED_W + GAP * 5 + [extra.workspace, extra.tokens].reduce((sum, w) => sum + (w > 0 ? w + GAP : 0), 0);
+  const wanted = Math.max(4, ...rows.map((row) => [...labelOf(row)].length));
+  const titleWanted = Math.max(TITLE_MIN, ...rows.map((row) => [...titleOf(row)].length));
   const room = Math.max(0, cols - fixed);
-  if (room - wanted >= TITLE_MIN) return { name: wanted, title: room - wanted };
-  const name = Math.max(Math.min(wanted, NAME_MIN), room - TITLE_MIN);
+  if (room - wanted >= titleWanted) return { name: wanted, title: room - wanted };
+  const first = Math.min(wanted, NAME_MAX);
+  if (room - first >= titleWanted) return { name: room - titleWanted, title: titleWanted };
+  if (room - first >= TITLE_MIN) return { name: first, title: room - first };
+  const name = Math.max(Math.min(wanted, NAME_MIN), Math.min(first, room - TITLE_MIN));
   return { name: Math.min(name, room), title: Math.max(0, room - name) };
 }
 
@@ -83,14 +105,17 @@ function workspaceRollup(rows: readonly AgentInfo[]): string {
 export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): string[] {
   const { cols, color } = options;
   const widths = columnWidths(cols, rows);
+  const extra = optionalColumns(rows);
   const paint = (sgr: string, text: string) => (color ? `\x1b[${sgr}m${text}\x1b[0m` : text);
   const line = (cells: string[]) => cells.join(' '.repeat(GAP)).trimEnd();
   const header = ` ${line([
     fit('STATE', STATE_W),
     fit('AGE', AGE_W),
     fit('AGENT', AGENT_W),
+    extra.workspace > 0 ? fit('WS', extra.workspace) : '',
     fit('NAME', widths.name),
     fit('TITLE', widths.title),
+    extra.tokens > 0 ? 'TOKENS'.padStart(extra.tokens) : '',
     'Q'.padStart(QUEUED_W),
   ].filter((cell) => cell !== ''))}`;
   const lines = [fit(summary(rows), cols).trimEnd(), paint('1', header)];
@@ -100,9 +125,11 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
     const state = fit(row.state, STATE_W);
     const rest = [
       fit(ageOf(options.now - row.stateSince), AGE_W),
-      fit(row.agent ?? '-', AGENT_W),
+      fit(agentOf(row), AGENT_W),
+      extra.workspace > 0 ? fit(row.workspace, extra.workspace) : '',
       fit(labelOf(row), widths.name),
-      fit(row.title ?? '', widths.title),
+      fit(titleOf(row), widths.title),
+      extra.tokens > 0 ? tokensOf(row).padStart(extra.tokens) : '',
       (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
     ].filter((cell) => cell !== '');
     const selected = first + i === options.selected;

@@ -72,6 +72,6 @@ export function answerAgent(
       clearTimeout(timer);
       signal.removeEventListener('abort', aborted);
     }
-    pane.terminal.write(bytes);
+    pane.write(bytes);
   });
 }

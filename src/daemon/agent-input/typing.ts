@@ -29,10 +29,10 @@ export function pasteBytes(text: string, bracketedPaste: boolean): string {
 
 /** Types text into the pane, then, when `submit`, Enter once the program has taken the text. */
 export async function typePrompt(pane: PaneRecord, text: string, submit: boolean, quietMs = SUBMIT_QUIET_MS): Promise<void> {
-  if (text !== '') pane.terminal.write(pasteBytes(text, pane.terminal.bracketedPaste));
+  if (text !== '') pane.write(pasteBytes(text, pane.terminal.bracketedPaste));
   if (!submit) return;
   if (text !== '' && quietMs > 0) await outputQuiet(pane, quietMs, SUBMIT_WAIT_CAP_MS);
-  if (pane.state === 'running') pane.terminal.write(ENTER);
+  if (pane.state === 'running') pane.write(ENTER);
 }
 
 /** Resolves once the pane has drawn nothing for `quietMs`, or after `capMs` at the most. */

@@ -26,6 +26,10 @@ export interface CorralConfig {
     respawn: RespawnPolicy;
     /** Exited panes kept (screen, exit code) before the oldest are removed. */
     keepExited: number;
+    /** Whether `pane.spawn` takes the caller's PATH and folder (the CLI's) where the spawn names none. */
+    useCaller: boolean;
+    /** The daemon's own variables a pane also starts with, beyond the login's (an API key, say). */
+    passEnv: readonly string[];
   };
   integration: {
     /** Whether agents started by `pane.spawn` get their own hooks for the launch (docs/reporting.md). */
@@ -41,7 +45,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'group' as InbandPolicy }),
-  panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100 }),
+  panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100, useCaller: true, passEnv: Object.freeze([]) }),
   integration: Object.freeze({ enabled: true }),
 });
 
@@ -51,7 +55,8 @@ export type KeySpec =
   | { kind: 'int'; min: number; max: number; field: string }
   | { kind: 'argv'; maxItems: number; field: string }
   | { kind: 'choice'; values: readonly string[]; field: string }
-  | { kind: 'bool'; field: string };
+  | { kind: 'bool'; field: string }
+  | { kind: 'names'; maxItems: number; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
 export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
@@ -74,6 +79,8 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   panes: {
     respawn: { kind: 'choice', values: RESPAWN_POLICIES, field: 'respawn' },
     keep_exited: { kind: 'int', min: 0, max: 100_000, field: 'keepExited' },
+    use_caller: { kind: 'bool', field: 'useCaller' },
+    pass_env: { kind: 'names', maxItems: 64, field: 'passEnv' },
   },
   integration: {
     enabled: { kind: 'bool', field: 'enabled' },

@@ -68,6 +68,12 @@ function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: 
     if (typeof value !== 'boolean') throw fail(`"${key}" must be true or false`);
     return value;
   }
+  if (spec.kind === 'names') {
+    if (!Array.isArray(value) || value.length > spec.maxItems || !value.every((v) => typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v))) {
+      throw fail(`"${key}" must be an array of at most ${spec.maxItems} environment variable names (letters, digits and _, not starting with a digit)`);
+    }
+    return [...value];
+  }
   if (!Array.isArray(value) || value.length === 0 || value.length > spec.maxItems || !value.every((v) => typeof v === 'string')) {
     throw fail(`"${key}" must be an array of 1 to ${spec.maxItems} strings (a program and its arguments; no shell is used)`);
   }

@@ -98,6 +98,12 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
   if (after.agent !== null && after.agent !== before.agent) {
     hub.publish('agent.detected', paneRef, { agent: after.agent, previous: before.agent, state: after.displayed, seq }, after.agent);
   }
+  // A change a client cannot see (a new pane's unknown to unknown, a new rule for the same state) is no
+  // stateChanged; one that only marks the agent seen has its own kind.
+  if (before.displayed === after.displayed && before.agent === after.agent) {
+    if (before.seen !== after.seen) hub.publish('agent.seen', paneRef, { agent: after.agent, state: after.displayed, seen: after.seen, seq }, after.agent);
+    return;
+  }
   hub.publish(
     'agent.stateChanged',
     paneRef,

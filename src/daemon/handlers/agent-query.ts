@@ -22,22 +22,30 @@ export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService)
       return { seq, agents: infos, workspaces: rollup(infos) };
     }),
 
-    implement(AGENT_READ, async ({ target, source = 'screen', lines, ansi }) => {
+    implement(AGENT_READ, async ({ target, source = 'screen', lines, ansi, trim }) => {
       const pane = await registry.resolveReplayed(target);
       const snapshot = pane.terminal.snapshot();
       const seenBy = { title: snapshot.title, progress: snapshot.progress };
       if (source === 'detection') {
         if (ansi) throw new CorralError('invalid_params', 'detection reads plain text; "ansi" applies to screen and scrollback', { field: 'ansi' });
-        const shown = lines !== undefined ? snapshot.lines.slice(-lines) : snapshot.lines;
+        const rows = trim ? snapshot.lines.slice(0, textRowCount(snapshot.lines)) : snapshot.lines;
+        const shown = lines !== undefined ? rows.slice(-lines) : rows;
         return { source, text: shown.join('\n'), cols: snapshot.cols, rows: snapshot.rows, ...seenBy, cursor: snapshot.cursor };
       }
       // The scrollback is capped like pane.read's page (which pages back with offset).
       const shown = source === 'scrollback' ? Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES) : lines;
-      const text = pane.terminal.read({ source, ...(shown !== undefined ? { lines: shown } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+      const text = pane.terminal.read({ source, ...(shown !== undefined ? { lines: shown } : {}), ...(ansi !== undefined ? { ansi } : {}), ...(trim ? { trim } : {}) });
       return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, ...seenBy };
     }),
 
     implement(AGENT_FOCUS, focus),
     implement(PANE_FOCUS, focus),
   ];
+}
+
+/** Rows up to the last one with text. */
+function textRowCount(rows: readonly string[]): number {
+  let end = rows.length;
+  while (end > 0 && rows[end - 1]!.trim() === '') end -= 1;
+  return end;
 }

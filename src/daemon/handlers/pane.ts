@@ -56,15 +56,15 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
       const data = (text ?? '') + keyBytes(keys ?? []);
       pane.assertRunning();
       assertInputRoom(pane, Buffer.byteLength(data), input?.queuedBytes(pane.id) ?? 0);
-      pane.terminal.write(data);
+      pane.write(data);
       input?.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };
     }),
 
-    implement(PANE_READ, async ({ target, source = 'screen', lines, offset, ansi }) => {
+    implement(PANE_READ, async ({ target, source = 'screen', lines, offset, ansi, trim }) => {
       const pane = await registry.resolveReplayed(target);
       if (source === 'screen') {
-        const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}) });
+        const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}), ...(trim ? { trim } : {}) });
         return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };
       }
       // Scrollback comes in pages of at most MAX_READ_LINES, newest first; `more` says older lines remain.

@@ -65,6 +65,8 @@ export const AGENT_READ = defineMethod({
     source: optional(oneOf(AGENT_READ_SOURCES)),
     lines: optional(int({ min: 1, max: 100_000 })),
     ansi: optional(bool()),
+    /** Screen and detection: leave out the blank rows below the last row with text before `lines` counts. */
+    trim: optional(bool()),
   }),
   result: returns<AgentReadResult>(),
   errors: ['pane_not_found'],

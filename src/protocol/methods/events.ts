@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '../events.ts';
 import { defineMethod, defineNotification, returns } from '../method.ts';
-import type { AgentState } from '../states.ts';
+import { AGENT_STATES, type AgentState } from '../states.ts';
 import { described, int, optional, params, str, type Validator } from '../validate.ts';
 import { CorralError } from '../errors.ts';
 import { inGroup, isGroupTarget } from '../pane-target.ts';
@@ -14,6 +14,7 @@ export const EVENT_KINDS = [
   'pane.removed',
   'agent.detected',
   'agent.stateChanged',
+  'agent.seen',
   'agent.released',
   'agent.attention',
   'agent.queueChanged',
@@ -42,6 +43,8 @@ export interface EventData {
     /** The first state of a pane taken back after a daemon restart: recomputed, not a new turn. */
     recovered?: true;
   };
+  /** Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change. */
+  'agent.seen': { agent: string | null; state: AgentState; seen: boolean; seq: number };
   'agent.released': { agent: string | null; state: AgentState; seq: number };
   'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };
   'metadata.changed': { metadata: Record<string, unknown> | null };
@@ -62,18 +65,21 @@ export interface EventFilter {
   kinds: string[];
   panes: string[];
   agents: string[];
+  workspaces: string[];
+  states: AgentState[];
 }
 
-const FILTER_FIELDS = { kind: 'kinds', pane: 'panes', agent: 'agents' } as const;
+const FILTER_FIELDS = { kind: 'kinds', pane: 'panes', agent: 'agents', workspace: 'workspaces', state: 'states' } as const;
 export const MAX_FILTER_TERMS = 64;
 
 /**
  * Parses the filter language: whitespace-separated `field:value[,value...]` terms, with fields
- * `kind` (an event kind, or a prefix ending in `*`), `pane` (id or name) and `agent` (agent id).
- * Example: `kind:agent.attention,pane.exited agent:claude`.
+ * `kind` (an event kind, or a prefix ending in `*`), `pane` (id or name), `agent` (agent id),
+ * `workspace` (a workspace name) and `state` (an agent state).
+ * Example: `kind:agent.attention,pane.exited agent:claude workspace:api`.
  */
 export function parseEventFilter(text: string, field = 'filter'): EventFilter {
-  const filter: EventFilter = { kinds: [], panes: [], agents: [] };
+  const filter: EventFilter = { kinds: [], panes: [], agents: [], workspaces: [], states: [] };
   const bad = (message: string): never => {
     throw new CorralError('invalid_params', `"${field}" ${message}; write terms like kind:agent.attention pane:NAME agent:claude`, {
       field,
@@ -84,17 +90,45 @@ export function parseEventFilter(text: string, field = 'filter'): EventFilter {
     const colon = term.indexOf(':');
     if (colon <= 0) bad(`term "${term}" is not field:value`);
     const name = term.slice(0, colon);
-    if (!Object.hasOwn(FILTER_FIELDS, name)) bad(`field "${name}" is not one of kind, pane, agent`);
+    if (!Object.hasOwn(FILTER_FIELDS, name)) bad(`field "${name}" is not one of ${Object.keys(FILTER_FIELDS).join(', ')}`);
     const key = FILTER_FIELDS[name as keyof typeof FILTER_FIELDS];
     for (const value of term.slice(colon + 1).split(',')) {
       if (value === '') bad(`term "${term}" has an empty value`);
       if (key === 'kinds' && !isKindPattern(value)) bad(`"${value}" is not an event kind (${EVENT_KINDS.join(', ')}) or a prefix ending in *`);
+      if (key === 'states' && !isAgentState(value)) bad(`"${value}" is not an agent state (${AGENT_STATES.join(', ')})`);
       count += 1;
       if (count > MAX_FILTER_TERMS) bad(`has more than ${MAX_FILTER_TERMS} values`);
-      filter[key].push(value);
+      (filter[key] as string[]).push(value);
     }
   }
   return filter;
+}
+
+function isAgentState(value: string): value is AgentState {
+  return (AGENT_STATES as readonly string[]).includes(value);
+}
+
+/** The workspace an event is about: its pane's (the id before the last `:`), or a rollup's own. */
+function workspaceOf(event: EventEnvelope): string | null {
+  if (event.pane !== null) return event.pane.id.slice(0, event.pane.id.lastIndexOf(':'));
+  return event.kind === 'workspace.stateChanged' ? (event.data as { workspace: string }).workspace : null;
+}
+
+/** The state an event leaves its agent (or workspace) in; pane events and metadata carry none. */
+function stateOf(event: EventEnvelope): AgentState | null {
+  const data = event.data as { to?: AgentState | null; state?: AgentState };
+  switch (event.kind) {
+    case 'agent.stateChanged':
+    case 'workspace.stateChanged':
+      return data.to ?? null;
+    case 'agent.detected':
+    case 'agent.seen':
+    case 'agent.released':
+    case 'agent.attention':
+      return data.state ?? null;
+    default:
+      return null;
+  }
 }
 
 function isKindPattern(value: string): boolean {
@@ -122,6 +156,11 @@ export function matchesEventFilter(filter: EventFilter, event: EventEnvelope, ag
   }
   if (filter.panes.length > 0 && !filter.panes.some((p) => paneTermMatches(p, event))) return false;
   if (filter.agents.length > 0 && !(agent !== null && filter.agents.includes(agent))) return false;
+  if (filter.workspaces.length > 0 && !filter.workspaces.includes(workspaceOf(event) ?? '')) return false;
+  if (filter.states.length > 0) {
+    const state = stateOf(event);
+    if (state === null || !filter.states.includes(state)) return false;
+  }
   return true;
 }
 
@@ -131,7 +170,7 @@ const filterText: Validator<string> = described(
     parseEventFilter(text, field);
     return text;
   },
-  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane (an id, a name, @WORKSPACE or a pattern), agent (docs/events.md)' },
+  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane (an id, a name, @WORKSPACE or a pattern), agent, workspace, state (docs/events.md)' },
 );
 
 const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });

@@ -1,5 +1,5 @@
 import { PANE_GET, PANE_KILL, PANE_LIST, PANE_READ, PANE_RESIZE, PANE_RESPAWN, PANE_SEND, PANE_SPAWN } from './pane.ts';
-import { SERVER_STATUS, SERVER_STOP } from './server.ts';
+import { SERVER_RELOAD_CONFIG, SERVER_STATUS, SERVER_STOP } from './server.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from './agent.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.ts';
 import { AGENT_WAIT } from './agent-wait.ts';
@@ -11,6 +11,7 @@ import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UN
 import { EVENT, SERVER_PROBE } from '../events.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
 import { RPC_DISCOVER } from './discover.ts';
+import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -24,6 +25,7 @@ export * from './metadata.ts';
 export * from './events.ts';
 export * from './attach.ts';
 export * from './discover.ts';
+export * from './record.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -41,6 +43,7 @@ export const ALL_METHODS = [
   PANE_FOCUS,
   PANE_ATTACH,
   PANE_DETACH,
+  PANE_RECORD,
   PANE_REPORT_AGENT,
   PANE_RELEASE_AGENT,
   PANE_REPORT_SESSION,
@@ -57,6 +60,7 @@ export const ALL_METHODS = [
   PANE_REPORT_METADATA,
   SERVER_MANIFESTS,
   SERVER_RELOAD_MANIFESTS,
+  SERVER_RELOAD_CONFIG,
   EVENTS_SUBSCRIBE,
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,
@@ -64,7 +68,7 @@ export const ALL_METHODS = [
 ] as const;
 
 /** Every declared server-to-client notification. */
-export const ALL_NOTIFICATIONS = [EVENT, EVENTS_DROPPED, PANE_OUTPUT, PANE_DETACHED, SERVER_PROBE] as const;
+export const ALL_NOTIFICATIONS = [EVENT, EVENTS_DROPPED, PANE_OUTPUT, PANE_DETACHED, PANE_RECORDED, PANE_RECORD_ENDED, SERVER_PROBE] as const;
 
 /** Method declarations by their name, for clients typed by method name. */
 export type MethodMap = { [M in (typeof ALL_METHODS)[number] as M['name']]: M };

@@ -1,5 +1,5 @@
 import { defineMethod, returns } from '../method.ts';
-import { arrayOf, bool, int, oneOf, optional, params, recordOf, str } from '../validate.ts';
+import { arrayOf, bool, int, object, oneOf, optional, params, recordOf, str } from '../validate.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
@@ -57,6 +57,7 @@ const name = str({
   hint: 'letters, digits, ".", "_" or "-", starting with a letter or digit',
 });
 const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const absolutePath = str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' });
 
 export const PANE_SPAWN = defineMethod({
   name: 'pane.spawn',
@@ -66,11 +67,13 @@ export const PANE_SPAWN = defineMethod({
     args: optional(arrayOf(str({ max: 65536 }), { max: 1024 })),
     name: optional(name),
     workspace: optional(name),
-    cwd: optional(str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' })),
+    cwd: optional(absolutePath),
     env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
     cols: optional(paneCols),
     rows: optional(paneRows),
     integrate: optional(bool()),
+    /** The calling shell's PATH and folder: stand in for a missing `env.PATH` and `cwd` (docs/protocol.md). */
+    caller: optional(object({ path: optional(str({ max: 65536 })), cwd: optional(absolutePath) })),
   }),
   result: returns<PaneInfo>(),
   errors: ['name_taken', 'spawn_failed'],
@@ -134,6 +137,8 @@ export const PANE_READ = defineMethod({
     lines: optional(int({ min: 1, max: 100_000 })),
     offset: optional(int({ min: 0, max: 1_000_000 })),
     ansi: optional(bool()),
+    /** Screen: leave out the blank rows below the last row with text, so `lines` counts rows with text. */
+    trim: optional(bool()),
   }),
   /** `more` (scrollback only): older lines remain beyond this page. */
   result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number; more?: boolean }>(),

@@ -22,6 +22,24 @@ export const SERVER_STATUS = defineMethod({
   errors: [],
 });
 
+/** What a config reload did, by dotted key (`notify.command`): only keys whose value changed are named. */
+export interface ConfigReloadResult {
+  /** The file read; null when the default path has no file (the embedded defaults apply). */
+  file: string | null;
+  /** Changed keys now in effect. */
+  applied: string[];
+  /** Changed keys that take effect only when the daemon starts again. */
+  restart: string[];
+}
+
+export const SERVER_RELOAD_CONFIG = defineMethod({
+  name: 'server.reloadConfig',
+  summary: 'Read config.toml again (as SIGHUP does): apply the changed keys that can change live, and name those that need a restart.',
+  params: params({}),
+  result: returns<ConfigReloadResult>(),
+  errors: ['config_invalid'],
+});
+
 export const SERVER_STOP = defineMethod({
   name: 'server.stop',
   summary: 'Stop the daemon after answering. `panes: false` leaves the agents running in the pty host; `panes: true` ends every pane (SIGHUP, then SIGKILL) and the host.',

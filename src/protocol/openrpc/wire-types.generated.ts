@@ -671,6 +671,7 @@ export const WIRE_TYPES: WireTypes = {
                   "pane.removed",
                   "agent.detected",
                   "agent.stateChanged",
+                  "agent.seen",
                   "agent.released",
                   "agent.attention",
                   "agent.queueChanged",
@@ -895,6 +896,43 @@ export const WIRE_TYPES: WireTypes = {
                       "source",
                       "seen",
                       "revision",
+                      "seq"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "agent": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "string"
+                          }
+                        ]
+                      },
+                      "state": {
+                        "type": "string",
+                        "enum": [
+                          "idle",
+                          "working",
+                          "blocked",
+                          "done",
+                          "unknown"
+                        ]
+                      },
+                      "seen": {
+                        "type": "boolean"
+                      },
+                      "seq": {
+                        "type": "number"
+                      }
+                    },
+                    "required": [
+                      "agent",
+                      "state",
+                      "seen",
                       "seq"
                     ]
                   },
@@ -1718,6 +1756,41 @@ export const WIRE_TYPES: WireTypes = {
         "rows"
       ]
     },
+    "pane.record": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "name": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "cols": {
+          "type": "number"
+        },
+        "rows": {
+          "type": "number"
+        },
+        "startedAt": {
+          "description": "Wall-clock ms the recording started at: every `pane.recorded` `at` is on the same clock.",
+          "type": "number"
+        }
+      },
+      "required": [
+        "id",
+        "name",
+        "cols",
+        "rows",
+        "startedAt"
+      ]
+    },
     "pane.releaseAgent": {
       "type": "object",
       "properties": {
@@ -2309,6 +2382,41 @@ export const WIRE_TYPES: WireTypes = {
         "errors"
       ]
     },
+    "server.reloadConfig": {
+      "type": "object",
+      "properties": {
+        "file": {
+          "description": "The file read; null when the default path has no file (the embedded defaults apply).",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "applied": {
+          "description": "Changed keys now in effect.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "restart": {
+          "description": "Changed keys that take effect only when the daemon starts again.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        }
+      },
+      "required": [
+        "file",
+        "applied",
+        "restart"
+      ]
+    },
     "server.reloadManifests": {
       "type": "object",
       "properties": {
@@ -2528,6 +2636,75 @@ export const WIRE_TYPES: WireTypes = {
         "redraw"
       ]
     },
+    "pane.recorded": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "code": {
+          "type": "string",
+          "enum": [
+            "o",
+            "i"
+          ]
+        },
+        "data": {
+          "type": "string"
+        },
+        "at": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "id",
+        "code",
+        "data",
+        "at"
+      ]
+    },
+    "pane.recordEnded": {
+      "type": "object",
+      "properties": {
+        "id": {
+          "type": "string"
+        },
+        "reason": {
+          "type": "string",
+          "enum": [
+            "exited",
+            "removed",
+            "behind"
+          ]
+        },
+        "exitCode": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        },
+        "signal": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "reason",
+        "exitCode",
+        "signal"
+      ]
+    },
     "server.probe": {
       "type": "object",
       "properties": {},
@@ -2687,6 +2864,44 @@ export const WIRE_TYPES: WireTypes = {
       "required": [
         "agent",
         "state",
+        "seq"
+      ]
+    },
+    "agent.seen": {
+      "description": "Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change.",
+      "type": "object",
+      "properties": {
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "idle",
+            "working",
+            "blocked",
+            "done",
+            "unknown"
+          ]
+        },
+        "seen": {
+          "type": "boolean"
+        },
+        "seq": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "agent",
+        "state",
+        "seen",
         "seq"
       ]
     },
