@@ -9,6 +9,7 @@ import { registerAgentActCommands } from './commands/agent-act.ts';
 import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
+import { registerInboxCommands } from './commands/inbox.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerHookReportCommand } from './commands/hook-report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
@@ -70,6 +71,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerAttachCommand(program);
   registerTopCommand(program);
   registerEventsCommand(program);
+  registerInboxCommands(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
   registerWebCommand(program);

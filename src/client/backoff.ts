@@ -33,3 +33,28 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** How long a wait or a stream keeps trying to reach a daemon that went away before it gives up. */
+export const DEFAULT_RECONNECT_GRACE_MS = 60_000;
+
+/**
+ * Tries `attempt` with back-off until it resolves, `signal` aborts (null) or `graceMs` have passed
+ * since `awaySince` (the last failure is thrown). A `CorralError` (the daemon answered, and refused)
+ * is thrown at once: trying again cannot help.
+ */
+export async function retryWithin<T>(
+  attempt: () => Promise<T>,
+  options: { graceMs: number; awaySince: number; backoff?: BackoffOptions; signal: AbortSignal; isFinal: (error: unknown) => boolean },
+): Promise<T | null> {
+  const delay = backoffDelays(options.backoff);
+  for (;;) {
+    const left = options.awaySince + options.graceMs - Date.now();
+    if (left <= 0) return null;
+    if (!(await sleep(Math.min(delay(), left), options.signal))) return null;
+    try {
+      return await attempt();
+    } catch (error) {
+      if (options.isFinal(error)) throw error;
+    }
+  }
+}

@@ -8,9 +8,11 @@ import type { ParamsOf, ResultOf } from '../protocol/method.ts';
 import type { MethodMap, MethodName } from '../protocol/methods/index.ts';
 import type { AnyCorralEvent } from '../protocol/methods/events.ts';
 import type { ServerStatus } from '../protocol/methods/server.ts';
-import { backoffDelays, sleep, type BackoffOptions } from './backoff.ts';
+import { backoffDelays, DEFAULT_RECONNECT_GRACE_MS, sleep, type BackoffOptions } from './backoff.ts';
 import { ClientError, DaemonClient } from './connection.ts';
 import { checkProtocol } from './protocol-check.ts';
+import { waitCarryingOn, type AgentWaitParams } from './carry-on-wait.ts';
+import type { AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
 import { resolveTargets, type TargetOptions } from './targets.ts';
 
@@ -20,7 +22,9 @@ export { CorralError, ERRORS, type ErrorCode } from '../protocol/errors.ts';
 export type { AgentState } from '../protocol/states.ts';
 export type * from '../protocol/methods/index.ts';
 export type { AnyCorralEvent, CorralEvent, EventKind, EventData, EventsSnapshot } from '../protocol/methods/events.ts';
-export type { BackoffOptions } from './backoff.ts';
+export { DEFAULT_RECONNECT_GRACE_MS, type BackoffOptions } from './backoff.ts';
+export { waitCarryingOn, type AgentWaitParams, type CarryOnOptions } from './carry-on-wait.ts';
+export { EventStream } from './subscription.ts';
 export type { SubscribeOptions, Subscription } from './subscription.ts';
 export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
 export { resolveTargets, type TargetOptions } from './targets.ts';
@@ -91,6 +95,21 @@ export class CorralClient {
    */
   async targets(target: string, options: TargetOptions = {}): Promise<string[]> {
     return resolveTargets(target, async () => (await this.call('pane.list', {})).panes, options);
+  }
+
+  /**
+   * `agent.wait` on a connection of its own that outlives the daemon: when the daemon goes away it
+   * reconnects with back-off and asks again with what is left of `timeoutMs`, and rejects with
+   * `daemon_unreachable` only when the daemon stays away past `reconnectGraceMs` (default 60 s).
+   * Aborting `signal` cancels it.
+   */
+  wait(params: AgentWaitParams, options: { reconnectGraceMs?: number; signal?: AbortSignal } = {}): Promise<AgentWaitResult> {
+    const reconnect = this.options.reconnect;
+    return waitCarryingOn(this.options.socket, params, {
+      graceMs: reconnect === false ? 0 : (options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS),
+      ...(reconnect ? { backoff: reconnect } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /**

@@ -1,14 +1,18 @@
 import { CorralError } from '../protocol/errors.ts';
 import { EVENT } from '../protocol/events.ts';
 import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
-import { backoffDelays, sleep, type BackoffOptions } from './backoff.ts';
-import { DaemonClient } from './connection.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, retryWithin, type BackoffOptions } from './backoff.ts';
+import { ClientError, DaemonClient } from './connection.ts';
 
 export interface SubscribeOptions {
   /** The filter language of docs/events.md, e.g. `kind:agent.attention pane:api`. */
   filter?: string;
   /** Resume after this cursor (exclusive); without it the stream starts now. */
   since?: number;
+  /** The epoch `since` belongs to (from an earlier stream), so a cursor of another stream is refused, not misread. */
+  epoch?: string;
+  /** How long the daemon may stay away before the stream ends with `daemon_unreachable` (default 60 s). */
+  reconnectGraceMs?: number;
 }
 
 /** A live event stream on its own connection; it resumes from its cursor after a lost connection. */
@@ -30,6 +34,8 @@ export interface Subscription {
 export class EventStream implements Subscription {
   cursor: number;
   snapshot!: EventsSnapshot;
+  /** The stream's epoch, from the first subscribe: every resume names it. */
+  epoch: string | undefined;
   readonly ended: Promise<void>;
   private connection: DaemonClient | null = null;
   private readonly stopped = new AbortController();
@@ -42,6 +48,7 @@ export class EventStream implements Subscription {
     private readonly reconnect: BackoffOptions | false,
   ) {
     this.cursor = options.since ?? 0;
+    this.epoch = options.epoch;
     this.ended = new Promise<void>((resolve, reject) => {
       this.finish = (error) => (error ? reject(error) : resolve());
     });
@@ -72,8 +79,13 @@ export class EventStream implements Subscription {
     });
     connection.onNotification(EVENTS_DROPPED, () => (dropped = true));
     try {
-      const params = { ...(this.options.filter !== undefined ? { filter: this.options.filter } : {}), ...(since !== undefined ? { since } : {}) };
+      const params = {
+        ...(this.options.filter !== undefined ? { filter: this.options.filter } : {}),
+        ...(since !== undefined ? { since } : {}),
+        ...(since !== undefined && this.epoch !== undefined ? { epoch: this.epoch } : {}),
+      };
       const result = await connection.call(EVENTS_SUBSCRIBE, params);
+      this.epoch = result.epoch;
       if (since === undefined) this.cursor = Math.max(this.cursor, result.cursor);
       connection.onClose(() => void this.resume(dropped));
       return result;
@@ -90,18 +102,22 @@ export class EventStream implements Subscription {
       this.stopped.abort();
       return this.finish(new CorralError('internal_error', 'the event stream lost its connection and reconnecting is off'));
     }
-    const delay = backoffDelays(this.reconnect);
-    while (await sleep(delay(), this.stopped.signal)) {
-      try {
-        await this.open(this.cursor);
-        return;
-      } catch (error) {
-        if (error instanceof CorralError) {
-          // The daemon answered but refused (cursor_too_old): resuming cannot work.
-          this.stopped.abort();
-          return this.finish(error);
-        }
-      }
+    const graceMs = this.options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS;
+    try {
+      const opened = await retryWithin(() => this.open(this.cursor), {
+        graceMs,
+        awaySince: Date.now(),
+        backoff: this.reconnect,
+        signal: this.stopped.signal,
+        // The daemon answered but refused (cursor_too_old): resuming cannot work.
+        isFinal: (error) => error instanceof CorralError,
+      });
+      if (opened !== null || this.stopped.signal.aborted) return;
+      this.stopped.abort();
+      this.finish(new ClientError('daemon_unreachable', `the daemon at ${this.socket} went away and did not come back within ${graceMs} ms; resume later with since=${this.cursor}`));
+    } catch (error) {
+      this.stopped.abort();
+      this.finish(error as Error);
     }
   }
 }

@@ -9,8 +9,10 @@ import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { publishMetadataEvents, startEvents } from './events/index.ts';
+import { eventLogDir, openEventLog, paneHistories, publishMetadataEvents, startEvents } from './events/index.ts';
 import { Notifier } from './notify/notifier.ts';
+import { Inbox } from './inbox/inbox.ts';
+import { acknowledgingOnAction, inboxHandlers } from './inbox/handlers.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { agentHandlers } from './handlers/agent.ts';
 import { ExternalPanes } from './external-panes.ts';
@@ -38,7 +40,8 @@ import { lostTerminalPane } from '../terminal/lost-pane.ts';
 import type { RespawnPolicy } from './config/config-schema.ts';
 import { respawnPane } from './respawn.ts';
 import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
-import { stateFilePath } from './state/state-file.ts';
+import { stateDir, stateFilePath } from './state/state-file.ts';
+import { inboxFilePath } from './inbox/inbox-path.ts';
 import { hostSocketPath } from '../terminal/host/launch.ts';
 import { lockFilePath } from '../terminal/host/daemon-lock.ts';
 import { RpcServer } from './rpc-server.ts';
@@ -137,6 +140,9 @@ export class Daemon {
       let queues: SteeringQueues | undefined;
       let metadata: MetadataStore | undefined;
       const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
+      // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
+      const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
+      const history = paneHistories(durable.loaded.events);
       const agents = new AgentService({
         registry,
         manifests,
@@ -145,6 +151,8 @@ export class Daemon {
         windows: { debounceMs: config.arbiter.debounceMs },
         inband: config.reports.inband,
         extras,
+        seqAfter: durable.loaded.lastSeq,
+        prior: history,
       });
       if (hostAttached !== null) {
         host = await hostAttached;
@@ -160,19 +168,20 @@ export class Daemon {
       daemon.own(agents);
       queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
       metadata = daemon.own(new MetadataStore({ registry, agents, log }));
-      const events = daemon.own(startEvents({ registry, agents, log, ...config.events }));
+      const events = daemon.own(startEvents({ registry, agents, log, ...config.events, durable }));
       daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
+      const inbox = daemon.own(new Inbox(inboxFilePath(socketPath), events.hub, agents, log));
       // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
       const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
       daemon.own({ dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) });
       const startNotifier = (notify: CorralConfig['notify']) => {
         live.notifier?.dispose();
-        live.notifier = notify.command ? new Notifier(events.hub, { ...notify, command: notify.command, log }) : null;
+        live.notifier = notify.command ? new Notifier(inbox, events.hub, { ...notify, command: notify.command, log }) : null;
       };
       startNotifier(config.notify);
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const waits = daemon.own(new WaitHub(registry, agents));
-      daemon.register([
+      const waits = daemon.own(new WaitHub(registry, agents, history));
+      daemon.register(acknowledgingOnAction([
         ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
         ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
         ...agentHandlers(registry, agents, daemon.own(new ExternalPanes(registry, agents, log))),
@@ -184,7 +193,8 @@ export class Daemon {
         ...events.handlers,
         ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
         ...recordHandlers(registry, daemon.own(new RecordService(registry))),
-      ]);
+        ...inboxHandlers(inbox),
+      ], registry, inbox));
       const statePath = stateFilePath(socketPath);
       const stored = loadPaneState(statePath, log);
       daemon.recover(host, stored);

@@ -246,4 +246,31 @@ export const TOOLS: Tool[] = [
       return waitForAgents(client.socket, args as WaitArgs, signal);
     },
   },
+  {
+    name: 'agents_needing_attention',
+    description:
+      'The attention inbox: every agent that became "blocked" (answer it with answer_agent) or "done" (read its work) ' +
+      'and that nobody has acknowledged yet, oldest first, one item per agent: {items: [{id, pane: {id, name}, agent, ' +
+      'state, message, title, ts}]}. It survives restarts of Corral. Answering an agent, or acknowledge_attention, ' +
+      'clears its items.',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    async run(client) {
+      return client.call('inbox.list', {});
+    },
+  },
+  {
+    name: 'acknowledge_attention',
+    description: 'Clear items of the attention inbox once you have dealt with them: ids from agents_needing_attention, or all: true. Returns {acknowledged: ids}.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        ids: { type: 'array', items: { type: 'integer', minimum: 1 }, maxItems: 1000, description: 'The item ids to clear.' },
+        all: { type: 'boolean', description: 'Clear every item.' },
+      },
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      return client.call('inbox.ack', args.all === true ? { all: true } : { ids: args.ids ?? [] });
+    },
+  },
 ];

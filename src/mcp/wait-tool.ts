@@ -1,6 +1,6 @@
-import { DaemonClient } from '../client/index.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
-import { AGENT_WAIT, type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
+import { type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../protocol/states.ts';
 
 /** A model that names no timeout waits this long; a client tool timeout (often 60 s) must not cut it first. */
@@ -28,23 +28,25 @@ export type WaitOutcome =
  * and registers for changes in one step (so no transition between reading and waiting is missed), and
  * closing the connection cancels it there, which is how an MCP cancellation reaches the daemon.
  */
-export async function waitForAgents(socket: string, args: WaitArgs, signal: AbortSignal): Promise<WaitOutcome> {
+export async function waitForAgents(socket: string, args: WaitArgs, signal: AbortSignal, reconnectGraceMs = DEFAULT_RECONNECT_GRACE_MS): Promise<WaitOutcome> {
   const seconds = Math.min(args.timeoutSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
-  const connection = await DaemonClient.connect(socket);
-  const cancel = () => connection.dispose();
-  signal.addEventListener('abort', cancel, { once: true });
   try {
     if (signal.aborted) throw new CorralError('timeout', 'the wait was cancelled');
-    const result = await connection.call(AGENT_WAIT, {
-      ...(args.targets ? { targets: args.targets } : {}),
-      ...(args.allAgents ? { allAgents: true } : {}),
-      ...(args.allowUnknown ? { allowUnknown: true } : {}),
-      ...(args.read ? { read: true } : {}),
-      ...(args.until ? { until: args.until } : {}),
-      ...(args.mode ? { mode: args.mode } : {}),
-      ...(args.sinceSeq !== undefined ? { sinceSeq: args.sinceSeq } : {}),
-      timeoutMs: Math.round(seconds * 1000),
-    });
+    // A daemon restart in the middle of the wait is carried over: same deadline, same sinceSeq.
+    const result = await waitCarryingOn(
+      socket,
+      {
+        ...(args.targets ? { targets: args.targets } : {}),
+        ...(args.allAgents ? { allAgents: true } : {}),
+        ...(args.allowUnknown ? { allowUnknown: true } : {}),
+        ...(args.read ? { read: true } : {}),
+        ...(args.until ? { until: args.until } : {}),
+        ...(args.mode ? { mode: args.mode } : {}),
+        ...(args.sinceSeq !== undefined ? { sinceSeq: args.sinceSeq } : {}),
+        timeoutMs: Math.round(seconds * 1000),
+      },
+      { graceMs: reconnectGraceMs, signal },
+    );
     return { outcome: 'matched', ...result };
   } catch (error) {
     if (error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone') && !signal.aborted) {
@@ -52,8 +54,5 @@ export async function waitForAgents(socket: string, args: WaitArgs, signal: Abor
       return { outcome: error.code === 'timeout' ? 'timed_out' : 'gone', ...details };
     }
     throw error;
-  } finally {
-    signal.removeEventListener('abort', cancel);
-    connection.dispose();
   }
 }

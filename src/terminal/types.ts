@@ -125,6 +125,11 @@ export interface TerminalPane extends Disposable {
    * Absent where the screen is current from the start.
    */
   readonly replayed?: Promise<void>;
+  /**
+   * For a pane taken back from the pty host: when the host last saw its output before this daemon
+   * took it (ms since the epoch), null when it saw none. Absent for other panes.
+   */
+  readonly outputEndedAt?: number | null;
   /** Why the pane's processes were signalled by terminate() or dispose(); null when they were not. */
   readonly terminationReason: string | null;
 }

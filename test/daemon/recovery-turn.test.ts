@@ -18,6 +18,14 @@ async function startHeldTurn(daemon: DaemonProcess, dir: string, release: string
   return pane;
 }
 
+/** The last event cursor: the stream goes on across the restart (the durable log), so what follows it is the new daemon's. */
+async function cursorOf(daemon: DaemonProcess): Promise<number> {
+  const a = await connect(daemon);
+  const { cursor } = await a.call('events.cursor', {});
+  a.client.close();
+  return cursor;
+}
+
 describe('a turn across a daemon restart', () => {
   it('a restart in the middle of a turn: the recovered pane reads working, marked recovered, and the turn is reported done when it ends', async () => {
     const dir = makeTempDir();
@@ -26,13 +34,14 @@ describe('a turn across a daemon restart', () => {
     let second: DaemonProcess | undefined;
     try {
       const pane = await startHeldTurn(first, dir, release);
+      const restartedAt = await cursorOf(first);
 
       // The service case: SIGTERM leaves the agent running in the pty host.
       await first.stop();
       second = await startDaemon({ dir });
       const b = await connect(second);
       const changes = async () =>
-        (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id && e.kind === 'agent.stateChanged');
+        (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id && e.kind === 'agent.stateChanged');
       await waitFor(async () => (await changes()).some((e: any) => e.data.to !== 'unknown'), { what: 'the recomputed state', timeoutMs: 60_000 });
       const recomputed = (await changes()).find((e: any) => e.data.to !== 'unknown');
       assert.equal(recomputed.data.to, 'working', 'the turn still runs');
@@ -41,7 +50,7 @@ describe('a turn across a daemon restart', () => {
 
       writeFileSync(release, '');
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the turn reported done', timeoutMs: 60_000 });
-      const events = (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id);
+      const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
       const after = events.filter((e: any) => e.kind === 'agent.stateChanged' && !e.data.recovered);
       assert.deepEqual(after.map((e: any) => `${e.data.from}>${e.data.to}`), ['working>done'], 'one change after the recovered verdict: the turn ended; no new turn');
       assert.deepEqual(
@@ -65,6 +74,7 @@ describe('a turn across a daemon restart', () => {
     let second: DaemonProcess | undefined;
     try {
       const pane = await startHeldTurn(first, dir, release);
+      const restartedAt = await cursorOf(first);
 
       await first.stop();
       // The turn ends with no daemon to see it; the pty host keeps the screen.
@@ -74,7 +84,7 @@ describe('a turn across a daemon restart', () => {
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state !== 'unknown', { what: 'the recomputed state', timeoutMs: 60_000 });
       // The held turn may still be finishing its last frame when the new daemon reads it.
       await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
-      const events = (await b.call('events.read', { since: 0 })).events.filter((e: any) => e.pane?.id === pane.id);
+      const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
       const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
       assert.ok(changes.every((e: any) => e.data.to !== 'idle'), `never plain idle: ${JSON.stringify(changes.map((e: any) => e.data))}`);
       assert.deepEqual(

@@ -54,6 +54,8 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
   it('lists the tools, each described for a model', async () => {
     const { tools } = await mcp.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'acknowledge_attention',
+      'agents_needing_attention',
       'answer_agent',
       'explain_agent',
       'list_agents',
@@ -100,6 +102,12 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.deepEqual(agents.map((a: { name: string; state: string }) => [a.name, a.state]), names.map((n) => [n, 'done']));
     const why = await tool('explain_agent', { target: 'alpha' });
     assert.equal(why.agent.name, 'alpha');
+    // The answered block was acknowledged by the answer: the inbox holds the three done turns, one per agent.
+    const inbox = await tool('agents_needing_attention', {});
+    assert.deepEqual(inbox.items.map((item: { pane: { name: string }; state: string }) => [item.pane.name, item.state]).sort(), names.map((n) => [n, 'done']));
+    const cleared = await tool('acknowledge_attention', { all: true });
+    assert.equal(cleared.acknowledged.length, 3);
+    assert.deepEqual((await tool('agents_needing_attention', {})).items, []);
   });
 
   it('a wait that times out returns timed_out for the model to call again', async () => {

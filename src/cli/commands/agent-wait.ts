@@ -1,8 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CorralError } from '../../protocol/errors.ts';
-import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
+import { DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
-import { withDaemon } from '../client.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../../client/index.ts';
+import { checkProtocol, withDaemon } from '../client.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
@@ -26,7 +27,8 @@ function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
  * `corral agent wait`: exits 0 on a match, 3 when a target is not found or has no agent, 5 when it went
  * away while waiting, 4 when no daemon answers, 124 on
  * timeout; with --json the result object goes to stdout in every one of those outcomes but 4.
- * The client sets no timeout of its own: the wait lasts as long as --timeout says, or forever.
+ * The client sets no timeout of its own: the wait lasts as long as --timeout says, or forever; when
+ * the daemon goes away it reconnects and waits on with what is left of --timeout (exit 4 only past --reconnect).
  */
 export function registerAgentWaitCommand(agent: Command): void {
   agent
@@ -45,6 +47,7 @@ export function registerAgentWaitCommand(agent: Command): void {
     .option('--timeout <duration>', 'give up after this long (15m, 90s, 500ms; a plain number is ms); exit 124', duration)
     .option('--since-seq <n>', 'only a change after this state_change_seq counts (from `agent list --json` .seq)', nonNegativeInt)
     .option('--stable <duration>', 'the state must hold this long (a plain number is ms)', duration)
+    .option('--reconnect <duration>', `when the daemon goes away, keep trying to reach it this long, then exit 4 (default ${DEFAULT_RECONNECT_GRACE_MS / 1000}s; 0: exit at once)`, duration)
     .action(async (targets: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.any && options.all) throw new UsageError('give --any or --all, not both');
@@ -63,7 +66,12 @@ export function registerAgentWaitCommand(agent: Command): void {
       };
       let result: AgentWaitResult;
       try {
-        result = await withDaemon(socket, (client) => client.call(AGENT_WAIT, params));
+        // The first connect fails at once (exit 4) when no daemon runs; after that the wait carries on.
+        await withDaemon(socket, async () => undefined);
+        result = await waitCarryingOn(socket, params, {
+          graceMs: (options.reconnect as number | undefined) ?? DEFAULT_RECONNECT_GRACE_MS,
+          prepare: (connection) => checkProtocol(connection),
+        });
       } catch (error) {
         if (json && error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone')) printJson(resultOf(error));
         throw error;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { EVENT } from '../../protocol/events.ts';
-import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../protocol/methods/events.ts';
-import { CorralError } from '../../protocol/errors.ts';
-import { checkProtocol, DaemonClient, withDaemon } from '../client.ts';
+import { EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, EventStream } from '../../client/index.ts';
+import { withDaemon } from '../client.ts';
+import { duration } from './parse.ts';
 import { globalsOf } from '../globals.ts';
 import { UsageError } from '../print-error.ts';
 
@@ -15,7 +15,8 @@ export function registerEventsCommand(program: Command): void {
     .option('--since <cursor>', 'start after this cursor (default: the oldest retained; with --follow, now)')
     .option('--follow', 'keep streaming new events until interrupted')
     .option('--filter <expr>', 'field:value terms: kind, pane, agent, workspace, state; e.g. "kind:agent.attention workspace:api state:blocked" (docs/events.md)')
-    .action(async (options: { since?: string; follow?: boolean; filter?: string }, cmd: Command) => {
+    .option('--reconnect <duration>', `with --follow: when the daemon goes away, keep trying to reach it this long and resume from the last cursor, then exit 4 (default ${DEFAULT_RECONNECT_GRACE_MS / 1000}s)`, duration)
+    .action(async (options: { since?: string; follow?: boolean; filter?: string; reconnect?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const since = options.since === undefined ? undefined : parseCursor(options.since);
       const print = (event: CorralEvent) => process.stdout.write(`${json ? JSON.stringify(event) : formatEvent(event)}\n`);
@@ -32,7 +33,7 @@ export function registerEventsCommand(program: Command): void {
         });
         return;
       }
-      await follow(socket, { ...(since !== undefined ? { since } : {}), ...filter }, print);
+      await follow(socket, { ...(since !== undefined ? { since } : {}), ...filter, reconnectGraceMs: options.reconnect ?? DEFAULT_RECONNECT_GRACE_MS }, print);
     });
 
   events
@@ -45,23 +46,24 @@ export function registerEventsCommand(program: Command): void {
     });
 }
 
-/** Streams until SIGINT or SIGTERM (resolves) or until the daemon ends the stream (rejects). */
-async function follow(socket: string, params: { since?: number; filter?: string }, print: (event: CorralEvent) => void): Promise<void> {
-  const client = await DaemonClient.connect(socket);
+/**
+ * Streams until SIGINT or SIGTERM (resolves) or until the stream cannot go on (rejects): a cursor no
+ * longer retained, or a daemon away past the grace. A daemon that goes away and comes back within it
+ * is resumed from the last cursor printed, so no retained event is missed or printed twice.
+ */
+async function follow(socket: string, options: { since?: number; filter?: string; reconnectGraceMs: number }, print: (event: CorralEvent) => void): Promise<void> {
+  await withDaemon(socket, async () => undefined); // the protocol check, and exit 4 when no daemon runs
+  const stream = new EventStream(socket, options, (event: AnyCorralEvent) => print(event as CorralEvent), {});
+  await stream.start();
+  const stop = () => stream.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    await checkProtocol(client);
-    await new Promise<void>((resolve, reject) => {
-      let dropped: CorralError | null = null;
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      client.onNotification(EVENT, (event) => print(event as CorralEvent));
-      client.onNotification(EVENTS_DROPPED, ({ code, message }) => (dropped = new CorralError(code, message)));
-      client.onClose((error) => reject(dropped ?? error));
-      client.call(EVENTS_SUBSCRIBE, params).catch(reject);
-    });
+    await stream.ended;
   } finally {
-    client.dispose();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    stream.close();
   }
 }
 

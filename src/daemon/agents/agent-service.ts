@@ -9,6 +9,7 @@ import { PaneSlot, type PaneRecord } from '../pane-record.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { PaneAgent } from './pane-agent.ts';
+import { Recomputations, type PriorState, type Recomputed } from './recomputation.ts';
 
 const AGENT_SLOT = new PaneSlot<PaneAgent>('agent');
 
@@ -24,6 +25,8 @@ export interface AgentChange {
    * not, `record.before` is `record.after`, and `seq` is not advanced. Waits and state events skip it.
    */
   extrasOnly?: true;
+  /** Set on a recovered pane's changes until it settles (see recomputation.ts). */
+  recomputed?: Recomputed;
 }
 
 export interface AgentServiceOptions {
@@ -36,6 +39,10 @@ export interface AgentServiceOptions {
   /** Where AgentInfo's extra fields come from; both zero when absent. */
   extras?: AgentInfoExtras;
   inband?: InbandPolicy;
+  /** The last state_change_seq an earlier daemon published (from the durable event log): numbering continues after it. */
+  seqAfter?: number;
+  /** Each recovered pane's agent and state as last published before the restart (the durable log). */
+  prior?: ReadonlyMap<string, PriorState>;
 }
 
 /** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
@@ -56,8 +63,12 @@ export class AgentService implements Disposable {
   private readonly accepted: Emitter<PaneRecord>;
   private readonly subscriptions = new DisposableStore();
   private readonly extras: AgentInfoExtras;
+  private readonly recomputations: Recomputations;
 
   constructor(private readonly options: AgentServiceOptions) {
+    this.recomputations = new Recomputations(options.prior ?? new Map());
+    this.subscriptions.add(options.registry.onRemoved((info) => this.recomputations.forget(info.id)));
+    this.seq = options.seqAfter ?? 0;
     this.identifier = options.identifier(options.manifests);
     this.extras = options.extras ?? { queued: () => 0, metadata: () => null };
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
@@ -108,7 +119,7 @@ export class AgentService implements Disposable {
       state: view.displayed,
       rawState: view.state,
       seen: view.seen,
-      stateSince: view.stateSince,
+      stateSince: this.stateSince(pane, view),
       revision: view.revision,
       rule: view.rule,
       source: view.source,
@@ -118,6 +129,11 @@ export class AgentService implements Disposable {
       metadata: this.extras.metadata(pane.id),
       paneState: pane.state,
     };
+  }
+
+  /** When the pane's agent or raw state last changed; a state a restart merely recomputed keeps its age. */
+  stateSince(pane: PaneRecord, view: AgentView): number {
+    return this.recomputations.stateSince(pane.id, view.stateSince);
   }
 
   /**
@@ -173,7 +189,8 @@ export class AgentService implements Disposable {
   private publish(pane: PaneRecord, changes: ChangeRecord[]): void {
     for (const record of changes) {
       this.seq += 1;
-      const change: AgentChange = { seq: this.seq, pane, record, info: this.info(pane, record.after) };
+      const recomputed = this.recomputations.judge(pane, record);
+      const change: AgentChange = { seq: this.seq, pane, record, info: this.info(pane, record.after), ...(recomputed ? { recomputed } : {}) };
       this.options.log.debug(
         { pane: pane.id, seq: this.seq, kind: record.kind, agent: record.after.agent, state: record.after.displayed },
         'agent changed',

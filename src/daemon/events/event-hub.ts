@@ -22,8 +22,25 @@ export class EventHub implements Disposable {
   readonly epoch: string;
   private readonly firstCursorAfter: number;
 
-  constructor(options: { retain?: number; retainBytes?: number; log: Logger; now?: () => number; epoch?: string; firstCursorAfter?: number }) {
-    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, options.firstCursorAfter ?? 0, options.retainBytes ?? MAX_EVENT_RING_BYTES);
+  /** Where each event is written before anyone is told of it (the durable log), when the daemon keeps one. */
+  private readonly persist: ((entry: RetainedEvent) => void) | null;
+
+  constructor(options: {
+    retain?: number;
+    retainBytes?: number;
+    log: Logger;
+    now?: () => number;
+    epoch?: string;
+    firstCursorAfter?: number;
+    /** Events an earlier daemon of this stream published, oldest first, contiguous up to `lastCursor`. */
+    restored?: { events: readonly RetainedEvent[]; lastCursor: number };
+    persist?: (entry: RetainedEvent) => void;
+  }) {
+    const restored = options.restored;
+    const ringAfter = restored ? restored.lastCursor - restored.events.length : (options.firstCursorAfter ?? 0);
+    this.ring = new EventRing(options.retain ?? DEFAULT_RETAIN, ringAfter, options.retainBytes ?? MAX_EVENT_RING_BYTES);
+    for (const entry of restored?.events ?? []) this.ring.push(entry);
+    this.persist = options.persist ?? null;
     this.epoch = options.epoch ?? '';
     this.firstCursorAfter = options.firstCursorAfter ?? 0;
     this.now = options.now ?? Date.now;
@@ -42,7 +59,7 @@ export class EventHub implements Disposable {
     return this.ring.oldest;
   }
 
-  /** The cursor before this stream's first event; `since: 0` means it (everything since the daemon started). */
+  /** The cursor before this stream's first event; `since: 0` means it (everything since the stream began, across restarts). */
   get start(): number {
     return this.firstCursorAfter;
   }
@@ -65,6 +82,7 @@ export class EventHub implements Disposable {
     const event: CorralEvent<K> = { cursor: this.ring.nextCursor(), ts: this.now(), kind, pane, data };
     const entry: RetainedEvent = { event: event as CorralEvent, agent, bytes: Buffer.byteLength(JSON.stringify(event)) + 1 };
     this.ring.push(entry);
+    this.persist?.(entry);
     this.published.fire(entry);
     return event;
   }
@@ -86,21 +104,21 @@ export class EventHub implements Disposable {
     if (epoch !== undefined && epoch !== this.epoch) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon restarted); subscribe again without since`,
+        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon's event log was lost, so its stream started anew); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
     if (since > latest) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is ahead of the last event ${latest} (the daemon restarted?); subscribe again without since`,
+        `cursor ${since} is ahead of the last event ${latest} (a cursor of another daemon, or its event log was lost?); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }
     if (since < this.ring.oldest - 1) {
       throw new CorralError(
         'cursor_too_old',
-        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept; or the daemon restarted); subscribe again without since`,
+        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept, across restarts too); subscribe again without since`,
         { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
       );
     }

@@ -16,7 +16,7 @@ export const ATTENTION_MESSAGES = {
  * Publishes the daemon's facts as events: pane lifecycle from the registry's hooks and one group of
  * agent events per published agent change (never per output batch), each with its state_change_seq.
  */
-export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agents: AgentService): Disposable {
+export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agents: AgentService, announcedBefore: ReadonlySet<string> = new Set()): Disposable {
   const lastAgent = new Map<string, string | null>(); // by pane id, for filters on pane events
   const ref = (pane: { id: string; name: string | null }) => ({ id: pane.id, name: pane.name });
   const agentOf = (pane: PaneRecord) => {
@@ -25,11 +25,8 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
   };
   // The agent tracker hangs on the same hook and may publish its first change before ours runs:
   // whichever comes first announces the pane, so pane.created always precedes its agent events.
-  const announced = new Set<string>();
-  // Recovered panes whose recomputed state was published (marked recovered, never a turn). A pane is
-  // settled by its first state other than unknown: the agent is named from its process before the
-  // replayed screen is read, and the state read from that screen is the one recomputed.
-  const settled = new Set<string>();
+  // A pane an earlier daemon of this stream announced (the durable log) is not announced again.
+  const announced = new Set<string>(announcedBefore);
   const announce = (pane: PaneRecord) => {
     if (announced.has(pane.id)) return;
     announced.add(pane.id);
@@ -63,7 +60,6 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
       hub.publish('pane.removed', ref(info), { exitCode: info.exitCode, signal: info.signal }, lastAgent.get(info.id) ?? null);
       lastAgent.delete(info.id);
       announced.delete(info.id);
-      settled.delete(info.id);
       publishRollup();
     }),
   );
@@ -71,10 +67,10 @@ export function publishDaemonEvents(hub: EventHub, registry: PaneRegistry, agent
     agents.onChange((change) => {
       announce(change.pane);
       lastAgent.set(change.pane.id, change.record.after.agent ?? change.record.before.agent);
-      const recovered = change.pane.recovered && !settled.has(change.pane.id);
-      if (!change.extrasOnly && change.record.after.displayed !== 'unknown') settled.add(change.pane.id);
-      // A turn that ended while no daemon ran was never announced: its recovered done asks for attention.
-      const unannounced = recovered && change.record.after.displayed === 'done' && (change.pane.previous?.state === 'working' || change.pane.previous?.state === 'blocked');
+      // A recovered pane's changes until it settles are marked recovered. Only a state it reached while no
+      // daemon ran asks for attention: what a replayed ring merely recomputes notifies nobody.
+      const recovered = change.recomputed !== undefined;
+      const unannounced = change.recomputed === 'changed';
       publishAgentChange(hub, change, recovered, unannounced);
       publishRollup();
     }),
@@ -117,6 +113,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
       revision: after.revision,
       seq,
       ...(recovered ? { recovered: true as const } : {}),
+      ...(unannounced && typeof pane.terminal.outputEndedAt === 'number' ? { outputEndedAt: pane.terminal.outputEndedAt } : {}),
     },
     after.agent,
   );

@@ -77,7 +77,7 @@ export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, 
       if (params.sinceSeq !== undefined && params.sinceSeq > current) {
         throw new CorralError(
           'invalid_params',
-          `"sinceSeq" ${params.sinceSeq} is ahead of the daemon's state_change_seq ${current} (did the daemon restart?); take a fresh one from \`corral agent list --json\``,
+          `"sinceSeq" ${params.sinceSeq} is ahead of the daemon's state_change_seq ${current} (the seq outlives restarts while the daemon's event log is kept: was it removed?); take a fresh one from \`corral agent list --json\``,
           { field: 'sinceSeq', seq: current },
         );
       }

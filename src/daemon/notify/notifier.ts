@@ -1,4 +1,4 @@
-import type { CorralEvent } from '../../protocol/methods/events.ts';
+import type { InboxItem } from '../../protocol/methods/inbox.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
@@ -13,9 +13,14 @@ export interface NotifierOptions {
   now?: () => number;
 }
 
+/** Where attention comes from: the inbox tells each item once, when it enters (never again, across restarts too). */
+export interface AttentionSource {
+  onAdded(listener: (item: InboxItem) => void): Disposable;
+}
+
 /**
- * Runs the configured notify command on each `agent.attention` event, at most once per (pane, state)
- * per cooldown, so that an agent redrawing through blocked or done never notifies twice.
+ * Runs the configured notify command for each item entering the attention inbox, at most once per
+ * (pane, state) per cooldown, so that an agent redrawing through blocked or done never notifies twice.
  */
 export class Notifier implements Disposable {
   private readonly lastRun = new Map<string, number>();
@@ -24,16 +29,17 @@ export class Notifier implements Disposable {
   private readonly now: () => number;
 
   constructor(
+    attention: AttentionSource,
     hub: EventHub,
     private readonly options: NotifierOptions,
   ) {
     this.now = options.now ?? Date.now;
     this.runner = new CommandRunner(options.timeoutMs, options.log);
+    this.subscriptions.add(attention.onAdded((item) => this.attention(item)));
     this.subscriptions.add(
       hub.onPublish(({ event }) => {
-        if (event.kind === 'agent.attention') this.attention(event as CorralEvent<'agent.attention'>);
         // A removed pane's cooldowns go with it, so the map stays as small as the pane list.
-        else if (event.kind === 'pane.removed' && event.pane) this.forget(event.pane.id);
+        if (event.kind === 'pane.removed' && event.pane) this.forget(event.pane.id);
       }),
     );
   }
@@ -43,25 +49,25 @@ export class Notifier implements Disposable {
     this.runner.dispose();
   }
 
-  private attention(event: CorralEvent<'agent.attention'>): void {
-    const pane = event.pane!;
-    const key = `${pane.id}\0${event.data.state}`;
+  private attention(item: InboxItem): void {
+    const { pane } = item;
+    const key = `${pane.id}\0${item.state}`;
     const now = this.now();
     const last = this.lastRun.get(key);
     if (last !== undefined && now - last < this.options.cooldownMs) {
-      this.options.log.debug({ pane: pane.id, state: event.data.state, sinceMs: now - last }, 'notification in cooldown');
+      this.options.log.debug({ pane: pane.id, state: item.state, sinceMs: now - last }, 'notification in cooldown');
       return;
     }
     this.lastRun.set(key, now);
     const argv = fillArgv(this.options.command, {
-      agent: event.data.agent ?? 'agent',
+      agent: item.agent ?? 'agent',
       name: pane.name ?? pane.id,
       id: pane.id,
-      state: event.data.state,
-      message: event.data.message,
-      title: event.data.title ?? '',
+      state: item.state,
+      message: item.message,
+      title: item.title ?? '',
     });
-    this.options.log.info({ pane: pane.id, state: event.data.state, program: argv[0] }, 'notifying');
+    this.options.log.info({ pane: pane.id, state: item.state, item: item.id, program: argv[0] }, 'notifying');
     this.runner.run(argv);
   }
 

@@ -17,10 +17,19 @@ const NO_TURN: PaneTurn = Object.freeze({ turnSeq: 0, released: false });
  */
 export class ChangeLedger {
   private readonly turns = new Map<string, PaneTurn>();
+  /** Starts from what the earlier daemons published (the durable log), so a `sinceSeq` taken before a restart keeps its meaning. */
+  constructor(history: ReadonlyMap<string, PaneTurn> = new Map()) {
+    for (const [pane, { turnSeq, released }] of history) this.turns.set(pane, { turnSeq, released });
+  }
 
   record(change: AgentChange): void {
     const { kind, before, after } = change.record;
     const previous = this.turnOf(change.pane.id);
+    // What a replayed ring merely recomputes is no turn; a state reached while no daemon ran is one.
+    if (change.recomputed === 'passing' || change.recomputed === 'same') {
+      this.turns.set(change.pane.id, { turnSeq: previous.turnSeq, released: after.agent !== null ? false : previous.released });
+      return;
+    }
     const turned = kind === 'released' || before.agent !== after.agent || before.state !== after.state;
     this.turns.set(change.pane.id, {
       turnSeq: turned ? change.seq : previous.turnSeq,
@@ -36,3 +45,4 @@ export class ChangeLedger {
     this.turns.delete(paneId);
   }
 }
+

@@ -15,7 +15,7 @@ import type { TargetFacts } from './wait-match.ts';
  * It also keeps the ledger of turns that `sinceSeq` is judged by, from the daemon's start.
  */
 export class WaitHub implements Disposable {
-  private readonly ledger = new ChangeLedger();
+  private readonly ledger: ChangeLedger;
   private readonly byPane = new Map<string, Set<AgentWait>>();
   private readonly removed = new Set<PaneRecord>();
   private readonly subscriptions = new DisposableStore();
@@ -23,7 +23,9 @@ export class WaitHub implements Disposable {
   constructor(
     private readonly registry: PaneRegistry,
     private readonly agents: AgentService,
+    history?: ConstructorParameters<typeof ChangeLedger>[0],
   ) {
+    this.ledger = new ChangeLedger(history);
     this.subscriptions.add(
       agents.onChange((change) => {
         this.ledger.record(change);
@@ -86,7 +88,7 @@ export class WaitHub implements Disposable {
       paneExited: pane.state !== 'running',
       agent: view.agent,
       state: view.displayed,
-      stateSince: view.stateSince,
+      stateSince: this.agents.stateSince(pane, view),
       turnSeq: turn.turnSeq,
       released: turn.released,
     };

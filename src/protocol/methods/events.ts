@@ -40,8 +40,10 @@ export interface EventData {
     seen: boolean;
     revision: number;
     seq: number;
-    /** The first state of a pane taken back after a daemon restart: recomputed, not a new turn. */
+    /** A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn. */
     recovered?: true;
+    /** On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch). */
+    outputEndedAt?: number;
   };
   /** Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change. */
   'agent.seen': { agent: string | null; state: AgentState; seen: boolean; seq: number };

@@ -12,6 +12,7 @@ import { EVENT, SERVER_PROBE } from '../events.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
 import { RPC_DISCOVER } from './discover.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
+import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -26,6 +27,7 @@ export * from './events.ts';
 export * from './attach.ts';
 export * from './discover.ts';
 export * from './record.ts';
+export * from './inbox.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -65,6 +67,8 @@ export const ALL_METHODS = [
   EVENTS_UNSUBSCRIBE,
   EVENTS_READ,
   EVENTS_CURSOR,
+  INBOX_LIST,
+  INBOX_ACK,
 ] as const;
 
 /** Every declared server-to-client notification. */

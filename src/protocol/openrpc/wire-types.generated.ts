@@ -883,9 +883,13 @@ export const WIRE_TYPES: WireTypes = {
                         "type": "number"
                       },
                       "recovered": {
-                        "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+                        "description": "A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn.",
                         "type": "boolean",
                         "const": true
+                      },
+                      "outputEndedAt": {
+                        "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
+                        "type": "number"
                       }
                     },
                     "required": [
@@ -1199,6 +1203,34 @@ export const WIRE_TYPES: WireTypes = {
       },
       "required": [
         "unsubscribed"
+      ]
+    },
+    "inbox.ack": {
+      "type": "object",
+      "properties": {
+        "acknowledged": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          }
+        }
+      },
+      "required": [
+        "acknowledged"
+      ]
+    },
+    "inbox.list": {
+      "type": "object",
+      "properties": {
+        "items": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/InboxItem"
+          }
+        }
+      },
+      "required": [
+        "items"
       ]
     },
     "pane.attach": {
@@ -2954,9 +2986,13 @@ export const WIRE_TYPES: WireTypes = {
           "type": "number"
         },
         "recovered": {
-          "description": "The first state of a pane taken back after a daemon restart: recomputed, not a new turn.",
+          "description": "A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn.",
           "type": "boolean",
           "const": true
+        },
+        "outputEndedAt": {
+          "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
+          "type": "number"
         }
       },
       "required": [
@@ -3897,6 +3933,104 @@ export const WIRE_TYPES: WireTypes = {
         "panes",
         "agents",
         "stateChangeSeq"
+      ]
+    },
+    "InboxItem": {
+      "description": "One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,\nkept (across restarts too) until acknowledged; a newer one of the same pane replaces it.",
+      "type": "object",
+      "properties": {
+        "id": {
+          "description": "Counts up for the daemon's state folder; never reused.",
+          "type": "number"
+        },
+        "pane": {
+          "type": "object",
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                }
+              ]
+            }
+          },
+          "required": [
+            "id",
+            "name"
+          ]
+        },
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "state": {
+          "type": "string",
+          "enum": [
+            "blocked",
+            "done"
+          ]
+        },
+        "seq": {
+          "description": "The state_change_seq and the event cursor of the `agent.attention` that made it.",
+          "type": "number"
+        },
+        "cursor": {
+          "type": "number"
+        },
+        "ts": {
+          "description": "When it entered the inbox (ms since the epoch).",
+          "type": "number"
+        },
+        "title": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "message": {
+          "type": "string"
+        },
+        "prompt": {
+          "description": "What the blocked agent asks, as data, when its manifest reads it; null until then.",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "object",
+              "properties": {},
+              "additionalProperties": {}
+            }
+          ]
+        }
+      },
+      "required": [
+        "id",
+        "pane",
+        "agent",
+        "state",
+        "seq",
+        "cursor",
+        "ts",
+        "title",
+        "message",
+        "prompt"
       ]
     },
     "ManifestEntry": {

@@ -43,6 +43,8 @@ export class HostPane {
   private killTimer: NodeJS.Timeout | null = null;
   private reason: string | null = null;
   private inputReceived = 0;
+  /** When output was last read: a daemon taking the pane back learns when a turn ended while none ran. */
+  private lastOutputAt: number | null = null;
   private inputReport: NodeJS.Timeout | null = null;
 
   constructor(
@@ -59,6 +61,7 @@ export class HostPane {
     this.pid = this.pty.pid;
     this.pty.onData((data) => {
       this.ring.push(data);
+      this.lastOutputAt = Date.now();
       this.events.output(this, data);
     });
     this.pty.onExit((info) => {
@@ -70,7 +73,7 @@ export class HostPane {
   }
 
   info(): HostPaneInfo {
-    return { handle: this.handle, pid: this.pid, meta: this.meta, cols: this.cols, rows: this.rows, startedAt: this.startedAt, dropped: this.ring.dropped, exit: this.exit, inputReceived: this.inputReceived };
+    return { handle: this.handle, pid: this.pid, meta: this.meta, cols: this.cols, rows: this.rows, startedAt: this.startedAt, dropped: this.ring.dropped, exit: this.exit, inputReceived: this.inputReceived, lastOutputAt: this.lastOutputAt };
   }
 
   write(data: Buffer): void {

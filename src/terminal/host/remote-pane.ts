@@ -19,6 +19,7 @@ export class RemotePane extends ScreenPane implements HostPaneSink {
   /** Bytes the host dropped from the ring before this daemon attached. */
   readonly dropped: number;
   readonly recovered: boolean;
+  readonly outputEndedAt: number | null;
   private pausedHost = false;
   private readonly text = new OutputText();
   private readonly replayed$: Promise<void>;
@@ -39,6 +40,7 @@ export class RemotePane extends ScreenPane implements HostPaneSink {
     this.handle = info.handle;
     this.dropped = info.dropped;
     this.recovered = options.recovered;
+    this.outputEndedAt = info.lastOutputAt ?? null;
     this.inputSent = this.inputReceived = info.inputReceived;
     this.replayed$ = new Promise((resolve) => (this.resolveReplayed = resolve));
     if (!options.recovered) this.resolveReplayed();

@@ -69,6 +69,8 @@ export interface HostPaneInfo {
   exit: HostExit | null;
   /** Input bytes the host has received for the pane since it started (the daemon counts what it sent on top). */
   inputReceived: number;
+  /** When the host last read output from the pane (ms since the epoch); null before any. Absent from an older host. */
+  lastOutputAt?: number | null;
 }
 
 export interface HostExit {

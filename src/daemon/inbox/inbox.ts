@@ -1,0 +1,155 @@
+import { MAX_INBOX_ITEMS, type InboxItem } from '../../protocol/methods/inbox.ts';
+import type { CorralEvent } from '../../protocol/methods/events.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
+import { Emitter } from '../../base/emitter.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Logger } from '../logger.ts';
+import { readStateFile, writeStateFile } from '../state/state-file.ts';
+
+const INBOX_FILE_VERSION = 1;
+
+interface StoredInbox {
+  version: number;
+  nextId: number;
+  /** The cursor of the last attention event taken in: an event at or below it is never taken twice. */
+  lastCursor: number;
+  items: InboxItem[];
+}
+
+/**
+ * The attention inbox: each `agent.attention` event becomes an item, one per pane (a newer one of the
+ * same pane replaces it), kept in a file of the state folder until acknowledged. `onAdded` fires once
+ * per item, when it enters: notifications hang on it, so nothing is notified twice, across restarts too.
+ * An item is acknowledged by `inbox.ack`, by focusing or answering its pane, when its pane leaves the
+ * item's state for another known one, and when its pane is removed.
+ */
+export class Inbox implements Disposable {
+  private items: InboxItem[] = [];
+  private nextId = 1;
+  private lastCursor = 0;
+  private scheduled: NodeJS.Immediate | null = null;
+  private readonly added: Emitter<InboxItem>;
+  private readonly subscriptions = new DisposableStore();
+
+  constructor(
+    private readonly path: string,
+    hub: EventHub,
+    agents: AgentService,
+    private readonly log: Logger,
+  ) {
+    this.added = new Emitter((error) => log.error({ err: error }, 'inbox listener failed'));
+    this.load();
+    this.subscriptions.add(
+      hub.onPublish(({ event }) => {
+        if (event.kind === 'agent.attention') this.take(event as CorralEvent<'agent.attention'>);
+        else if (event.kind === 'pane.removed' && event.pane) this.acknowledgePane(event.pane.id);
+      }),
+    );
+    this.subscriptions.add(
+      agents.onChange(({ pane, record, extrasOnly }) => {
+        if (extrasOnly) return;
+        const { before, after } = record;
+        // Leaving blocked (answered) or done (seen, prompted) for a known state is acting on it; the
+        // unknown of a pane being recovered is not.
+        if (after.displayed === 'unknown' || before.displayed === after.displayed) return;
+        if (before.displayed === 'blocked' || before.displayed === 'done') this.acknowledgePane(pane.id, before.displayed);
+      }),
+    );
+  }
+
+  onAdded(listener: (item: InboxItem) => void): Disposable {
+    return this.added.event(listener);
+  }
+
+  list(): InboxItem[] {
+    return [...this.items];
+  }
+
+  /** Acknowledges the items named (all with `all`); answers the ids acknowledged, unknown ids left out. */
+  acknowledge(ids: readonly number[] | 'all'): number[] {
+    const gone = ids === 'all' ? this.items : this.items.filter((item) => ids.includes(item.id));
+    if (gone.length === 0) return [];
+    const set = new Set(gone);
+    this.items = this.items.filter((item) => !set.has(item));
+    this.schedule();
+    return gone.map((item) => item.id);
+  }
+
+  /** Acknowledges every item of the pane (of one state only, when given). */
+  acknowledgePane(paneId: string, state?: InboxItem['state']): number[] {
+    return this.acknowledge(this.items.filter((item) => item.pane.id === paneId && (state === undefined || item.state === state)).map((item) => item.id));
+  }
+
+  /** Writes now if a write is due (the daemon is stopping). */
+  flush(): void {
+    if (this.scheduled !== null) clearImmediate(this.scheduled);
+    this.scheduled = null;
+    try {
+      writeStateFile(this.path, { version: INBOX_FILE_VERSION, nextId: this.nextId, lastCursor: this.lastCursor, items: this.items } satisfies StoredInbox);
+    } catch (error) {
+      this.log.error({ file: this.path, err: error }, 'cannot write the inbox file');
+    }
+  }
+
+  dispose(): void {
+    this.subscriptions.dispose();
+    if (this.scheduled !== null) this.flush();
+    this.added.dispose();
+  }
+
+  private take(event: CorralEvent<'agent.attention'>): void {
+    if (event.cursor <= this.lastCursor || event.pane === null) return;
+    this.lastCursor = event.cursor;
+    const item: InboxItem = {
+      id: this.nextId++,
+      pane: { id: event.pane.id, name: event.pane.name },
+      agent: event.data.agent,
+      state: event.data.state,
+      seq: event.data.seq,
+      cursor: event.cursor,
+      ts: event.ts,
+      title: event.data.title,
+      message: event.data.message,
+      prompt: null,
+    };
+    // One per pane: the pane's earlier item was of a turn that is over.
+    this.items = this.items.filter((other) => other.pane.id !== item.pane.id);
+    this.items.push(item);
+    if (this.items.length > MAX_INBOX_ITEMS) this.items.splice(0, this.items.length - MAX_INBOX_ITEMS);
+    // Written before anyone is told, so an item notified is an item the next daemon still has.
+    this.flush();
+    this.added.fire(item);
+  }
+
+  private schedule(): void {
+    if (this.scheduled !== null) return;
+    this.scheduled = setImmediate(() => this.flush());
+  }
+
+  private load(): void {
+    let value: unknown;
+    try {
+      value = readStateFile(this.path);
+    } catch (error) {
+      this.log.warn({ file: this.path, err: error }, 'inbox file unreadable: starting with an empty inbox');
+      return;
+    }
+    if (value === null) return;
+    const stored = value as Partial<StoredInbox>;
+    if (stored.version !== INBOX_FILE_VERSION || !Array.isArray(stored.items) || !Number.isSafeInteger(stored.nextId) || !Number.isSafeInteger(stored.lastCursor)) {
+      this.log.warn({ file: this.path }, 'inbox file of another version or shape: starting with an empty inbox');
+      return;
+    }
+    this.items = stored.items.filter(isItem).slice(-MAX_INBOX_ITEMS);
+    this.nextId = Math.max(stored.nextId!, ...this.items.map((item) => item.id + 1));
+    this.lastCursor = stored.lastCursor!;
+  }
+}
+
+function isItem(value: unknown): value is InboxItem {
+  const item = value as Partial<InboxItem> | null;
+  return (
+    typeof item === 'object' && item !== null && Number.isSafeInteger(item.id) && typeof item.pane?.id === 'string' && (item.state === 'blocked' || item.state === 'done') && Number.isSafeInteger(item.seq) && Number.isSafeInteger(item.cursor)
+  );
+}

@@ -1,0 +1,45 @@
+import { defineMethod, returns } from '../method.ts';
+import { arrayOf, bool, int, optional, params } from '../validate.ts';
+
+/**
+ * One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,
+ * kept (across restarts too) until acknowledged; a newer one of the same pane replaces it.
+ */
+export interface InboxItem {
+  /** Counts up for the daemon's state folder; never reused. */
+  id: number;
+  pane: { id: string; name: string | null };
+  agent: string | null;
+  state: 'blocked' | 'done';
+  /** The state_change_seq and the event cursor of the `agent.attention` that made it. */
+  seq: number;
+  cursor: number;
+  /** When it entered the inbox (ms since the epoch). */
+  ts: number;
+  title: string | null;
+  message: string;
+  /** What the blocked agent asks, as data, when its manifest reads it; null until then. */
+  prompt: Record<string, unknown> | null;
+}
+
+/** Items kept at most; the oldest go first beyond it (one per pane at most, so only many panes reach it). */
+export const MAX_INBOX_ITEMS = 1000;
+
+export const INBOX_LIST = defineMethod({
+  name: 'inbox.list',
+  summary: 'The attention inbox: every unacknowledged blocked or done item, oldest first.',
+  params: params({}),
+  result: returns<{ items: InboxItem[] }>(),
+  errors: [],
+});
+
+export const INBOX_ACK = defineMethod({
+  name: 'inbox.ack',
+  summary: 'Acknowledge inbox items by id, or all of them; focusing or answering a pane acknowledges its items too.',
+  params: params({
+    ids: optional(arrayOf(int({ min: 1, max: Number.MAX_SAFE_INTEGER }), { max: MAX_INBOX_ITEMS })),
+    all: optional(bool()),
+  }),
+  result: returns<{ acknowledged: number[] }>(),
+  errors: ['invalid_params'],
+});
