@@ -4,6 +4,7 @@ import type { GateSpec, ManifestSpec, MatcherSpec } from './manifest-spec.ts';
 import type { KeyPath } from './positions.ts';
 import { expandGlyphClasses } from './glyphs.ts';
 import { compileRe2, type Pattern } from './pattern.ts';
+import { compilePromptReaders } from './prompt-compile.ts';
 
 const CASE_INSENSITIVE = '(?i)';
 
@@ -27,6 +28,7 @@ export function compileManifest(spec: ManifestSpec, source: string, locate: Loca
       packages: spec.identity.packages,
       argvPatterns: spec.identity.argvPatterns.map((pattern) => compilePattern(pattern, ['identity', 'argv_patterns'], 'identity.argv_patterns', locate)),
     },
+    prompts: compilePromptReaders(spec.prompts ?? [], locate),
   };
 }
 

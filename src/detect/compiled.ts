@@ -1,6 +1,7 @@
 import type { ManifestRef } from './types.ts';
 import type { ManifestSpec, RuleSpec } from './manifest-spec.ts';
 import type { Pattern } from './pattern.ts';
+import type { CompiledPromptReader } from './prompt-compile.ts';
 import type { RegionSpec } from './region-spec.ts';
 
 /** A matcher with its patterns compiled; `contains` entries are stored lower-cased. */
@@ -34,4 +35,6 @@ export interface CompiledManifest {
   ref: ManifestRef;
   rules: readonly CompiledRule[];
   identity: CompiledIdentity;
+  /** Prompt readers in file order; the first whose dialog is on screen reads it. */
+  prompts: readonly CompiledPromptReader[];
 }

@@ -1,4 +1,5 @@
 import type { RawState } from '../protocol/states.ts';
+import type { PromptReaderSpec } from './prompt-spec.ts';
 import type { RegionSpec } from './region-spec.ts';
 
 /** Matchers shared by rules and gates; every present matcher must pass. */
@@ -81,4 +82,6 @@ export interface ManifestSpec {
   resume: { args: string[] } | null;
   integration: IntegrationSpec | null;
   rules: RuleSpec[];
+  /** How to read a blocked agent's dialog as data (`[[prompts]]`, prompt-schema.ts). */
+  prompts: PromptReaderSpec[];
 }

@@ -62,7 +62,8 @@ export const TOOLS: Tool[] = [
     description:
       'List the coding agents Corral runs, with each one\'s state: "working" (busy), "blocked" (waiting for a decision: ' +
       'use answer_agent), "done" (finished and not looked at yet), "idle" (ready for a prompt) or "unknown". Returns ' +
-      '{seq, agents: [{id, name, workspace, agent, state, title}], workspaces}. Use it first to learn the names, and ' +
+      '{seq, agents: [{id, name, workspace, agent, state, title, prompt?}], workspaces}; a blocked agent has `prompt`: ' +
+      '{id, kind, text, choices: [{id, label, keys, default}], freeText, note}, what it asks. Use it first to learn the names, and ' +
       'pass `seq` as sinceSeq to wait_for_agents when you prompt right after listing.',
     inputSchema: {
       type: 'object',
@@ -77,7 +78,7 @@ export const TOOLS: Tool[] = [
       const list = await client.call('agent.list', Object.keys(filter).length > 0 ? { filter } : {});
       return {
         seq: list.seq,
-        agents: list.agents.map((a) => ({ id: a.id, name: a.name, workspace: a.workspace, agent: a.agent, state: a.state, title: a.title })),
+        agents: list.agents.map((a) => ({ id: a.id, name: a.name, workspace: a.workspace, agent: a.agent, state: a.state, title: a.title, ...(a.prompt ? { prompt: a.prompt } : {}) })),
         workspaces: list.workspaces,
       };
     },
@@ -136,14 +137,19 @@ export const TOOLS: Tool[] = [
   {
     name: 'answer_agent',
     description:
-      'Answer a blocked agent (one waiting on a permission or a question): choice is the number of the option on its ' +
-      'screen (read_agent shows them; 1 is usually "Yes"), or keys are named keys such as ["Escape"] or ["1", "Enter"]. ' +
-      'Returns {state} once the agent has left blocked. Refused with agent_not_blocked when it is not blocked.',
+      'Answer a blocked agent (one waiting on a permission or a question). Take the prompt from list_agents or ' +
+      'wait_for_agents (`prompt`): pass its id as promptId and the id of the choice you pick as choice ("yes"); for a ' +
+      'free-text question (freeText) pass text instead; keys (named keys such as ["Escape"]) when no choice fits. The ' +
+      'answer is typed only if that prompt is still on screen: otherwise it is refused with prompt_changed, whose data ' +
+      'holds the prompt shown now, and nothing is typed. Calling again with the same promptId and choice types nothing ' +
+      'twice. Returns {state} once the agent has left blocked, or {state: "blocked", prompt} when it asks a next question.',
     inputSchema: {
       type: 'object',
       properties: {
         target: oneTarget,
-        choice: { type: 'integer', minimum: 0, maximum: 99, description: 'The option number to pick.' },
+        promptId: { type: 'string', description: 'The id of the prompt you answer (prompt.id).' },
+        choice: { type: 'string', description: 'The id of the choice to pick (prompt.choices[].id).' },
+        text: { type: 'string', description: 'The answer to a free-text question.' },
         keys: { type: 'array', items: { type: 'string' }, description: 'Named keys instead of a choice: Enter, Escape, Up, Down, Tab, C-c, or text.' },
       },
       required: ['target'],
@@ -154,7 +160,9 @@ export const TOOLS: Tool[] = [
       const [id] = await client.targets(args.target, { one: 'answer_agent' });
       return client.call('agent.answer', {
         target: id!,
+        ...(args.promptId !== undefined ? { promptId: args.promptId } : {}),
         ...(args.choice !== undefined ? { choice: args.choice } : {}),
+        ...(args.text !== undefined ? { text: args.text } : {}),
         ...(args.keys !== undefined ? { keys: args.keys } : {}),
       });
     },
@@ -218,7 +226,8 @@ export const TOOLS: Tool[] = [
       '`until` (default idle, done or blocked), then return {outcome: "matched", matched, states, seq}. If it takes longer ' +
       `than timeoutSeconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS}) it returns {outcome: "timed_out", states}: ` +
       'call it again to keep waiting. outcome "gone" means an agent exited. After prompt_agent, pass its seq as ' +
-      'sinceSeq. When a state is "blocked", read_agent then answer_agent; then wait again with the returned seq. ' +
+      'sinceSeq. When a state is "blocked", the result has prompts: {name: prompt} (what it asks, its choices and id): ' +
+      'answer it with answer_agent; then wait again with the returned seq. ' +
       'targets may hold "@WORKSPACE" or globs; allAgents: true waits on every agent Corral runs. With read: true the ' +
       'result also has screens: {name: screen text} of each matched agent, so you need no read_agent after it. A pane ' +
       'whose program is not a recognised agent is refused with no_agent unless allowUnknown: true.',

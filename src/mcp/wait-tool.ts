@@ -1,7 +1,9 @@
-import { DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
+import { DaemonClient, DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../protocol/states.ts';
+import { AGENT_GET } from '../protocol/methods/agent.ts';
+import type { AgentPrompt } from '../protocol/prompt.ts';
 
 /** A model that names no timeout waits this long; a client tool timeout (often 60 s) must not cut it first. */
 export const DEFAULT_WAIT_SECONDS = 50;
@@ -19,9 +21,12 @@ export interface WaitArgs {
   timeoutSeconds?: number;
 }
 
+/** The prompt of each target the wait left blocked, read right after it ended: what to answer. */
+type Prompts = { prompts?: Record<string, AgentPrompt> };
+
 export type WaitOutcome =
-  | ({ outcome: 'matched' } & AgentWaitResult)
-  | ({ outcome: 'timed_out' | 'gone' } & AgentWaitResult & { gone?: string[] });
+  | ({ outcome: 'matched' } & AgentWaitResult & Prompts)
+  | ({ outcome: 'timed_out' | 'gone' } & AgentWaitResult & { gone?: string[] } & Prompts);
 
 /**
  * One long-poll wait, on a connection of its own: the daemon's `agent.wait` judges the current state
@@ -47,12 +52,33 @@ export async function waitForAgents(socket: string, args: WaitArgs, signal: Abor
       },
       { graceMs: reconnectGraceMs, signal },
     );
-    return { outcome: 'matched', ...result };
+    return { outcome: 'matched', ...result, ...(await promptsOf(socket, result.states)) };
   } catch (error) {
     if (error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone') && !signal.aborted) {
       const details = error.details as unknown as AgentWaitResult & { gone?: string[] };
-      return { outcome: error.code === 'timeout' ? 'timed_out' : 'gone', ...details };
+      return { outcome: error.code === 'timeout' ? 'timed_out' : 'gone', ...details, ...(await promptsOf(socket, details.states ?? {})) };
     }
     throw error;
   }
+}
+
+/** The prompts of the blocked targets; a target gone in between is left out. */
+async function promptsOf(socket: string, states: AgentWaitResult['states']): Promise<Prompts> {
+  const blocked = Object.entries(states).filter(([, state]) => state === 'blocked');
+  if (blocked.length === 0) return {};
+  const prompts: Record<string, AgentPrompt> = {};
+  const connection = await DaemonClient.connect(socket);
+  try {
+    for (const [name] of blocked) {
+      try {
+        const info = await connection.call(AGENT_GET, { target: name });
+        if (info.prompt) prompts[name] = info.prompt;
+      } catch (error) {
+        if (!(error instanceof CorralError)) throw error;
+      }
+    }
+  } finally {
+    connection.dispose();
+  }
+  return Object.keys(prompts).length > 0 ? { prompts } : {};
 }

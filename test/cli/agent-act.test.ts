@@ -69,6 +69,31 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('guarded');
   });
 
+  it('shows the question with agent get and answers it by a choice label or its start', async () => {
+    await fakeAgent('asker', 200);
+    await session.call('agent.prompt', { target: 'asker', text: 'perm' });
+    // The form drawn to its last line: one drawn in pieces reads as a growing prompt until then.
+    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'explain'), 'the permission form');
+    const shown = await corral('agent', 'get', 'asker');
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /asks:\s+permission: Bash command · rm -rf \/tmp\/fake-agent-scratch · Remove the scratch folder · Do you want to proceed\?/);
+    assert.match(shown.stdout, /choices:\s+yes \[1\]\*, no-and-tell-claude-what-to-do \[Escape\], amend \[Tab\], explain \[C-e\]/);
+    const unknown = await corral('agent', 'answer', 'asker', 'maybe');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no choice "maybe"; its choices: yes \[1\]\*/);
+    const answered = await corral('agent', 'answer', 'asker', 'yes');
+    assert.equal(answered.code, 0, answered.stderr);
+    assert.match(answered.stdout, /^asker left blocked: now (working|idle|done)/);
+    await waitFor(async () => (await screen('asker')).includes('Command ran.'), { what: 'the command run after yes' });
+
+    await session.call('agent.prompt', { target: 'asker', text: 'automode' });
+    await agentUntil('asker', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'cancel'), 'the auto mode dialog');
+    const left = await corral('agent', 'answer', 'asker', 'leave', 'for');
+    assert.equal(left.code, 0, left.stderr);
+    await waitFor(async () => (await screen('asker')).includes('Left auto mode.'), { what: 'the dialog left by shift+Tab' });
+    await kill('asker');
+  });
+
   it('exits 124 when the answer does not move the agent out of blocked in time', async () => {
     await fakeAgent('stuck', 200);
     await session.call('agent.prompt', { target: 'stuck', text: 'perm' });

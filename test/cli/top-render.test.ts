@@ -147,3 +147,21 @@ test('a workspace column once agents are not all in w1, and whole names on a wid
   const alone = renderFrame([agent('w1:p2', 'idle', 1_000)], { cols: 100, height: 10, now: NOW, selected: -1, color: false });
   assert.doesNotMatch(alone[1]!, /WS/);
 });
+
+test('a blocked row shows the question it asks where the title goes', () => {
+  const prompt = {
+    id: 'p1-0a1b2c3d',
+    kind: 'permission' as const,
+    text: 'Bash command\nrm -rf build/\nDo you want to proceed?',
+    choices: [{ id: 'yes', label: 'Yes', keys: ['1'], default: true }],
+    freeText: false,
+    note: null,
+    source: 'screen:tool_permission',
+  };
+  const rows = new TopRows();
+  rows.reset([agent('w1:p1', 'blocked', 2_000, { name: 'asker', title: '✳ Claude Code', prompt })]);
+  const lines = renderFrame(rows.sorted(), { cols: 120, height: 10, now: NOW, selected: -1, color: false });
+  const row = lines.find((line) => line.includes('asker'))!;
+  assert.match(row, /permission: Bash command · rm -rf build\/ · Do you want to proceed\?/);
+  assert.doesNotMatch(row, /Claude Code/);
+});

@@ -62,6 +62,23 @@ describe('offline commands', () => {
 });
 
 describe('manifest lint', () => {
+  it('warns of a blocked fixture no prompt reader reads, and of a reader no blocked fixture shows', () => {
+    const file = join(dir, 'asks.toml');
+    writeFileSync(
+      file,
+      [
+        'id = "asks"', 'version = "1"',
+        '[[rules]]', 'id = "form"', 'state = "blocked"', "line_regex = ['^Proceed\\?$']",
+        '[[prompts]]', 'id = "proceed"', 'kind = "permission"', "start = '^Run it now\\?$'", "choice = '^(?P<number>\\d)\\. (?P<label>.+)$'",
+      ].join('\n') + '\n',
+    );
+    const findings = lintManifests([file], [{ agent: 'asks', name: 'form.screen.txt', input: { lines: ['Proceed?', '1. Yes'], title: null, progress: null } }]);
+    assert.deepEqual(findings.map((f) => [f.level, f.code, f.rule]), [
+      ['warning', 'prompt_unread', null],
+      ['warning', 'prompt_reader_unused', 'proceed'],
+    ]);
+  });
+
   it('flags a blocked rule that reads the whole screen with no anchor', () => {
     const file = join(dir, 'loose.toml');
     writeFileSync(file, 'id = "loose"\nversion = "1"\n[[rules]]\nid = "would_you_like"\nstate = "blocked"\ncontains = ["would you like to"]\n');

@@ -87,9 +87,15 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       seq = woke.seq;
       for (const name of woke.matched as string[]) {
         if (woke.states[name] === 'blocked') {
-          const screen = await tool('read_agent', { target: name });
-          assert.match(screen.text, /Do you want to proceed\?/);
-          const answer = await tool('answer_agent', { target: name, choice: 1 });
+          // The wait hands over what the agent asks; the list shows it too, once the form is drawn to its last line.
+          assert.equal(woke.prompts[name].kind, 'permission');
+          let prompt: any;
+          await until(async () => {
+            prompt = (await tool('list_agents', {})).agents.find((a: { name: string }) => a.name === name).prompt;
+            return prompt?.choices.some((c: { id: string }) => c.id === 'explain') === true;
+          }, 'the whole permission form in list_agents');
+          assert.match(prompt.text, /Do you want to proceed\?/);
+          const answer = await tool('answer_agent', { target: name, promptId: prompt.id, choice: prompt.choices.find((c: { default: boolean }) => c.default).id });
           assert.notEqual(answer.state, 'blocked');
           answered += 1;
         } else {

@@ -8,6 +8,9 @@ import { printFields, printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
 import { nonNegativeInt, positiveDuration } from './parse.ts';
+import { AGENT_GET } from '../../protocol/methods/agent.ts';
+import type { AgentPrompt } from '../../protocol/prompt.ts';
+import { choicesLine, findChoice, questionLine } from './prompt-format.ts';
 
 /** The prompt's text: the argument, or all of stdin for `-` (its trailing newlines dropped, since Enter submits). */
 async function promptText(text: string): Promise<string> {
@@ -20,6 +23,18 @@ async function promptText(text: string): Promise<string> {
 function oneLine(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * What `agent answer` sends for the words a person gave: the id of the prompt's choice they name, or,
+ * when the prompt has none such (or no prompt was read), the option number typed as digits.
+ */
+function choiceParam(prompt: AgentPrompt | undefined, words: string): string | number {
+  const found = prompt ? findChoice(prompt, words) : null;
+  if (found) return found.id;
+  if (/^\d{1,2}$/.test(words.trim())) return Number(words.trim());
+  const choices = prompt && prompt.choices.length > 0 ? `; its choices: ${choicesLine(prompt)}` : prompt ? ` (${choicesLine(prompt)})` : '';
+  throw new UsageError(`the prompt has no choice "${words}"${choices}`);
 }
 
 /** `agent prompt`, `agent answer`, `agent queue` on the agent group; `pane metadata` on the pane group. */
@@ -49,25 +64,33 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
 
   agent
     .command('answer')
-    .description('answer a blocked agent with an option number or keys; waits until it leaves blocked')
+    .description('answer the prompt a blocked agent shows (see `corral agent get`), by a choice, keys or text; waits until it leaves blocked')
     .argument('<target>', 'pane id or name, or @WORKSPACE or a pattern that names exactly one pane')
-    .argument('[choice]', 'the option number to pick, typed as digits', nonNegativeInt)
-    .option('--keys <key...>', 'named keys to send instead of a number (Enter, Escape, Down, Tab, C-c, ...)')
+    .argument('[choice...]', "the choice: its id, the number or letter that picks it, or the start of its label (`yes`, `1`, `don't ask`)")
+    .option('--keys <key...>', 'named keys to send instead of a choice (Enter, Escape, Down, Tab, C-c, ...)')
+    .option('--text <text>', 'the answer to a free-text question, submitted with Enter')
     .option('--timeout <duration>', 'give up after this long (default 10s; 15m, 90s, 500ms, a plain number is ms); exit 124', positiveDuration)
-    .action(async (target: string, choice: number | undefined, options: { keys?: string[]; timeout?: number }, cmd: Command) => {
+    .action(async (target: string, words: string[], options: { keys?: string[]; text?: string; timeout?: number }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
-      if ((choice === undefined) === (options.keys === undefined)) throw new UsageError('give an option number or --keys KEY..., exactly one');
-      const answer = {
-        ...(choice !== undefined ? { choice } : { keys: options.keys! }),
-        ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
-      };
-      // An answer is a decision about one form: a group must name exactly one pane.
+      const choice = words.length > 0 ? words.join(' ') : undefined;
+      if ([choice, options.keys, options.text].filter((given) => given !== undefined).length !== 1) {
+        throw new UsageError('give a choice, --keys KEY... or --text TEXT, exactly one');
+      }
+      // An answer is a decision about one form: a group must name exactly one pane, and the answer names the prompt it was chosen from.
       const { id, result } = await withDaemon(socket, async (client) => {
         const id = await oneTarget(client, target, 'agent answer');
+        const { prompt } = await client.call(AGENT_GET, { target: id });
+        const answer = {
+          ...(prompt ? { promptId: prompt.id } : {}),
+          ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+          ...(options.keys !== undefined ? { keys: options.keys } : options.text !== undefined ? { text: options.text } : { choice: choiceParam(prompt, choice!) }),
+        };
         return { id, result: await client.call(AGENT_ANSWER, { target: id, ...answer }) };
       });
       if (json) return printJson(result);
-      printText(`${id} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})`);
+      const repeated = result.repeated ? ' (already answered: typed once)' : '';
+      if (result.prompt) printText(`${id} answered${repeated}; now it asks ${questionLine(result.prompt)}\n  choices: ${choicesLine(result.prompt)}`);
+      else printText(`${id} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})${repeated}`);
     });
 
   agent

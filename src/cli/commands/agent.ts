@@ -6,6 +6,7 @@ import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
+import { choicesLine, questionLine } from './prompt-format.ts';
 
 /** The agent group; other agent commands register on the Command this returns. */
 export function registerAgentCommands(program: Command): Command {
@@ -57,6 +58,13 @@ export function agentFields(info: AgentInfo): [string, string][] {
     ['title', info.title ?? '-'],
     ['progress', info.progress ? `${info.progress.state}${info.progress.percent !== null ? `;${info.progress.percent}` : ''}` : '-'],
     ['queued', String(info.queued)],
+    ...(info.prompt
+      ? ([
+          ['asks', questionLine(info.prompt)],
+          ['choices', choicesLine(info.prompt)],
+          ['prompt id', info.prompt.id],
+        ] as [string, string][])
+      : []),
   ];
 }
 

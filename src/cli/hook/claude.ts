@@ -16,12 +16,13 @@ export function mapClaude(payload: Payload): HookAction {
       return say('working', 'prompt submitted');
     case 'PreToolUse':
       // A question to the user is a tool whose form waits for an answer.
-      return tool === 'AskUserQuestion' ? say('blocked', 'question: AskUserQuestion') : say('working', `tool: ${tool ?? '?'}`);
+      return tool === 'AskUserQuestion' ? say('blocked', `question: ${askedQuestion(payload) ?? 'AskUserQuestion'}`) : say('working', `tool: ${tool ?? '?'}`);
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return say('working', `tool done: ${tool ?? '?'}`);
     case 'PermissionRequest':
-      return say('blocked', `permission: ${tool ?? '?'}`);
+      // `<kind>: <text>`: the daemon shows it as the prompt's kind and text (src/detect/prompt-hint.ts).
+      return say('blocked', `permission: ${tool ?? '?'}${toolSubject(payload)}`);
     case 'Notification':
       return notification(payload);
     case 'Stop':
@@ -43,4 +44,22 @@ function notification(payload: Payload): HookAction {
   if (type === 'permission_prompt' || type === 'elicitation_dialog') return state('blocked', payload, `notification: ${type}`, 'session_id');
   if (type === undefined && /permission/i.test(message)) return state('blocked', payload, `notification: ${message}`, 'session_id');
   return { kind: 'ignore', why: `notification ${type ?? message.slice(0, 40)} is not a transition` };
+}
+
+/** What a tool acts on, from its input: the command, file, URL or pattern, as `: <it>`; empty when none is a string. */
+function toolSubject(payload: Payload): string {
+  const input = payload['tool_input'];
+  if (typeof input !== 'object' || input === null) return '';
+  for (const key of ['command', 'file_path', 'path', 'url', 'pattern', 'query']) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value.trim() !== '') return `: ${value.replace(/\s+/g, ' ').trim()}`;
+  }
+  return '';
+}
+
+/** The first question of an AskUserQuestion call (`tool_input.questions[0].question`). */
+function askedQuestion(payload: Payload): string | undefined {
+  const input = payload['tool_input'] as { questions?: unknown } | undefined;
+  const first = Array.isArray(input?.questions) ? (input!.questions[0] as { question?: unknown } | undefined) : undefined;
+  return typeof first?.question === 'string' && first.question.trim() !== '' ? first.question.trim() : undefined;
 }

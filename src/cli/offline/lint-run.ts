@@ -4,6 +4,7 @@ import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
 import { matchContext, matches } from '../../detect/match.ts';
 import { RegionReader } from '../../detect/regions.ts';
 import type { DetectInput } from '../../detect/types.ts';
+import { lintPromptReaders } from './lint-prompts.ts';
 
 export interface LintFinding {
   level: 'error' | 'warning';
@@ -37,7 +38,7 @@ export function lintManifests(files: string[], fixtures: FixtureScreen[]): LintF
       continue;
     }
     const screens = fixtures.filter((fixture) => fixture.agent === manifest.spec.id || manifest.spec.aliases.includes(fixture.agent));
-    findings.push(...lintProse(manifest, file), ...lintAgainstFixtures(manifest, file, screens));
+    findings.push(...lintProse(manifest, file), ...lintAgainstFixtures(manifest, file, screens), ...lintPromptReaders(manifest, file, screens));
   }
   return findings;
 }

@@ -2,6 +2,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { agentOf, titleOf, tokensOf } from '../display.ts';
 import type { AgentState } from '../../protocol/states.ts';
 import { formatAge } from '../commands/format.ts';
+import { questionLine } from '../commands/prompt-format.ts';
 import { ATTENTION_ORDER } from './rows.ts';
 import { ROLLUP_ORDER } from '../../protocol/methods/agent-query.ts';
 
@@ -128,7 +129,8 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
       fit(agentOf(row), AGENT_W),
       extra.workspace > 0 ? fit(row.workspace, extra.workspace) : '',
       fit(labelOf(row), widths.name),
-      fit(titleOf(row), widths.title),
+      // A blocked agent's question says more than its title.
+      fit(row.state === 'blocked' && row.prompt ? questionLine(row.prompt) : titleOf(row), widths.title),
       extra.tokens > 0 ? tokensOf(row).padStart(extra.tokens) : '',
       (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
     ].filter((cell) => cell !== '');

@@ -37,7 +37,7 @@ export async function promptAgent(agents: AgentService, queues: SteeringQueues, 
     throw new CorralError(
       'agent_blocked',
       `${view.agent} in pane ${pane.label()} waits on a decision; answer it with \`corral agent answer ${pane.name ?? pane.id} CHOICE\` (agent.answer)`,
-      { id: pane.id, state: view.displayed },
+      { id: pane.id, state: view.displayed, prompt: agents.of(pane).prompt() },
     );
   }
   // Queued or typed now, the prompt waits for the program to read it: it counts against the pane's input bound.

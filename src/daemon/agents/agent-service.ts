@@ -2,6 +2,7 @@ import type { ChangeRecord, Clock } from '../../arbiter/index.ts';
 import { systemClock, type AgentView, type ArbiterWindows, type InbandPolicy } from '../../arbiter/index.ts';
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { AgentPrompt } from '../../protocol/prompt.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
@@ -27,6 +28,8 @@ export interface AgentChange {
   extrasOnly?: true;
   /** Set on a recovered pane's changes until it settles (see recomputation.ts). */
   recomputed?: Recomputed;
+  /** With extrasOnly: what changed is the prompt of a pane that stays blocked (a new dialog, a new id). */
+  promptChanged?: true;
 }
 
 export interface AgentServiceOptions {
@@ -128,6 +131,7 @@ export class AgentService implements Disposable {
       queued: this.extras.queued(pane.id),
       metadata: this.extras.metadata(pane.id),
       paneState: pane.state,
+      ...promptOf(this.find(pane), view),
     };
   }
 
@@ -140,13 +144,13 @@ export class AgentService implements Disposable {
    * Republishes the pane's info after an extra changed (the steering queue), so that `queued` reaches
    * listeners; see `AgentChange.extrasOnly`. Nothing happens for a pane already disposed.
    */
-  touch(pane: PaneRecord): void {
+  touch(pane: PaneRecord, what: 'queue' | 'prompt' = 'queue'): void {
     const agent = pane.get(AGENT_SLOT);
     if (!agent) return;
     const view = agent.view();
     const at = (this.options.clock ?? systemClock).now();
     const record: ChangeRecord = { kind: 'changed', at, revision: view.revision, before: view, after: view };
-    this.changed.fire({ seq: this.seq, pane, record, info: this.info(pane, view), extrasOnly: true });
+    this.changed.fire({ seq: this.seq, pane, record, info: this.info(pane, view), extrasOnly: true, ...(what === 'prompt' ? { promptChanged: true as const } : {}) });
   }
 
   /**
@@ -181,6 +185,7 @@ export class AgentService implements Disposable {
         ...(this.options.inband ? { inband: this.options.inband } : {}),
         publish: (source, changes) => this.publish(source, changes),
         accepted: (source) => this.accepted.fire(source),
+        promptChanged: (source) => this.touch(source, 'prompt'),
         log: this.options.log,
       }),
     );
@@ -198,4 +203,11 @@ export class AgentService implements Disposable {
       this.changed.fire(change);
     }
   }
+}
+
+/** AgentInfo's `prompt`: present while the agent is blocked. */
+function promptOf(agent: PaneAgent | undefined, view: AgentView): { prompt?: AgentPrompt } {
+  if (view.state !== 'blocked' || agent === undefined) return {};
+  const prompt = agent.prompt();
+  return prompt === null ? {} : { prompt };
 }

@@ -16,6 +16,10 @@ import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
+import { readPrompt, type PromptHint, type ReadPrompt } from '../../detect/prompt-read.ts';
+import { hintFromProgramStatus, hintFromReport } from '../../detect/prompt-hint.ts';
+import type { AgentPrompt } from '../../protocol/prompt.ts';
+import { PromptTracker } from './prompt-tracker.ts';
 
 const CHILD_GROUPS_INTERVAL_MS = 500;
 
@@ -32,7 +36,16 @@ export interface PaneAgentDeps {
   publish: (pane: PaneRecord, changes: ChangeRecord[]) => void;
   /** Told of every accepted report (what the state file keeps may have changed). */
   accepted?: (pane: PaneRecord) => void;
+  /** The prompt of a pane that stays blocked changed (a new dialog, a new id) with no state change to carry it. */
+  promptChanged?: (pane: PaneRecord) => void;
   log: Logger;
+}
+
+/** What a report says of the state it reports, for the prompt it may describe. */
+export interface ReportGist {
+  source: string;
+  state: string;
+  message?: string;
 }
 
 /**
@@ -53,6 +66,13 @@ export class PaneAgent implements Disposable {
   private disposed = false;
   /** What time-conditioned rules remember of this pane's screen; judged on the arbiter's clock. */
   private readonly memory = new ScreenMemory();
+  /** The prompt shown while blocked, with its instance id. */
+  private readonly prompts = new PromptTracker();
+  /** What the agent itself said of its prompt: OSC 7501's kind, a hook's tool and input. */
+  private oscHint: PromptHint | null = null;
+  private reportHint: PromptHint | null = null;
+  /** What the current prompt was read from: an unchanged screen and hint are not read again. */
+  private promptReadFrom: { lines: readonly string[]; hint: PromptHint | null } | null = null;
 
   constructor(
     readonly pane: PaneRecord,
@@ -79,6 +99,11 @@ export class PaneAgent implements Disposable {
 
   view(): AgentView {
     return this.arbiter.view();
+  }
+
+  /** The prompt the agent is blocked on; null when it is not blocked. */
+  prompt(): AgentPrompt | null {
+    return this.arbiter.view().state === 'blocked' ? this.prompts.current : null;
   }
 
   /** Whether the pane's program has written anything yet: before that it may still be starting its agent. */
@@ -120,8 +145,9 @@ export class PaneAgent implements Disposable {
    * taken the foreground may report before any output made the daemon look: reading the foreground
    * first keeps its report in its own generation instead of an earlier one that is about to end.
    */
-  report(admit: (arbiter: PaneArbiter) => ReportOutcome): { accepted: boolean; reason?: string } {
+  report(admit: (arbiter: PaneArbiter) => ReportOutcome, gist?: ReportGist): { accepted: boolean; reason?: string } {
     this.lookAtForeground();
+    if (gist !== undefined) this.reportHint = gist.state === 'blocked' ? hintFromReport(gist.source, gist.message) : null;
     const outcome = admit(this.arbiter);
     this.apply(outcome.changes);
     if (outcome.accepted) this.deps.accepted?.(this.pane);
@@ -131,6 +157,7 @@ export class PaneAgent implements Disposable {
 
   /** Manifests were reloaded: evaluate the screen again under the new rules. */
   manifestsChanged(): void {
+    this.promptReadFrom = null; // the new readers read the same screen anew
     if (this.pane.state === 'running') {
       this.observeForeground(this.pane.terminal.foreground());
       this.detectSoon();
@@ -190,7 +217,8 @@ export class PaneAgent implements Disposable {
     const manifest = this.deps.manifests().get(agent);
     if (!manifest) return;
     try {
-      this.apply(this.arbiter.observeScreen(evaluate(manifest, this.input(), this.memory)));
+      const input = this.input();
+      this.apply(this.arbiter.observeScreen(evaluate(manifest, input, this.memory)), input);
     } catch (error) {
       this.pane.warnings.error({ err: error, agent }, 'detection failed');
     }
@@ -239,6 +267,7 @@ export class PaneAgent implements Disposable {
     // OSC is parsed before the batch's foreground check: a report must meet the process that wrote it.
     if (event.kind === 'userVar' || event.kind === 'programStatus') this.lookAtForeground();
     const source = this.arbiter.view().source;
+    if (event.kind === 'programStatus') this.oscHint = event.value.state === 'blocked' ? hintFromProgramStatus(event.value.fields) : null;
     const outcome = this.arbiter.observeOsc(event);
     if (outcome) {
       this.apply(outcome.changes);
@@ -264,9 +293,58 @@ export class PaneAgent implements Disposable {
     this.apply(this.arbiter.paneExited());
   }
 
-  private apply(changes: ChangeRecord[]): void {
+  /** Publishes changes with the prompt read first, so a change to blocked carries its prompt in the same event. */
+  private apply(changes: ChangeRecord[], input?: DetectInput): void {
+    const newPrompt = this.notePrompt(input);
     if (changes.length > 0) this.deps.publish(this.pane, changes);
+    else if (newPrompt) this.deps.promptChanged?.(this.pane);
     this.armDeadline();
+  }
+
+  /** Reads the prompt while the agent is blocked; returns whether it is a new instance. */
+  private notePrompt(input: DetectInput | undefined): boolean {
+    const view = this.arbiter.view();
+    if (view.state !== 'blocked') {
+      // Leaving blocked ends the hints of that spell; a hint that came before its blocked state is kept.
+      if (this.prompts.current !== null) this.clearStaleHints();
+      this.prompts.clear();
+      this.promptReadFrom = null;
+      return false;
+    }
+    // The debounce still holds blocked while the screen has moved on (the dialog answered): the prompt stays the one answered.
+    if (this.prompts.current !== null && this.leavingBlocked()) return false;
+    // An external pane has no screen of its own, an exited one no more output: only the hints are read there.
+    const screen = input ?? (this.pane.external === null && this.pane.state === 'running' ? this.input() : { lines: [], title: null, progress: null });
+    const hint = this.reportHint ?? this.oscHint;
+    const from = this.promptReadFrom;
+    if (this.prompts.current !== null && from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
+    this.promptReadFrom = { lines: screen.lines, hint };
+    try {
+      return this.prompts.update(this.readPrompt(view.agent, screen));
+    } catch (error) {
+      this.pane.warnings.error({ err: error, agent: view.agent }, 'reading the prompt failed');
+      return false;
+    }
+  }
+
+  private readPrompt(agent: string | null, input: DetectInput | undefined): ReadPrompt {
+    const hint = this.reportHint ?? this.oscHint;
+    const manifest = agent !== null && this.pane.external === null && this.pane.state === 'running' ? this.deps.manifests().get(agent) : undefined;
+    if (manifest) return readPrompt(manifest, input ?? this.input(), hint);
+    return {
+      kind: hint?.kind ?? 'other',
+      text: hint?.text ?? '',
+      choices: [],
+      freeText: false,
+      note: this.pane.external !== null ? 'the agent runs outside Corral: only its hooks are known, and there is no screen to answer on' : 'no manifest reads this pane\'s screen',
+      source: hint?.source ?? 'screen',
+    };
+  }
+
+  /** Hints describe one blocked spell: once the agent has left blocked they are old news. */
+  private clearStaleHints(): void {
+    this.reportHint = null;
+    this.oscHint = null;
   }
 
   private armDeadline(): void {
@@ -293,4 +371,10 @@ function fullLifecycleSources(spec: ManifestSpec | null): string[] {
   if (spec === null) return [];
   const integration = spec.integration?.fullLifecycle ? [`hook:${spec.integration.hook}`] : [];
   return [...spec.reports.fullLifecycleSources, ...integration];
+}
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -83,8 +83,12 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
   const { before, after } = record;
   const paneRef = { id: pane.id, name: pane.name };
   if (change.extrasOnly) {
-    // Only the steering queue moved: not a state change, so no stateChanged and no attention.
-    hub.publish('agent.queueChanged', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
+    // Only the steering queue or the prompt moved: not a state change, so no stateChanged and no attention.
+    if (change.promptChanged) {
+      if (info.prompt) hub.publish('agent.promptChanged', paneRef, { agent: after.agent, prompt: info.prompt, seq }, after.agent);
+    } else {
+      hub.publish('agent.queueChanged', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
+    }
     return;
   }
   if (record.kind === 'released') {
@@ -114,6 +118,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
       seq,
       ...(recovered ? { recovered: true as const } : {}),
       ...(unannounced && typeof pane.terminal.outputEndedAt === 'number' ? { outputEndedAt: pane.terminal.outputEndedAt } : {}),
+      ...(after.displayed === 'blocked' && info.prompt ? { prompt: info.prompt } : {}),
     },
     after.agent,
   );
@@ -122,7 +127,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
     hub.publish(
       'agent.attention',
       paneRef,
-      { agent: after.agent, state: entering, from: before.displayed, title: info.title, message: ATTENTION_MESSAGES[entering], seq },
+      { agent: after.agent, state: entering, from: before.displayed, title: info.title, message: ATTENTION_MESSAGES[entering], seq, ...(entering === 'blocked' && info.prompt ? { prompt: info.prompt } : {}) },
       after.agent,
     );
   }

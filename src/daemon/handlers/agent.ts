@@ -39,11 +39,13 @@ export function agentHandlers(registry: PaneRegistry, agents: AgentService, exte
         process: pane.detail().process,
         detection,
         arbiter,
+        prompt: tracker.prompt(),
       };
     }),
 
     implement(PANE_REPORT_AGENT, ({ target, ...report }, context) => {
-      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)));
+      const gist = { source: report.source, state: report.state, ...(report.message !== undefined ? { message: report.message } : {}) };
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)), gist);
       return target === undefined ? external(report.source, report.session, true, context, admit) : admit(registry.resolve(target));
     }),
 

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { arrayOf, bool, int, optional, params, str } from '../validate.ts';
+import { arrayOf, bool, described, int, optional, params, str, type Validator } from '../validate.ts';
+import type { AgentPrompt } from '../prompt.ts';
 import type { AgentState } from '../states.ts';
 import { paneTarget } from '../pane-target.ts';
 
@@ -46,15 +47,35 @@ export const AGENT_QUEUE_CLEAR = defineMethod({
 
 export const DEFAULT_ANSWER_TIMEOUT_MS = 10_000;
 
+const optionNumber = int({ min: 0, max: 99 });
+const choiceId = str({ min: 1, max: 64 });
+/** A choice: its id in the prompt (`yes`), or, as before prompts were read, an option number typed as digits. */
+const choiceParam: Validator<number | string> = described(
+  (value, field) => (typeof value === 'string' ? choiceId(value, field) : optionNumber(value, field)),
+  { oneOf: [choiceId.schema, optionNumber.schema] },
+);
+
+/** What `agent.answer` did: the agent left blocked (`state`), or shows its next prompt (`prompt`, still blocked). */
+export interface AnswerResult {
+  state: AgentState;
+  elapsedMs: number;
+  /** Still blocked on a new prompt (a form's next question): that prompt, with its new id. */
+  prompt?: AgentPrompt;
+  /** This request repeated one already typed (same promptId and answer): nothing was typed again. */
+  repeated?: true;
+}
+
 export const AGENT_ANSWER = defineMethod({
   name: 'agent.answer',
-  summary: 'Answer a blocked agent with an option number or keys; returns once it has left blocked.',
+  summary: "Answer a blocked agent's prompt (promptId) with a choice id, keys or text; typed once, returns once the agent left blocked or shows its next prompt.",
   params: params({
     target,
-    choice: optional(int({ min: 0, max: 99 })),
+    choice: optional(choiceParam),
     keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 64 })),
+    text: optional(str({ max: 1 << 16 })),
+    promptId: optional(str({ min: 1, max: 64 })),
     timeoutMs: optional(int({ min: 1, max: 3_600_000 })),
   }),
-  result: returns<{ state: AgentState; elapsedMs: number }>(),
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'invalid_key', 'timeout', 'cancelled'],
+  result: returns<AnswerResult>(),
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'prompt_changed', 'invalid_params', 'invalid_key', 'timeout', 'cancelled'],
 });

@@ -4,6 +4,7 @@ import type { AgentState, RawState } from '../states.ts';
 import type { PaneLifecycle } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';
 import type { ArbiterExplain, DetectionExplain } from '../explain.ts';
+import type { AgentPrompt } from '../prompt.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
 export interface AgentProgress {
@@ -32,6 +33,8 @@ export interface AgentInfo {
   queued: number; // prompts waiting in the pane's steering queue
   metadata: Record<string, unknown> | null; // display-only metadata reported for the pane
   paneState: PaneLifecycle;
+  /** While blocked: what the agent asks, its choices, and the id an answer names (docs/protocol.md, "The prompt"). */
+  prompt?: AgentPrompt;
 }
 
 const target = paneTarget;
@@ -59,4 +62,6 @@ export interface AgentExplainResult {
   process: { pgid: number; pid: number; exe: string | null; argv: string[]; agentHint?: string } | null;
   detection: DetectionExplain | null; // null when no manifest applies (no agent identified)
   arbiter: ArbiterExplain;
+  /** While blocked: the prompt, as in `agent`, with the reader that read it in its `source`. */
+  prompt: AgentPrompt | null;
 }

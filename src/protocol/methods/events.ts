@@ -5,6 +5,7 @@ import { described, int, optional, params, str, type Validator } from '../valida
 import { CorralError } from '../errors.ts';
 import { inGroup, isGroupTarget } from '../pane-target.ts';
 import type { AgentInfo } from './agent.ts';
+import type { AgentPrompt } from '../prompt.ts';
 import type { PaneInfo } from './pane.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
@@ -18,6 +19,7 @@ export const EVENT_KINDS = [
   'agent.released',
   'agent.attention',
   'agent.queueChanged',
+  'agent.promptChanged',
   'metadata.changed',
   'workspace.stateChanged',
 ] as const;
@@ -44,11 +46,15 @@ export interface EventData {
     recovered?: true;
     /** On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch). */
     outputEndedAt?: number;
+    /** With `to: blocked`: what the agent asks (AgentInfo.prompt), in the same event as the state. */
+    prompt?: AgentPrompt;
   };
   /** Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change. */
   'agent.seen': { agent: string | null; state: AgentState; seen: boolean; seq: number };
+  /** The agent stays blocked and its prompt changed (a new dialog: a new id); seq is the last state change's. */
+  'agent.promptChanged': { agent: string | null; prompt: AgentPrompt; seq: number };
   'agent.released': { agent: string | null; state: AgentState; seq: number };
-  'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number };
+  'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number; prompt?: AgentPrompt };
   'metadata.changed': { metadata: Record<string, unknown> | null };
   /** A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent. */
   'workspace.stateChanged': { workspace: string; from: AgentState | null; to: AgentState | null; counts: Record<AgentState, number> | null };

@@ -27,6 +27,14 @@ export const WIRE_TYPES: WireTypes = {
         },
         "elapsedMs": {
           "type": "number"
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
+        },
+        "repeated": {
+          "description": "This request repeated one already typed (same promptId and answer): nothing was typed again.",
+          "type": "boolean",
+          "const": true
         }
       },
       "required": [
@@ -129,6 +137,17 @@ export const WIRE_TYPES: WireTypes = {
         },
         "arbiter": {
           "$ref": "#/components/schemas/ArbiterExplain"
+        },
+        "prompt": {
+          "description": "While blocked: the prompt, as in `agent`, with the reader that read it in its `source`.",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "$ref": "#/components/schemas/AgentPrompt"
+            }
+          ]
         }
       },
       "required": [
@@ -136,7 +155,8 @@ export const WIRE_TYPES: WireTypes = {
         "agent",
         "process",
         "detection",
-        "arbiter"
+        "arbiter",
+        "prompt"
       ]
     },
     "agent.focus": {
@@ -259,6 +279,9 @@ export const WIRE_TYPES: WireTypes = {
             "exited",
             "lost"
           ]
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -401,6 +424,9 @@ export const WIRE_TYPES: WireTypes = {
             "exited",
             "lost"
           ]
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -675,6 +701,7 @@ export const WIRE_TYPES: WireTypes = {
                   "agent.released",
                   "agent.attention",
                   "agent.queueChanged",
+                  "agent.promptChanged",
                   "metadata.changed",
                   "workspace.stateChanged"
                 ]
@@ -890,6 +917,9 @@ export const WIRE_TYPES: WireTypes = {
                       "outputEndedAt": {
                         "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
                         "type": "number"
+                      },
+                      "prompt": {
+                        "$ref": "#/components/schemas/AgentPrompt"
                       }
                     },
                     "required": [
@@ -937,6 +967,32 @@ export const WIRE_TYPES: WireTypes = {
                       "agent",
                       "state",
                       "seen",
+                      "seq"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "agent": {
+                        "anyOf": [
+                          {
+                            "type": "null"
+                          },
+                          {
+                            "type": "string"
+                          }
+                        ]
+                      },
+                      "prompt": {
+                        "$ref": "#/components/schemas/AgentPrompt"
+                      },
+                      "seq": {
+                        "type": "number"
+                      }
+                    },
+                    "required": [
+                      "agent",
+                      "prompt",
                       "seq"
                     ]
                   },
@@ -1018,6 +1074,9 @@ export const WIRE_TYPES: WireTypes = {
                       },
                       "seq": {
                         "type": "number"
+                      },
+                      "prompt": {
+                        "$ref": "#/components/schemas/AgentPrompt"
                       }
                     },
                     "required": [
@@ -1395,6 +1454,9 @@ export const WIRE_TYPES: WireTypes = {
             "exited",
             "lost"
           ]
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -2791,6 +2853,9 @@ export const WIRE_TYPES: WireTypes = {
         },
         "seq": {
           "type": "number"
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -2836,6 +2901,33 @@ export const WIRE_TYPES: WireTypes = {
         "agent",
         "previous",
         "state",
+        "seq"
+      ]
+    },
+    "agent.promptChanged": {
+      "description": "The agent stays blocked and its prompt changed (a new dialog: a new id); seq is the last state change's.",
+      "type": "object",
+      "properties": {
+        "agent": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
+        },
+        "seq": {
+          "type": "number"
+        }
+      },
+      "required": [
+        "agent",
+        "prompt",
         "seq"
       ]
     },
@@ -2993,6 +3085,9 @@ export const WIRE_TYPES: WireTypes = {
         "outputEndedAt": {
           "description": "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
           "type": "number"
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -3458,6 +3553,9 @@ export const WIRE_TYPES: WireTypes = {
             "exited",
             "lost"
           ]
+        },
+        "prompt": {
+          "$ref": "#/components/schemas/AgentPrompt"
         }
       },
       "required": [
@@ -3508,6 +3606,65 @@ export const WIRE_TYPES: WireTypes = {
       "required": [
         "state",
         "percent"
+      ]
+    },
+    "AgentPrompt": {
+      "description": "The prompt a blocked agent shows.",
+      "type": "object",
+      "properties": {
+        "id": {
+          "description": "This prompt instance: changes when the dialog changes, and each time the agent is blocked anew.",
+          "type": "string"
+        },
+        "kind": {
+          "type": "string",
+          "enum": [
+            "permission",
+            "question",
+            "plan",
+            "trust",
+            "auth",
+            "other"
+          ]
+        },
+        "text": {
+          "description": "The question as a person reads it, at most a few lines joined by \"\\n\".",
+          "type": "string"
+        },
+        "choices": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/PromptChoice"
+          }
+        },
+        "freeText": {
+          "description": "The answer is text typed into the form (a free-text question), submitted with Enter.",
+          "type": "boolean"
+        },
+        "note": {
+          "description": "Why there are no choices, or what else to know about them; null when there is nothing to add.",
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "string"
+            }
+          ]
+        },
+        "source": {
+          "description": "Where it was read: `screen:<reader id>`, or `report:<source>` when the screen showed no reader's dialog.",
+          "type": "string"
+        }
+      },
+      "required": [
+        "id",
+        "kind",
+        "text",
+        "choices",
+        "freeText",
+        "note",
+        "source"
       ]
     },
     "ArbiterEvidence": {
@@ -4377,6 +4534,37 @@ export const WIRE_TYPES: WireTypes = {
         "pid",
         "exe",
         "argv"
+      ]
+    },
+    "PromptChoice": {
+      "description": "One answer the prompt offers, as shown.",
+      "type": "object",
+      "properties": {
+        "id": {
+          "description": "Stable within the prompt: the label in lower case, words joined by `-` (`yes`, `no-exit`, `cancel`).",
+          "type": "string"
+        },
+        "label": {
+          "description": "The label as the agent draws it, without its number or key hint.",
+          "type": "string"
+        },
+        "keys": {
+          "description": "The key names that choose it, typed in order (`[\"1\"]`, `[\"y\"]`, `[\"Escape\"]`, `[\"Down\", \"Enter\"]`); empty when no key is known.",
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
+        "default": {
+          "description": "The choice the cursor is on: Enter takes it.",
+          "type": "boolean"
+        }
+      },
+      "required": [
+        "id",
+        "label",
+        "keys",
+        "default"
       ]
     },
     "QueuedPrompt": {

@@ -38,3 +38,16 @@ test('a question to the user (AskUserQuestion) is blocked, other tools are worki
   assert.equal((HOOK_MAPPINGS.claude!.map({ hook_event_name: 'PreToolUse', tool_name: 'AskUserQuestion', session_id: 's' }) as { state: string }).state, 'blocked');
   assert.equal((HOOK_MAPPINGS.claude!.map({ hook_event_name: 'PreToolUse', tool_name: 'Read', session_id: 's' }) as { state: string }).state, 'working');
 });
+
+test("Claude's PermissionRequest names the tool and what it acts on, as the prompt's kind and text", () => {
+  const raw = readFileSync(join(FIXTURES, 'claude', 'PermissionRequest-1.json'), 'utf8');
+  const action = HOOK_MAPPINGS.claude!.map(JSON.parse(raw)) as { message: string };
+  assert.equal(action.message, 'permission: Bash: touch capture-proof.txt');
+  const asked = HOOK_MAPPINGS.claude!.map({
+    hook_event_name: 'PreToolUse',
+    tool_name: 'AskUserQuestion',
+    tool_input: { questions: [{ question: 'Which colour should the capture use?', options: [] }] },
+    session_id: 's',
+  }) as { message: string };
+  assert.equal(asked.message, 'question: Which colour should the capture use?');
+});
