@@ -16,7 +16,7 @@ import {
   type ReleaseParams,
   type SessionReportParams,
 } from './hook-report.ts';
-import { decide, type Decision, type DecideInput, type ScreenEvidence } from './precedence.ts';
+import { decide, pushedExpiresAt, type Decision, type DecideInput, type ScreenEvidence } from './precedence.ts';
 import { RejectionLog } from './rejections.ts';
 import { PROGRAM_STATUS_SOURCE, SELF_REPORT_SOURCE, type Report, type StoredReport } from './report.ts';
 import { parseSelfReport, programStatusReport, SELF_REPORT_VARIABLES } from './self-report.ts';
@@ -285,6 +285,8 @@ export class PaneArbiter {
     const deadlines: number[] = [];
     if (this.#pending) deadlines.push(this.#pending.deadline);
     if (this.#screenRecheckAt !== null) deadlines.push(Math.max(this.#screenRecheckAt, now));
+    const pushedEnds = pushedExpiresAt(this.#screen?.verdict ?? null, this.#windows);
+    if (pushedEnds !== null && pushedEnds > now) deadlines.push(pushedEnds);
     for (const report of this.#reports.values()) {
       const authority = reportAuthority(report, now, this.#windows);
       if (authority.changesAt !== null && authority.changesAt > now) deadlines.push(authority.changesAt);

@@ -37,7 +37,8 @@ export interface Decision {
 /**
  * The precedence, top to bottom (docs/arbitration.md):
  * identity: live process, else the freshest counting report, else none;
- * state: a matched screen rule saying blocked, full-lifecycle authority, matched screen rule, skip keeps
+ * state: a matched screen rule saying blocked, full-lifecycle authority, a pushed working over a weak
+ * screen idle, matched screen rule, skip keeps
  * previous (unless a report is newer),
  * freshest authoritative report, screen fallback, unknown.
  */
@@ -58,6 +59,12 @@ export function decide(input: DecideInput): Decision {
   if (authority) return decided(authority.state, 'full_lifecycle', `report:${authority.source}`);
 
   const freshest = candidates[0];
+  // The program's own word that it works outranks a cue it also draws through a turn (Claude Code
+  // 2.1.332's prompt box under a streaming answer), while the screen keeps moving or has been still
+  // for less than the quiet window.
+  if (input.skipArrival === null && freshest?.state === 'working' && verdict !== null && pushedOutranks(verdict, input.now, input.windows)) {
+    return decided('working', 'pushed_working', `report:${freshest.source}`);
+  }
   if (input.skipArrival !== null) {
     // The screen shows a view that says nothing of the state: keep the previous one, unless a report came since.
     if (freshest && freshest.arrival > input.skipArrival) return decided(freshest.state, 'report', `report:${freshest.source}`);
@@ -68,6 +75,18 @@ export function decide(input: DecideInput): Decision {
   if (freshest) return decided(freshest.state, 'report', `report:${freshest.source}`);
   if (verdict) return decided(verdict.state, 'screen_fallback', `fallback:${verdict.fallbackReason ?? 'no_rule_matched'}`);
   return decided('unknown', 'no_evidence', 'none');
+}
+
+/** Whether a pushed working report outranks this verdict now: a weak idle on a screen not still for too long. */
+export function pushedOutranks(verdict: Verdict, now: number, windows: ArbiterWindows): boolean {
+  if (verdict.state !== 'idle' || verdict.rule?.weak !== true) return false;
+  return verdict.screenChangedAt === undefined || now - verdict.screenChangedAt <= windows.pushedQuietMs;
+}
+
+/** When a pushed working stops outranking the verdict with no new output, or null. */
+export function pushedExpiresAt(verdict: Verdict | null, windows: ArbiterWindows): number | null {
+  if (verdict === null || verdict.state !== 'idle' || verdict.rule?.weak !== true || verdict.screenChangedAt === undefined) return null;
+  return verdict.screenChangedAt + windows.pushedQuietMs + 1;
 }
 
 function decideIdentity(input: DecideInput): { agent: string | null; identity: IdentitySource } {

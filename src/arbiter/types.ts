@@ -47,6 +47,7 @@ export interface ProcessObservation {
 export const PRECEDENCE = [
   'no_agent',
   'full_lifecycle',
+  'pushed_working',
   'screen_rule',
   'screen_skip',
   'report',

@@ -14,6 +14,11 @@ export interface ArbiterWindows {
   futureSkewMs: number;
   /** Where no process can be observed, a reported identity expires after this (seed 000: 6 h). */
   identityExpiryMs: number;
+  /**
+   * How long a still screen lets a pushed working report outrank a weak screen idle (a prompt box
+   * alone): past it, a program that missed its own end (an Esc its hooks never saw) reads idle.
+   */
+  pushedQuietMs: number;
   /** How many rejected reports each pane keeps for explain. */
   rejectionLogSize: number;
   /** How many past sessions and agent pids each pane remembers to reject late reports. */
@@ -28,6 +33,7 @@ export const DEFAULT_WINDOWS: Readonly<ArbiterWindows> = Object.freeze({
   staleAfterMs: 6 * HOUR_MS,
   futureSkewMs: 5 * 60 * 1000,
   identityExpiryMs: 6 * HOUR_MS,
+  pushedQuietMs: 5000,
   rejectionLogSize: 16,
   historySize: 256,
 });

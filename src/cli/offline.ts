@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerAccuracyCommand } from './offline/accuracy.ts';
 import { registerConformanceCommand } from './offline/conformance.ts';
 import { registerExplainFileOption } from './offline/explain-file.ts';
 import { registerIntegrationCommand } from './offline/integration.ts';
@@ -13,6 +14,7 @@ export function registerOfflineCommands(program: Command): void {
   const detect = program.commands.find((command) => command.name() === 'detect') ?? program.command('detect').description('agent detection, offline');
   registerReplayCommand(detect);
   registerConformanceCommand(detect);
+  registerAccuracyCommand(detect);
   registerLintCommand(program);
   registerUpdateManifestsCommand(program);
   registerIntegrationCommand(program);

@@ -39,9 +39,9 @@ export function evaluate(compiled: CompiledManifest, input: DetectInput, memory?
     }
     const time = checkTime(rule, ctx, clocked, false);
     if (time.recheckAt !== null) recheckAt = recheckAt === null ? time.recheckAt : Math.min(recheckAt, time.recheckAt);
-    if (time.ok) return { ...ruleVerdict(compiled, rule), recheckAt };
+    if (time.ok) return clocked ? { ...ruleVerdict(compiled, rule), recheckAt, screenChangedAt: clocked.memory.screenChangedAt } : { ...ruleVerdict(compiled, rule), recheckAt };
   }
-  return { ...fallbackVerdict(compiled), recheckAt };
+  return clocked ? { ...fallbackVerdict(compiled), recheckAt, screenChangedAt: clocked.memory.screenChangedAt } : { ...fallbackVerdict(compiled), recheckAt };
 }
 
 export function clockOf(input: DetectInput, memory: ScreenMemory | undefined): Clocked | null {
@@ -52,6 +52,7 @@ export function clockOf(input: DetectInput, memory: ScreenMemory | undefined): C
 export function checkTime(rule: CompiledRule, ctx: MatchContext, clocked: Clocked | null, peek: boolean): TimeCheck {
   const { motionWithinMs, quietForMs } = rule.spec;
   if (motionWithinMs === null && quietForMs === null) return { ok: true, recheckAt: null, note: null };
+  if (!clocked && rule.spec.motionOnly) return { ok: false, recheckAt: null, note: 'motion only: no clock (a saved screen), so no motion to see' };
   if (!clocked) return { ok: true, recheckAt: null, note: 'time not judged (no clock: a saved screen)' };
   const { at, memory } = clocked;
   const notes: string[] = [];
@@ -59,10 +60,12 @@ export function checkTime(rule: CompiledRule, ctx: MatchContext, clocked: Clocke
   let recheckAt: number | null = null;
   if (motionWithinMs !== null) {
     const subject = ctx.subject ?? ctx.reader.get(rule.spec.region, rule.logical).text;
+    // A motion_only rule's subject is any text: its first sight (a screen drawn at once) is no motion.
+    const firstSight = rule.spec.motionOnly && !memory.knows(rule.spec.id);
     const changedAt = memory.subjectChangedAt(rule.spec.id, subject, at, peek);
     const age = at - changedAt;
-    const moving = age <= motionWithinMs;
-    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} changed ${Math.round(age)} ms ago (needs within ${motionWithinMs})`);
+    const moving = age <= motionWithinMs && !firstSight;
+    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} changed ${Math.round(age)} ms ago (needs within ${motionWithinMs})${firstSight ? ', first sight' : ''}`);
     if (moving) recheckAt = changedAt + motionWithinMs + 1;
     else ok = false;
   }
@@ -82,7 +85,7 @@ export function ruleVerdict(compiled: CompiledManifest, rule: CompiledRule): Ver
   return {
     agent: compiled.spec.id,
     state: spec.state,
-    rule: { id: spec.id, priority: spec.priority, region: spec.region.name },
+    rule: spec.weak ? { id: spec.id, priority: spec.priority, region: spec.region.name, weak: true } : { id: spec.id, priority: spec.priority, region: spec.region.name },
     fallbackReason: null,
     visible: { idle: spec.visibleIdle, blocker: spec.visibleBlocker, working: spec.visibleWorking },
     skipStateUpdate: spec.skipStateUpdate,

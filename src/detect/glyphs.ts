@@ -17,6 +17,8 @@ export const GLYPH_FAMILIES: Readonly<Record<string, string>> = {
 /** Unions of families, for rules that accept any frame. */
 export const GLYPH_UNIONS: Readonly<Record<string, readonly string[]>> = {
   spinner: ['braille', 'half_circle', 'quarter_circle', 'star', 'bullet', 'dot', 'hexagon', 'moon'],
+  // Frames agents spin in the OSC title. Stars and dots stay out: Claude Code's title is `✳` at idle.
+  title_spinner: ['braille', 'half_circle', 'quarter_circle'],
 };
 
 export function glyphClassNames(): string[] {

@@ -30,6 +30,10 @@ export interface RuleSpec extends MatcherSpec {
   lines: 'rows' | 'logical';
   truncationMinPrefix: number | null;
   motionWithinMs: number | null;
+  /** `motion_only`: the patterns say nothing by themselves; without a clock (a saved screen) the rule does not hold. */
+  motionOnly: boolean;
+  /** `weak` (idle rules): a cue also drawn through a turn (a prompt box); a fresh pushed working outranks it. */
+  weak: boolean;
   quietForMs: number | null;
   index: number; // position in the file; ties in priority go to the lower index
 }

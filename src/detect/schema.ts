@@ -19,7 +19,7 @@ const MATCHER_KEYS = ['contains', 'regex', 'line_regex', 'all', 'any', 'not'];
 const GATE_KEYS = ['region', ...MATCHER_KEYS];
 const RULE_KEYS = [
   'id', 'state', 'priority', 'region', ...MATCHER_KEYS, 'visible_idle', 'visible_blocker', 'visible_working', 'skip_state_update', 'evidence',
-  'lines', 'truncation_min_prefix', 'motion_within_ms', 'quiet_for_ms',
+  'lines', 'truncation_min_prefix', 'motion_within_ms', 'quiet_for_ms', 'motion_only', 'weak',
 ];
 const ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 const DEFAULT_REGION = parseRegion('whole_recent') as RegionSpec;
@@ -221,6 +221,10 @@ class Validator {
     };
     const motionWithinMs = window('motion_within_ms');
     const quietForMs = window('quiet_for_ms');
+    const motionOnly = this.boolean(table, [...path, 'motion_only']);
+    const weak = this.boolean(table, [...path, 'weak']);
+    if (weak && state !== 'idle') this.#fail('manifest_invalid_value', [...path, 'weak'], `rule ${id}: weak applies to idle rules only`);
+    if (motionOnly && motionWithinMs === null) this.#fail('manifest_invalid_value', [...path, 'motion_only'], `rule ${id}: motion_only needs motion_within_ms`);
     const prefix = table.truncation_min_prefix;
     let truncationMinPrefix: number | null = null;
     if (prefix !== undefined) {
@@ -247,6 +251,8 @@ class Validator {
       lines: lines as RuleSpec['lines'],
       truncationMinPrefix,
       motionWithinMs,
+      motionOnly,
+      weak,
       quietForMs,
       index,
     };

@@ -55,6 +55,11 @@ export class ScreenMemory {
     return at;
   }
 
+  /** Whether the rule's subject has been seen before (a first sight is no change from anything). */
+  knows(rule: string): boolean {
+    return this.#subjects.has(rule);
+  }
+
   /** The rule's subject is gone: when it comes back, that is a change. */
   forget(rule: string, peek: boolean): void {
     if (!peek) this.#subjects.delete(rule);

@@ -19,11 +19,14 @@ import type { ManifestRef, VisibleFlags } from '../protocol/explain.ts';
 export interface Verdict {
   agent: string;
   state: RawState;
-  rule: { id: string; priority: number; region: string } | null;
+  /** `weak`: present (true) only for an idle rule marked weak in its manifest. */
+  rule: { id: string; priority: number; region: string; weak?: true } | null;
   fallbackReason: string | null; // set when no rule matched and the fallback decided
   visible: VisibleFlags;
   skipStateUpdate: boolean;
   manifest: ManifestRef;
   /** When this verdict could change with no new output (a motion window running out, a quiet window closing); evaluate again then. */
   recheckAt: number | null;
+  /** With a clock and a memory: when the screen last changed (ms, the caller's clock). */
+  screenChangedAt?: number;
 }

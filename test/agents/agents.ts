@@ -282,6 +282,28 @@ export const agents: Record<string, AgentSpec> = {
   },
   // Cline: `cline auth` stores an OpenAI-compatible provider (base URL at the mock) before the
   // launch; the TUI with auto-approve off asks before each tool.
+  // Continue's CLI (`cn`): an OpenAI-compatible model in its YAML config; no account, no hub. The
+  // config path is given relative to the project folder, which the recorders make beside HOME.
+  continue: {
+    id: 'continue',
+    package: '@continuedev/cli',
+    version: '1.5.47',
+    bin: 'cn',
+    args: ['--config', '../home/.continue/config.yaml'],
+    env: () => ({ CONTINUE_TELEMETRY_ENABLED: '0' }),
+    setup: ({ home, port }) => {
+      mkdirSync(join(home, '.continue'), { recursive: true });
+      writeFileSync(join(home, '.continue', 'config.yaml'), [
+        'name: Mock', 'version: 1.0.0', 'schema: v1', 'models:', '  - name: mock-model', '    provider: openai', '    model: mock-model',
+        `    apiBase: http://127.0.0.1:${port}/v1`, '    apiKey: mock-key', '    roles: [chat, edit, apply]', '',
+      ].join('\n'));
+    },
+    idle: /Ask anything, @ for context|^│ ● \S/m,
+    working: /esc to interrupt/,
+    permission: /Would you like to continue\?/,
+    approve: '\r',
+    startupTimeoutMs: 60000,
+  },
   cline: {
     id: 'cline',
     package: 'cline',

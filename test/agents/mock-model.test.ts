@@ -2,7 +2,7 @@
 // a CLI that rejects the call never shows its permission prompt, and the recording stops there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argumentsFor, SHELL_COMMAND, startMockModel } from './mock-model.ts';
+import { argumentsFor, CHECKED_COMMAND, SHELL_COMMAND, startMockModel } from './mock-model.ts';
 
 /** Cline 3.0.65's shell tool, as it sends it: a list of commands and nothing else. */
 const RUN_COMMANDS = {
@@ -71,4 +71,34 @@ test('the question tool ask_question gets a question and two options', async () 
 test('a shell tool with a command field still gets the command as a string', () => {
   assert.deepEqual(argumentsFor(BASH), { command: SHELL_COMMAND, description: 'Create a marker file for the capture' });
   assert.deepEqual(argumentsFor(undefined), { command: SHELL_COMMAND });
+});
+
+/** One non-streamed Anthropic messages call: the content blocks of the answer. */
+async function anthropicContent(messages: unknown[]): Promise<{ type: string; name?: string; input?: { command?: string }; text?: string }[]> {
+  const model = await startMockModel({ lifetimeMs: 30_000, logFile: undefined });
+  try {
+    const res = await fetch(`http://127.0.0.1:${model.port}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'mock-model', stream: false, messages, tools: [{ name: 'Bash', input_schema: BASH }] }),
+    });
+    return (await res.json()).content;
+  } finally {
+    await model.close();
+  }
+}
+
+test('"shell twice" calls Bash twice in one turn, then closes; only the Anthropic route counts results', async () => {
+  const asked = { role: 'user', content: 'Use the shell twice' };
+  const call = (id: string) => ({ role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] });
+  const result = (id: string) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] });
+  const first = await anthropicContent([asked]);
+  assert.deepEqual([first[0]!.type, first[0]!.input?.command], ['tool_use', CHECKED_COMMAND]);
+  const second = await anthropicContent([asked, call('a'), result('a')]);
+  assert.deepEqual([second[0]!.type, second[0]!.input?.command], ['tool_use', CHECKED_COMMAND]);
+  const closing = await anthropicContent([asked, call('a'), result('a'), call('b'), result('b')]);
+  assert.equal(closing[0]!.type, 'text');
+  assert.match(closing[0]!.text!, /TOOL-FLOW-COMPLETE/);
+  const chat = await chatToolCall('Use the shell twice', [{ name: 'run_commands', parameters: RUN_COMMANDS }]);
+  assert.deepEqual(chat, { name: 'run_commands', arguments: { commands: [SHELL_COMMAND] } }, 'other routes keep the one-call shell turn');
 });

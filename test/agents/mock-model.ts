@@ -8,6 +8,9 @@
 //   - a tool result as the last turn: a short, slowly streamed closing answer;
 //   - text containing "restart": a held answer that streams filler until `release()` (or SIGUSR1 when
 //     standalone), so a daemon restart lands in the middle of the turn whatever the machine's load;
+//   - text containing "long": a long answer (LONG_ANSWER_LINES lines, one every LONG_LINE_DELAY_MS), so
+//     the transcript scrolls the screen several times while it streams;
+//   - text containing "twice" and "shell": two shell calls in one turn, the second after the first's result;
 //   - anything else: a slow text answer (several seconds) so a working screen can be recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { appendFileSync } from 'node:fs';
@@ -15,9 +18,23 @@ import { appendFileSync } from 'node:fs';
 export const SLOW_ANSWER_END = 'ANSWER-COMPLETE';
 export const TOOL_ANSWER_END = 'TOOL-FLOW-COMPLETE';
 export const SHELL_COMMAND = 'touch capture-proof.txt';
+/**
+ * The command of the two-call turn: a network command, which Claude Code's auto mode sends to its
+ * safety check (a file made in the project it runs by itself); offline the check is out of reach,
+ * so the footer-key dialog and then a permission prompt come up. In the netns it fails at once.
+ */
+export const CHECKED_COMMAND = 'curl -s http://127.0.0.1:9/capture-check';
 export const QUESTION_TEXT = 'Which colour should the capture use?';
 export const QUESTION_ANSWER_END = 'QUESTION-FLOW-COMPLETE';
 export const HELD_ANSWER_END = 'HELD-TURN-COMPLETE';
+export const LONG_ANSWER_END = 'LONG-ANSWER-COMPLETE';
+/** About 200 lines over 14 s: at 70x20 to 250x70 the screen scrolls several times. */
+const LONG_ANSWER_LINES = 200;
+const LONG_LINE_DELAY_MS = 70;
+const LONG_WORDS = [
+  ...Array.from({ length: LONG_ANSWER_LINES - 1 }, (_, i) => `Line ${i + 1} of the long streamed answer.\n`),
+  `${LONG_ANSWER_END}.`,
+];
 
 const SLOW_WORDS = (
   'This is a slow scripted answer from the local mock model so that the working screen ' +
@@ -165,12 +182,12 @@ function pickShellTool(tools: ToolShape[]): ToolShape | undefined {
  * `run_commands`, whose schema allows no other field); a schema that names its fields and has no
  * `command` gets none.
  */
-export function argumentsFor(schema: Record<string, any> | undefined): Record<string, unknown> {
+export function argumentsFor(schema: Record<string, any> | undefined, command = SHELL_COMMAND): Record<string, unknown> {
   const props: Record<string, any> = schema?.properties ?? {};
   const required: string[] = schema?.required ?? [];
   const args: Record<string, unknown> = {};
-  if (isArrayOfStrings(props.commands)) args.commands = [SHELL_COMMAND];
-  else if ('command' in props || Object.keys(props).length === 0) args.command = SHELL_COMMAND;
+  if (isArrayOfStrings(props.commands)) args.commands = [command];
+  else if ('command' in props || Object.keys(props).length === 0) args.command = command;
   for (const key of required) {
     if (key in args) continue;
     const prop = props[key] ?? {};
@@ -192,13 +209,19 @@ function isArrayOfStrings(prop: any): boolean {
   return alternatives.some((p) => String(Array.isArray(p?.type) ? p.type[0] : p?.type) === 'array' && (p.items === undefined || p.items?.type === 'string' || (p.items?.anyOf ?? p.items?.oneOf ?? []).some((i: any) => i?.type === 'string')));
 }
 
-/** lastToolName: the tool whose result is the last turn, or null when the last turn is the user's. */
-function decideTurn(lastUserText: string, lastToolName: string | null, tools: ToolShape[], hold: () => Hold): Turn {
+/**
+ * lastToolName: the tool whose result is the last turn, or null when the last turn is the user's.
+ * toolResults: how many tool results the turn has had since the user's text; null where not counted
+ * (only the Anthropic route counts them, so only Claude Code gets the two-call turn).
+ */
+function decideTurn(lastUserText: string, lastToolName: string | null, tools: ToolShape[], hold: () => Hold, toolResults: number | null = null): Turn {
+  const shell = pickShellTool(tools);
+  const twice = shell && toolResults !== null && /twice/i.test(lastUserText) && /shell/i.test(lastUserText);
+  if (twice && toolResults! < 2) return { kind: 'call', tool: shell, args: argumentsFor(shell.schema as any, CHECKED_COMMAND) };
   if (lastToolName !== null) {
     const words = QUESTION_TOOL_NAMES.includes(lastToolName) ? QUESTION_WORDS : TOOL_WORDS;
     return { kind: 'text', words, delayMs: TOOL_WORD_DELAY_MS };
   }
-  const shell = pickShellTool(tools);
   if (/shell/i.test(lastUserText) && shell) return { kind: 'call', tool: shell, args: argumentsFor(shell.schema as any) };
   const question = tools.find((t) => QUESTION_TOOL_NAMES.includes(t.name));
   if (/question/i.test(lastUserText) && question) return { kind: 'call', tool: question, args: exampleFor(question.schema) as Record<string, unknown> };
@@ -206,6 +229,7 @@ function decideTurn(lastUserText: string, lastToolName: string | null, tools: To
     const held = hold();
     return { kind: 'text', words: [`${held.end}.`], delayMs: HELD_WORD_DELAY_MS, held };
   }
+  if (/long/i.test(lastUserText)) return { kind: 'text', words: LONG_WORDS, delayMs: LONG_LINE_DELAY_MS };
   return { kind: 'text', words: SLOW_WORDS, delayMs: SLOW_WORD_DELAY_MS };
 }
 
@@ -331,16 +355,23 @@ function anthropicUserText(content: unknown): string {
  * The last user turn: the newest user message holding a tool result or typed text. Messages made only
  * of system reminders (Claude Code may send one last) are skipped.
  */
-function anthropicLastTurn(messages: any[]): { userText: string; toolName: string | null } {
+function anthropicLastTurn(messages: any[]): { userText: string; toolName: string | null; toolResults: number } {
+  let toolName: string | null = null;
+  let toolResults = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m?.role !== 'user') continue;
     const result = Array.isArray(m.content) ? m.content.find((b: any) => b?.type === 'tool_result') : undefined;
-    if (result) return { userText: '', toolName: anthropicToolName(messages, result.tool_use_id) };
+    if (result) {
+      toolName ??= anthropicToolName(messages, result.tool_use_id);
+      toolResults++;
+      continue;
+    }
     const text = anthropicUserText(m.content);
-    if (text) return { userText: text, toolName: null };
+    // The typed text that started the turn: a tool result's next step depends on it (two shell calls).
+    if (text) return { userText: text, toolName, toolResults };
   }
-  return { userText: '', toolName: null };
+  return { userText: '', toolName, toolResults };
 }
 
 function anthropicToolName(messages: any[], id: string | undefined): string {
@@ -354,9 +385,9 @@ function anthropicToolName(messages: any[], id: string | undefined): string {
 async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
   const messages: any[] = body.messages ?? [];
   const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.input_schema }));
-  const { userText, toolName } = anthropicLastTurn(messages);
+  const { userText, toolName, toolResults } = anthropicLastTurn(messages);
   // Side requests (titles, topic checks, quota probes) come without tools: answer at once.
-  const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold);
+  const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold, toolResults);
   const id = `msg_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };

@@ -4,138 +4,26 @@
 //   node --import tsx test/agents/record.ts <agent> [--version V] [--sizes 80x24,120x32]
 // Records at every size of SIZES unless --sizes is given, one run per size, and writes
 // test/fixtures/streams/<agent>/<version>/<cols>x<rows>/{session.cast,labels.json,screens.md}.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type * as NodePty from 'node-pty';
 import { agents, binPath, type AgentSpec } from './agents.ts';
+import { dedupeRuns, foregroundGroup, killAll, processesUsing, readsKeys, startMock, trimEmpty, type, wrapped, type Label } from './capture-process.ts';
 import { QUESTION_ANSWER_END, QUESTION_TEXT, SLOW_ANSWER_END, TOOL_ANSWER_END } from './mock-model.ts';
 import { rawFacts } from './raw-facts.ts';
 import { ScreenWatch, sleep, waitFor, waitForAbsent, waitForChange, waitQuiet } from './screen-watch.ts';
 
 /** Every size a CLI is recorded at: a narrow split, common terminals, and a wide full screen. */
 const SIZES: [number, number][] = [[60, 20], [80, 24], [100, 30], [120, 32], [160, 45], [220, 60]];
-const MOCK_LIFETIME_S = 600;
-const KILL_GRACE_MS = 2000;
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..', '..');
 // node-pty comes from the main install: a CLI in test/agents may pull in an older, unbuilt copy.
 const pty = createRequire(join(repoRoot, 'package.json'))('node-pty') as typeof NodePty;
 
-interface Label {
-  file: string;
-  bytes: number;
-  /** Seconds since spawn when the label was taken. */
-  time: number;
-  agent: string;
-  version: string;
-  cols: number;
-  rows: number;
-  label: string;
-  expect: { state: 'idle' | 'working' | 'blocked' };
-}
-
-interface ProcRow {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  comm: string;
-  exe: string;
-  argv: string[];
-}
-
-function readStat(pid: number): { ppid: number; pgrp: number; tpgid: number; comm: string } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(fields[1]), pgrp: Number(fields[2]), tpgid: Number(fields[5]) };
-  } catch {
-    return null;
-  }
-}
-
-function allPids(): number[] {
-  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
-}
-
-/** Every process in the PTY's foreground process group. */
-function foregroundGroup(leader: number): ProcRow[] {
-  const tpgid = readStat(leader)?.tpgid ?? -1;
-  const rows: ProcRow[] = [];
-  for (const pid of allPids()) {
-    const stat = readStat(pid);
-    if (!stat || stat.pgrp !== tpgid) continue;
-    let exe = '';
-    let argv: string[] = [];
-    try { exe = readlinkSync(`/proc/${pid}/exe`); } catch { /* gone */ }
-    try { argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean); } catch { /* gone */ }
-    rows.push({ pid, ppid: stat.ppid, pgrp: stat.pgrp, comm: stat.comm, exe, argv });
-  }
-  return rows;
-}
-
-/** Processes whose environment names our throwaway HOME: the CLI and anything it left behind. */
-function processesUsing(home: string): number[] {
-  const marker = `HOME=${home}`;
-  return allPids().filter((pid) => {
-    if (pid === process.pid) return false;
-    try {
-      return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(marker);
-    } catch {
-      return false;
-    }
-  });
-}
-
-async function killAll(pids: number[]): Promise<void> {
-  for (const pid of pids) { try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } }
-  await sleep(KILL_GRACE_MS);
-  for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
-}
-
-function startMock(logFile: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...process.execArgv, join(here, 'mock-model.ts'), String(MOCK_LIFETIME_S), logFile], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolvePort, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /PORT (\d+)/.exec(out);
-      if (m) resolvePort({ child, port: Number(m[1]) });
-    });
-    child.once('exit', (code) => reject(new Error(`mock_model_exited: code ${code}`)));
-  });
-}
-
-/** Types like a person: one character at a time, so TUIs do not treat it as a paste. */
-async function type(p: NodePty.IPty, text: string, cast: ScreenWatch['cast']): Promise<void> {
-  for (const ch of text) {
-    p.write(ch);
-    cast.input(ch, Date.now());
-    await sleep(30);
-  }
-}
-
-/**
- * A unique word of the mock's answers, matched even when a narrow pane wraps it over rows: box sides
- * and a scrollbar's thumb (Cline draws `█` at the right edge) may stand between its pieces.
- */
-function wrapped(word: string): RegExp {
-  return new RegExp([...word].map((ch) => ch.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('[\\s│┃█▐▌▄▀]*'));
-}
-
-/** Whether the CLI has put its terminal out of canonical mode, so that it reads each key itself. */
-function readsKeys(p: NodePty.IPty): boolean {
-  const tty = (p as unknown as { ptsName?: string }).ptsName;
-  if (!tty) return true;
-  const result = spawnSync('stty', ['-F', tty, '-a'], { encoding: 'utf8' });
-  return result.status === 0 && /(^|\s)-icanon\b/.test(result.stdout);
-}
 
 /** Records one session at one size; resolves to null on success, else the failure. */
 async function record(spec: AgentSpec, version: string, COLS: number, ROWS: number): Promise<unknown> {
@@ -365,29 +253,6 @@ function existingLabels(dir: string): number {
   } catch {
     return 0;
   }
-}
-
-function trimEmpty(lines: string[]): string[] {
-  let start = 0;
-  while (start < lines.length && !lines[start]!.trim()) start++;
-  return lines.slice(start);
-}
-
-/** Collapses consecutive identical OSC events (spinner titles repeat many times). */
-function dedupeRuns(lines: string[]): string[] {
-  const out: string[] = [];
-  let previous = '';
-  let repeats = 0;
-  for (const line of lines) {
-    const body = line.replace(/^- byte \d+: /, '');
-    if (body === previous) { repeats++; continue; }
-    if (repeats) out.push(`  (repeated ${repeats} more times)`);
-    out.push(line);
-    previous = body;
-    repeats = 0;
-  }
-  if (repeats) out.push(`  (repeated ${repeats} more times)`);
-  return out;
 }
 
 function option(name: string): string | undefined {

@@ -2,6 +2,7 @@
 // for screen states. OSC titles and OSC 9;4 progress are logged with the byte offset they arrived at.
 import xterm from '@xterm/headless';
 import { AsciicastRecorder, type AsciicastHeader } from '../../src/terminal/asciicast.ts';
+import { OSC_7501_QUERY_REPLY } from '../../src/terminal/osc-capture.ts';
 
 const { Terminal } = xterm;
 
@@ -26,7 +27,11 @@ export class ScreenWatch {
   /** End offsets of chunks written but not yet parsed; the head is the chunk being parsed. */
   private readonly pendingEnds: number[] = [];
 
-  constructor(cols: number, rows: number, reply: (data: string) => void, corral?: AsciicastHeader['corral']) {
+  /**
+   * answerStatusQuery: answer the OSC 7501 query as a Corral pane does (src/terminal/osc-capture.ts),
+   * so a CLI that asks first (Claude Code) reports its own state into the recording.
+   */
+  constructor(cols: number, rows: number, reply: (data: string) => void, corral?: AsciicastHeader['corral'], options: { answerStatusQuery?: boolean } = {}) {
     this.cast = new AsciicastRecorder({ width: cols, height: rows, startedAt: Date.now(), ...(corral ? { corral } : {}) });
     this.term = new Terminal({ cols, rows, allowProposedApi: true, scrollback: 2000 });
     // A real terminal answers queries (DA1, colours); some CLIs wait for the answer.
@@ -37,6 +42,7 @@ export class ScreenWatch {
         this.osc.push({ offset: this.pendingEnds[0] ?? this.bytes, code, payload });
         if (code === 0 || code === 2) this.title = payload;
         if (code === 9 && payload.startsWith('4;')) this.progress = payload;
+        if (code === 7501 && payload === '?' && options.answerStatusQuery) reply(OSC_7501_QUERY_REPLY);
         return false;
       });
     }

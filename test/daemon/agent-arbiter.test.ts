@@ -27,10 +27,14 @@ describe('the arbiter through real panes', () => {
     await call('pane.kill', { target: pane.id });
   });
 
-  it('lets a visible screen rule win over a reported working state', async () => {
+  it('lets a reported working outrank a weak prompt box until the screen is still, and a visible form win at once', async () => {
     const idle = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'prompt']);
     const form = await spawn(join(AGENTS, 'self-report.sh'), ['claude', 'working', 'form']);
-    const idleInfo = await agentUntil(idle.id, (i) => i.rule === 'screen_rule', 'a screen rule deciding');
+    // The program's own word outranks a box Claude Code also draws through a turn (docs/arbitration.md).
+    const pushed = await agentUntil(idle.id, (i) => i.rule === 'pushed_working', 'the reported working over the prompt box');
+    assert.deepEqual([pushed.state, pushed.source], ['working', 'report:osc1337']);
+    // Still for the quiet window (5 s), the box speaks again.
+    const idleInfo = await agentUntil(idle.id, (i) => i.rule === 'screen_rule', 'the prompt box once the screen is still', 20000);
     assert.equal(idleInfo.source, 'screen:prompt_box');
     assert.ok(idleInfo.state === 'idle' || idleInfo.state === 'done', idleInfo.state);
     const formInfo = await agentUntil(form.id, (i) => i.state === 'blocked', 'the permission form');

@@ -48,6 +48,17 @@ line_regex = ['^{spinner} Working']
     assert.match(rule.evidence.matcher ?? '', /regex \/\^\{braille\} \/ hit/);
   });
 
+  it('read a title spinning half-circle frames as working in every bundled title rule', async () => {
+    const { parseManifest } = await import('../../src/detect/parse.ts');
+    const bundled = (id: string) => parseManifest(readFileSync(`${MANIFESTS}${id}.toml`, 'utf8'), { file: `${id}.toml`, source: 'bundled' });
+    const codex = bundled('codex');
+    for (const frame of ['⠋', '◐', '◓', '◴']) assert.equal(evaluate(codex, screen('', `${frame} mockbash: touch | project`)).state, 'working', frame);
+    assert.equal(evaluate(codex, screen('', 'mockbash: touch | project')).state, 'idle');
+    const claude = bundled('claude');
+    assert.equal(evaluate(claude, screen('', '◑ Claude Code')).rule?.id, 'title_spinner');
+    assert.equal(evaluate(claude, screen('', '✳ Claude Code')).rule?.id, 'title_idle_glyph');
+  });
+
   it('are the only way bundled manifests write braille or half-circle frames', () => {
     for (const file of readdirSync(MANIFESTS).filter((name) => name.endsWith('.toml'))) {
       const patterns = readFileSync(`${MANIFESTS}${file}`, 'utf8').split('\n').filter((line) => !line.trimStart().startsWith('#') && !/^\s*evidence\s*=/.test(line));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -58,6 +58,26 @@ describe('offline commands', () => {
     assert.equal(lint.status, 1);
     assert.match(lint.stdout, /manifest_bad_regex/);
     assert.equal(corral('detect', 'conformance', dir, '--min', '2').status, 2);
+  });
+
+  it('writes the accuracy page of each folder present, and fails on a false blocked', () => {
+    const cases = join(dir, 'accuracy');
+    const screens = join(cases, 'screens');
+    mkdirSync(screens, { recursive: true });
+    writeFileSync(join(screens, 'idle.screen.txt'), 'Task complete.\n');
+    const labels = [{ file: 'idle.screen.txt', agent: 'claude', osc_title: '✳ Claude Code', expect: { state: 'idle' } }];
+    writeFileSync(join(screens, 'cases.json'), JSON.stringify(labels));
+    const page = join(dir, 'accuracy.md');
+    const written = corral('detect', 'accuracy', '--out', page, cases, join(dir, 'absent'));
+    assert.equal(written.status, 0, written.stderr);
+    const text = readFileSync(page, 'utf8');
+    assert.match(text, /\| `[^`]*accuracy` \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \|/);
+    assert.match(text, /Not present here, so not counted: `[^`]*absent`/);
+    writeFileSync(join(screens, 'form.screen.txt'), `${'─'.repeat(20)}\n Do you want to proceed?\n ❯ 1. Yes\n   2. No\n Esc to cancel · Tab to amend\n`);
+    writeFileSync(join(screens, 'cases.json'), JSON.stringify([...labels, { file: 'form.screen.txt', agent: 'claude', expect: { state: 'idle' } }]));
+    const failed = corral('detect', 'accuracy', '--out', page, cases);
+    assert.equal(failed.status, 1);
+    assert.match(failed.stderr, /accuracy check failed: .*false_blocked form\.screen\.txt/);
   });
 });
 

@@ -69,4 +69,35 @@ describe('time as evidence', () => {
     fails(RULES.replace('= 300', '= 600000'), 'manifest_limit_exceeded', /quiet_for_ms = 600000/);
     fails(RULES.replace('= 300', '= 1.5'), 'manifest_invalid_value', /must be an integer number of milliseconds/);
   });
+  it('holds a motion_only rule on motion seen on a clock, never on a saved screen', () => {
+    const m = manifest(`
+[[rules]]
+id = "transcript_moving"
+state = "working"
+priority = 2
+line_regex = ['^\\S']
+motion_within_ms = 1000
+motion_only = true
+[[rules]]
+id = "prompt"
+state = "idle"
+priority = 1
+line_regex = ['^> $']
+`);
+    assert.equal(evaluate(m, { lines: ['Line 1', '> '], title: null, progress: null }).rule?.id, 'prompt', 'a saved screen shows no motion');
+    const memory = new ScreenMemory();
+    assert.equal(evaluate(m, at('Line 1\n> ', 0), memory).rule?.id, 'prompt', 'a screen drawn at once is no motion');
+    assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 70), memory).rule?.id, 'transcript_moving', 'a new newest line is motion');
+    assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 1071), memory).rule?.id, 'prompt', 'a still transcript is not');
+  });
+
+  it('refuses motion_only without a motion window', () => {
+    assert.throws(() => manifest(`
+[[rules]]
+id = "bad"
+state = "working"
+line_regex = ['x']
+motion_only = true
+`), (error: ManifestError) => error.code === 'manifest_invalid_value' && /motion_only needs motion_within_ms/.test(error.message));
+  });
 });
