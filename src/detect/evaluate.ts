@@ -60,12 +60,14 @@ export function checkTime(rule: CompiledRule, ctx: MatchContext, clocked: Clocke
   let recheckAt: number | null = null;
   if (motionWithinMs !== null) {
     const subject = ctx.subject ?? ctx.reader.get(rule.spec.region, rule.logical).text;
-    // A motion_only rule's subject is any text: its first sight (a screen drawn at once) is no motion.
+    // A motion_only rule's subject is any text: its first sight (a screen drawn at once) is no motion,
+    // now or at the next look; only a change of that text after it was seen is.
     const firstSight = rule.spec.motionOnly && !memory.knows(rule.spec.id);
-    const changedAt = memory.subjectChangedAt(rule.spec.id, subject, at, peek);
+    const changedAt = memory.subjectChangedAt(rule.spec.id, subject, at, peek, firstSight ? Number.NEGATIVE_INFINITY : at);
     const age = at - changedAt;
-    const moving = age <= motionWithinMs && !firstSight;
-    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} changed ${Math.round(age)} ms ago (needs within ${motionWithinMs})${firstSight ? ', first sight' : ''}`);
+    const moving = age <= motionWithinMs;
+    const since = Number.isFinite(changedAt) ? `changed ${Math.round(age)} ms ago` : firstSight ? 'first sight' : 'unchanged since first sight';
+    notes.push(`motion: ${JSON.stringify(subject.trim().slice(0, 60))} ${since} (needs within ${motionWithinMs})`);
     if (moving) recheckAt = changedAt + motionWithinMs + 1;
     else ok = false;
   }

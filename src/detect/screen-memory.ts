@@ -47,12 +47,16 @@ export class ScreenMemory {
     return this.#screenChangedAt;
   }
 
-  /** When the rule's subject last changed, recording `text` as seen at `at` unless `peek`. */
-  subjectChangedAt(rule: string, text: string, at: number, peek: boolean): number {
+  /**
+   * When the rule's subject last changed, recording `text` as seen at `at` unless `peek`. A subject
+   * seen for the first time counts as changed at `firstSeenAt` (-Infinity: never changed).
+   */
+  subjectChangedAt(rule: string, text: string, at: number, peek: boolean, firstSeenAt = at): number {
     const known = this.#subjects.get(rule);
     if (known && known.text === text) return known.changedAt;
-    if (!peek) this.#subjects.set(rule, { text, changedAt: at });
-    return at;
+    const changedAt = known ? at : firstSeenAt;
+    if (!peek) this.#subjects.set(rule, { text, changedAt });
+    return changedAt;
   }
 
   /** Whether the rule's subject has been seen before (a first sight is no change from anything). */

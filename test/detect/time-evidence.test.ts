@@ -75,7 +75,7 @@ describe('time as evidence', () => {
 id = "transcript_moving"
 state = "working"
 priority = 2
-line_regex = ['^\\S']
+line_regex = ['^Line']
 motion_within_ms = 1000
 motion_only = true
 [[rules]]
@@ -87,6 +87,7 @@ line_regex = ['^> $']
     assert.equal(evaluate(m, { lines: ['Line 1', '> '], title: null, progress: null }).rule?.id, 'prompt', 'a saved screen shows no motion');
     const memory = new ScreenMemory();
     assert.equal(evaluate(m, at('Line 1\n> ', 0), memory).rule?.id, 'prompt', 'a screen drawn at once is no motion');
+    assert.equal(evaluate(m, at('Line 1\n> ', 40), memory).rule?.id, 'prompt', 'nor is the same screen looked at again soon after');
     assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 70), memory).rule?.id, 'transcript_moving', 'a new newest line is motion');
     assert.equal(evaluate(m, at('Line 1\nLine 2\n> ', 1071), memory).rule?.id, 'prompt', 'a still transcript is not');
   });
