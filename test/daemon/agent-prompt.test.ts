@@ -126,7 +126,8 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     const { id, keys } = await keyLogged();
     await call('agent.prompt', { target: id, text: 'automode' });
     const info = await blockedOn(id, 'the auto mode dialog', 'cancel');
-    assert.equal(info.source, 'report:osc7501');
+    // The dialog on screen decides blocked (a visible prompt wins over the agent's own report).
+    assert.equal(info.source, 'screen:auto_mode_check_dialog');
     const { prompt } = info;
     assert.equal(prompt.kind, 'permission');
     assert.equal(prompt.text.split('\n')[0], "Auto mode can't check actions in this session");
@@ -164,6 +165,9 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     const newest = () => [...events].reverse().find((e) => (e.kind === 'agent.promptChanged' || e.kind === 'agent.stateChanged') && (e.data as any).prompt);
     await waitFor(() => (newest()!.data as any).prompt.id === info.prompt.id, { what: 'the stream to reach the prompt agent.get shows' });
     assert.deepEqual((newest()!.data as any).prompt, info.prompt);
+    // The inbox item of the blocked turn carries the same prompt (docs/events.md, "The attention inbox").
+    const item = await waitFor(async () => (await call('inbox.list', {})).items.find((i: any) => i.pane.id === id && i.prompt?.id === info.prompt.id), { what: "the inbox item with the form's prompt" });
+    assert.deepEqual(item.prompt, info.prompt);
     subscriber.dispose();
     await call('pane.kill', { target: id });
   });

@@ -40,7 +40,7 @@ describe('reported state across a kill -9 of the daemon', () => {
       assert.deepEqual([before.agent, before.state, before.source], ['myagent', 'blocked', 'report:osc1337']);
       // The next daemon reads the state file: wait for it to hold the self report.
       const folder = join(dir, 'state', 'corral');
-      const file = join(folder, readdirSync(folder).find((name) => name.endsWith('.json'))!);
+      const file = join(folder, readdirSync(folder).find((name) => name.startsWith('panes-') && name.endsWith('.json'))!);
       await waitFor(() => JSON.stringify(JSON.parse(readFileSync(file, 'utf8')).panes[0]?.arbiter?.reports ?? []).includes('osc1337'), { what: 'the self report in the state file', timeoutMs: 60_000 });
       a.client.close();
       const killedAt = Date.now();

@@ -1,11 +1,12 @@
 import { MAX_INBOX_ITEMS, type InboxItem } from '../../protocol/methods/inbox.ts';
 import type { CorralEvent } from '../../protocol/methods/events.ts';
+import type { AgentPrompt } from '../../protocol/prompt.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
-import { readStateFile, writeStateFile } from '../state/state-file.ts';
+import { readStateFile, setAsideStateFile, writeStateFile } from '../state/state-file.ts';
 
 const INBOX_FILE_VERSION = 1;
 
@@ -43,6 +44,7 @@ export class Inbox implements Disposable {
     this.subscriptions.add(
       hub.onPublish(({ event }) => {
         if (event.kind === 'agent.attention') this.take(event as CorralEvent<'agent.attention'>);
+        else if (event.kind === 'agent.promptChanged' && event.pane) this.reprompt(event.pane.id, (event as CorralEvent<'agent.promptChanged'>).data.prompt);
         else if (event.kind === 'pane.removed' && event.pane) this.acknowledgePane(event.pane.id);
       }),
     );
@@ -111,7 +113,7 @@ export class Inbox implements Disposable {
       ts: event.ts,
       title: event.data.title,
       message: event.data.message,
-      prompt: null,
+      prompt: event.data.prompt ?? null,
     };
     // One per pane: the pane's earlier item was of a turn that is over.
     this.items = this.items.filter((other) => other.pane.id !== item.pane.id);
@@ -122,28 +124,40 @@ export class Inbox implements Disposable {
     this.added.fire(item);
   }
 
+  /** A blocked item follows its pane's prompt: a form drawn in pieces, or its next question. */
+  private reprompt(paneId: string, prompt: AgentPrompt): void {
+    const item = this.items.find((other) => other.pane.id === paneId && other.state === 'blocked');
+    if (!item) return;
+    item.prompt = prompt;
+    this.schedule();
+  }
+
   private schedule(): void {
     if (this.scheduled !== null) return;
     this.scheduled = setImmediate(() => this.flush());
   }
 
   private load(): void {
-    let value: unknown;
-    try {
-      value = readStateFile(this.path);
-    } catch (error) {
-      this.log.warn({ file: this.path, err: error }, 'inbox file unreadable: starting with an empty inbox');
-      return;
-    }
-    if (value === null) return;
-    const stored = value as Partial<StoredInbox>;
-    if (stored.version !== INBOX_FILE_VERSION || !Array.isArray(stored.items) || !Number.isSafeInteger(stored.nextId) || !Number.isSafeInteger(stored.lastCursor)) {
-      this.log.warn({ file: this.path }, 'inbox file of another version or shape: starting with an empty inbox');
-      return;
+    const read = readStateFile(this.path);
+    if (read.status === 'absent') return;
+    if (read.status === 'unusable') return this.setAside(read.reason, read.detail);
+    const stored = read.value as Partial<StoredInbox> | null;
+    if (stored === null || typeof stored !== 'object' || stored.version !== INBOX_FILE_VERSION || !Array.isArray(stored.items) || !Number.isSafeInteger(stored.nextId) || !Number.isSafeInteger(stored.lastCursor)) {
+      return this.setAside('wrong_shape', `${this.path}: of another version or shape`);
     }
     this.items = stored.items.filter(isItem).slice(-MAX_INBOX_ITEMS);
     this.nextId = Math.max(stored.nextId!, ...this.items.map((item) => item.id + 1));
     this.lastCursor = stored.lastCursor!;
+  }
+
+  /** An inbox file that cannot be used is moved aside as the pane state file is, never overwritten. */
+  private setAside(reason: string, detail: string): void {
+    try {
+      const movedTo = setAsideStateFile(this.path);
+      this.log.warn({ file: this.path, movedTo, reason, detail }, 'inbox file unusable: moved aside, starting with an empty inbox');
+    } catch (error) {
+      this.log.error({ file: this.path, reason, detail, err: error }, 'inbox file unusable and cannot be moved aside: starting with an empty inbox');
+    }
   }
 }
 

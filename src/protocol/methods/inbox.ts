@@ -1,4 +1,5 @@
 import { defineMethod, returns } from '../method.ts';
+import type { AgentPrompt } from '../prompt.ts';
 import { arrayOf, bool, int, optional, params } from '../validate.ts';
 
 /**
@@ -18,8 +19,8 @@ export interface InboxItem {
   ts: number;
   title: string | null;
   message: string;
-  /** What the blocked agent asks, as data, when its manifest reads it; null until then. */
-  prompt: Record<string, unknown> | null;
+  /** What the blocked agent asks (docs/protocol.md, "The prompt"), read with the blocked state; null for done. */
+  prompt: AgentPrompt | null;
 }
 
 /** Items kept at most; the oldest go first beyond it (one per pane at most, so only many panes reach it). */

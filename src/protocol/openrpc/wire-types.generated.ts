@@ -4164,15 +4164,13 @@ export const WIRE_TYPES: WireTypes = {
           "type": "string"
         },
         "prompt": {
-          "description": "What the blocked agent asks, as data, when its manifest reads it; null until then.",
+          "description": "What the blocked agent asks (docs/protocol.md, \"The prompt\"), read with the blocked state; null for done.",
           "anyOf": [
             {
               "type": "null"
             },
             {
-              "type": "object",
-              "properties": {},
-              "additionalProperties": {}
+              "$ref": "#/components/schemas/AgentPrompt"
             }
           ]
         }
