@@ -123,9 +123,10 @@ export class Daemon {
     let host: TerminalHost | null = null;
     try {
       if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');
-      // The host starts (a process of its own) while this one compiles manifests; it is awaited before listening.
-      const hostAttached = options.spawnTerminal === undefined ? TerminalHost.attach(socketPath) : null;
-      hostAttached?.catch(() => undefined);
+      // The host is attached once the synchronous start-up work (manifests, the event log) is done: a
+      // host that refuses this daemon says why on the connection and closes it a moment later
+      // (src/terminal/host/refusals.ts), so the connection must be read as soon as it is made.
+      let hostAttached: Promise<TerminalHost> | null = null;
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
       const registry = new PaneRegistry(spawnTerminal, socketPath, log);
       const rpc = new RpcServer(log);
@@ -154,7 +155,8 @@ export class Daemon {
         seqAfter: durable.loaded.lastSeq,
         prior: history,
       });
-      if (hostAttached !== null) {
+      if (options.spawnTerminal === undefined) {
+        hostAttached = TerminalHost.attach(socketPath);
         host = await hostAttached;
         const attached = host;
         log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
