@@ -34,6 +34,8 @@ export async function waitCarryingOn(socket: string, params: AgentWaitParams, op
   const deadline = params.timeoutMs !== undefined ? Date.now() + params.timeoutMs : undefined;
   const stopped = options.signal ?? new AbortController().signal;
   let asked = params;
+  // The first ask carries the timeout as given (the daemon's message names it); a later one what is left.
+  let reasked = false;
   const once = async (): Promise<AgentWaitResult> => {
     const connection = await DaemonClient.connect(socket);
     const cancel = () => connection.dispose();
@@ -41,7 +43,8 @@ export async function waitCarryingOn(socket: string, params: AgentWaitParams, op
     try {
       if (stopped.aborted) throw new ClientError('connection_closed', 'the wait was cancelled');
       await options.prepare?.(connection);
-      const timeoutMs = deadline !== undefined ? Math.max(0, deadline - Date.now()) : undefined;
+      const timeoutMs = deadline !== undefined && reasked ? Math.max(0, deadline - Date.now()) : params.timeoutMs;
+      reasked = true;
       return await connection.call(AGENT_WAIT, { ...asked, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
     } finally {
       stopped.removeEventListener('abort', cancel);

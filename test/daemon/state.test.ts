@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -14,7 +14,7 @@ const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', impor
 
 function stateFiles(dir: string): string[] {
   const folder = join(dir, 'state', 'corral');
-  return readdirSync(folder).filter((name) => name.endsWith('.json')).map((name) => join(folder, name));
+  return readdirSync(folder).filter((name) => name.startsWith('panes-') && name.endsWith('.json')).map((name) => join(folder, name));
 }
 
 describe('state that survives the daemon', () => {
@@ -47,7 +47,10 @@ describe('state that survives the daemon', () => {
 
   it('drops secrets by key name and by value, and a respawn after the host is gone starts without them or with the daemon\'s own', async () => {
     const dir = makeTempDir();
-    // The daemon's own environment has one of the keys: a respawn passes that one on, as for any pane.
+    // The daemon's own environment has one of the keys, and `[panes] pass_env` names it: a respawn
+    // passes that one on, as for any pane (docs/operations.md, "A pane's environment").
+    mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
+    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[panes]\npass_env = ["PGPASS"]\n');
     const daemonEnv = { PGPASS: 'from-the-daemon' };
     const first = await startDaemon({ dir, env: daemonEnv });
     let second: DaemonProcess | undefined;
