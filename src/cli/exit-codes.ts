@@ -13,7 +13,7 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0    success
   1    error from the daemon (message on stderr)
-  2    usage error
+  2    usage error (also a fleet file refused by corral up or down)
   3    target not found or exited, or no agent there
   4    daemon unreachable, or lost while waiting (the socket path is printed)
   5    agent wait: the agent exited or was released while waiting (agent_gone)
@@ -32,6 +32,7 @@ export function exitCodeFor(code: string): number {
     case 'invalid_params':
     case 'invalid_key':
     case 'usage':
+    case 'fleet_file_invalid':
       return EXIT.usage;
     case 'daemon_unreachable':
     case 'connection_closed':

@@ -16,6 +16,7 @@ import { registerPaneCommands } from './commands/pane.ts';
 import { registerRecordCommand } from './commands/record.ts';
 import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
+import { registerUpCommands } from './commands/up.ts';
 import { registerWebCommand } from './commands/web.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
@@ -70,6 +71,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerAgentActCommands(agent, program.commands.find((command) => command.name() === 'pane'));
   registerAttachCommand(program);
   registerTopCommand(program);
+  registerUpCommands(program);
   registerEventsCommand(program);
   registerInboxCommands(program);
   registerApiCommands(program, clientVersion());

@@ -200,7 +200,8 @@ export class PaneRecord implements Disposable {
 
   detail(): PaneDetail {
     const process = this.lifecycle === 'running' ? describeForeground(this.terminal.foreground()) : null;
-    return { ...this.info(), args: this.identity.args, process, title: this.terminal.osc.title?.value ?? null };
+    const env = { env: { ...this.env }, ...(this.droppedEnv.length > 0 ? { droppedEnv: [...this.droppedEnv] } : {}) };
+    return { ...this.info(), args: this.identity.args, ...env, process, title: this.terminal.osc.title?.value ?? null };
   }
 
   /** Like dispose, but the pane's processes keep running where the pty host holds them. */

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import { corralCommand } from '../corral-command.ts';
 import type { Logger } from '../logger.ts';
-import { integrate, launchedAgent } from './integrate.ts';
+import { agentLaunch, integrate } from './integrate.ts';
 import type { Launch } from './launch.ts';
 import { isRootOwnedPath } from './root-owned.ts';
 
@@ -27,21 +27,22 @@ export function launchPlanner(options: { manifests: () => ManifestSet; stateDir:
   return (launch, paneId, wanted) => {
     const untouched: PlannedLaunch = { launch, integration: null, dispose: () => {} };
     if (!options.enabled || !wanted) return untouched;
-    const spec = launchedAgent(launch.command, options.manifests().all().map((manifest) => manifest.spec));
-    if (spec?.integration == null) return untouched;
+    const found = agentLaunch(launch, options.manifests().all().map((manifest) => manifest.spec));
+    const spec = found?.spec;
+    if (found == null || spec?.integration == null) return untouched;
     const dir = launchDir(options.stateDir, paneId);
     const dispose = () => rmSync(dir, { recursive: true, force: true });
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const hookArgv = [...corralCommand(), 'report', '--hook', spec.integration.hook];
-      const planned = integrate(launch, { spec: spec.integration, hookArgv, dir, userEnv: process.env });
+      const planned = integrate(found.inner, { spec: spec.integration, hookArgv, dir, userEnv: process.env });
       if (planned === null) {
         dispose();
         return untouched;
       }
       const { files: _files, summary, ...integrated } = planned;
       options.log.info({ pane: paneId, agent: spec.id, integration: summary }, 'agent hooks added to the launch');
-      return { launch: integrated, integration: `${spec.id}: ${summary}`, dispose };
+      return { launch: found.wrap(integrated), integration: `${spec.id}: ${summary}`, dispose };
     } catch (error) {
       options.log.warn({ err: error, pane: paneId, agent: spec.id }, 'agent hooks could not be added; launching without them');
       dispose();

@@ -7,6 +7,8 @@ import { paneCols, paneRows } from '../pane-size.ts';
 export const PANE_LIFECYCLES = ['running', 'exited', 'lost'] as const;
 export type PaneLifecycle = (typeof PANE_LIFECYCLES)[number];
 
+/** The workspace a spawn without one goes to. */
+export const DEFAULT_WORKSPACE = 'w1';
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
 
@@ -45,6 +47,9 @@ export interface PaneProcess {
 /** PaneInfo plus what may be large: args stay out of every event and list, and live here only. */
 export interface PaneDetail extends PaneInfo {
   args: string[];
+  /** The environment the spawn asked for, as the daemon keeps it: secrets left out, their names in `droppedEnv`. */
+  env: Record<string, string>;
+  droppedEnv?: string[];
   process: PaneProcess | null; // null once exited, or when /proc cannot be read
   title: string | null; // the last OSC 0/2 title the program set
 }

@@ -1488,6 +1488,20 @@ export const WIRE_TYPES: WireTypes = {
             "type": "string"
           }
         },
+        "env": {
+          "description": "The environment the spawn asked for, as the daemon keeps it: secrets left out, their names in `droppedEnv`.",
+          "type": "object",
+          "properties": {},
+          "additionalProperties": {
+            "type": "string"
+          }
+        },
+        "droppedEnv": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          }
+        },
         "process": {
           "description": "null once exited, or when /proc cannot be read",
           "anyOf": [
@@ -1641,6 +1655,7 @@ export const WIRE_TYPES: WireTypes = {
       },
       "required": [
         "args",
+        "env",
         "process",
         "title",
         "id",

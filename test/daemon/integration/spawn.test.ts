@@ -51,6 +51,37 @@ describe('per-launch integration through pane.spawn', () => {
     await session.call('pane.kill', { target: second.id });
   });
 
+  it('adds the hooks when the agent runs under env, sh -c or node, without running anything to find out', async () => {
+    const viaEnv = fakeClaude();
+    const first = await session.call('pane.spawn', { command: '/usr/bin/env', args: ['MODE=x', viaEnv.command, '--resume'], cwd: session.daemon.dir, env: { ARGS_OUT: viaEnv.out } });
+    const envArgs = await argsOf(viaEnv.out);
+    assert.equal(envArgs[0], '--settings');
+    assert.equal(envArgs.at(-1), '--resume');
+    const viaShell = fakeClaude();
+    const second = await session.call('pane.spawn', { command: '/bin/sh', args: ['-c', `exec '${viaShell.command}' --model opus`], cwd: session.daemon.dir, env: { ARGS_OUT: viaShell.out } });
+    const shellArgs = await argsOf(viaShell.out);
+    assert.equal(shellArgs[0], '--settings');
+    assert.match(JSON.parse(shellArgs[1]!).hooks.Stop[0].hooks[0].command, /report --hook claude$/);
+    assert.deepEqual(shellArgs.slice(2), ['--model', 'opus']);
+    // A script named claude run by node: node takes an extensionless file as CommonJS.
+    const script = join(session.daemon.dir, 'bin', 'node-bin', 'claude');
+    mkdirSync(join(script, '..'), { recursive: true });
+    writeFileSync(script, "const fs = require('fs'); const out = process.env.ARGS_OUT;\nfs.writeFileSync(out + '.tmp', process.argv.slice(2).join('\\n') + '\\n'); fs.renameSync(out + '.tmp', out); setInterval(() => {}, 1e6);\n");
+    const nodeOut = join(session.daemon.dir, `args-node-${Date.now()}.txt`);
+    const third = await session.call('pane.spawn', { command: process.execPath, args: ['--no-warnings', script, '-p'], cwd: session.daemon.dir, env: { ARGS_OUT: nodeOut } });
+    const nodeArgs = await argsOf(nodeOut);
+    assert.equal(nodeArgs[0], '--settings');
+    assert.equal(nodeArgs.at(-1), '-p');
+    for (const pane of [first, second, third]) await session.call('pane.kill', { target: pane.id });
+  });
+
+  it('leaves a shell line it cannot read exactly as it was', async () => {
+    const { command, out } = fakeClaude();
+    const pane = await session.call('pane.spawn', { command: '/bin/sh', args: ['-c', `'${command}' "$0"`, '--resume'], cwd: session.daemon.dir, env: { ARGS_OUT: out } });
+    assert.deepEqual(await argsOf(out), ['--resume']);
+    await session.call('pane.kill', { target: pane.id });
+  });
+
   it('leaves the launch alone with integrate: false', async () => {
     const { command, out } = fakeClaude();
     const pane = await session.call('pane.spawn', { command, args: ['--resume'], cwd: session.daemon.dir, env: { ARGS_OUT: out }, integrate: false });
