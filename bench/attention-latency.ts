@@ -1,5 +1,5 @@
 // Latency from a blocked screen reaching the PTY to the `agent.attention` event at a subscriber,
-// with 100 other panes redrawing a working screen at 10 Hz (bench/busy-agent.sh), against the raw
+// with 100 other panes redrawing a working screen at 10 Hz (bench/lib/busy-agent.sh), against the raw
 // PTY round trip of the same bytes to a plain node-pty reader under the same load in the same run.
 // Run: node --import tsx bench/attention-latency.ts   (CORRAL_BENCH_TRIALS, default 200;
 // CORRAL_BENCH_BUSY, the busy panes, default 100)
@@ -15,8 +15,8 @@ import { DaemonClient } from '../src/cli/client.ts';
 import { EVENT } from '../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { startDaemon, type DaemonProcess } from '../test/helpers/daemon.ts';
-import { BUSY_AGENT, cpuShare, daemonPids, sleep } from './_lib.ts';
+import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';
+import { BUSY_AGENT, cpuShare, daemonPids, sleep } from './lib/common.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 200);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);

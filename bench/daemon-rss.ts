@@ -3,8 +3,8 @@
 // Run alone: node --import tsx bench/daemon-rss.ts [panes] [command]   (default: 50 sleep)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { RawClient } from '../test/helpers/raw-client.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { RawClient } from '../harness/raw-client.ts';
 
 const paneCount = Number(process.argv[2] ?? 50);
 const command = process.argv[3] ?? 'sleep';

@@ -9,7 +9,7 @@ import { EventHub } from '../src/daemon/events/event-hub.ts';
 import { EventLog } from '../src/daemon/events/event-log.ts';
 import { eventLogDir } from '../src/daemon/events/index.ts';
 import { createLogger } from '../src/daemon/logger.ts';
-import { makeTempDir, startDaemon } from '../test/helpers/daemon.ts';
+import { makeTempDir, startDaemon } from '../harness/daemon.ts';
 
 const EVENTS = Number(process.env.CORRAL_BENCH_EVENTS ?? 200_000);
 const STARTS = Number(process.env.CORRAL_BENCH_STARTS ?? 3);

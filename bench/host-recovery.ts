@@ -5,8 +5,8 @@
 // panes (spawn to listening).
 // Run alone: node --import tsx bench/host-recovery.ts [panes] [output KiB per pane]
 import { readFileSync, rmSync } from 'node:fs';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../test/helpers/daemon.ts';
-import { RawClient } from '../test/helpers/raw-client.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../harness/daemon.ts';
+import { RawClient } from '../harness/raw-client.ts';
 
 const paneCount = Number(process.argv[2] ?? 50);
 const outputKiB = Number(process.argv[3] ?? 64);

@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { spawn as spawnPty } from 'node-pty';
 import { join } from 'node:path';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { LineClient } from '../test/reliability/helpers.ts';
-import { MiB, sleep, Tmux, writeMixedFile } from './_lib.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { LineClient } from '../harness/line-client.ts';
+import { MiB, sleep, Tmux, writeMixedFile } from './lib/common.ts';
 
 const MB = Number(process.env.CORRAL_BENCH_MB ?? 20);
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 8);

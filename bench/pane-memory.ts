@@ -7,9 +7,9 @@
 // back the pages it freed, and the allocator has been trimmed: what a pane at rest costs.
 // Run: node --import tsx bench/pane-memory.ts   (CORRAL_BENCH_PANES, default 40)
 import { loadavg } from 'node:os';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { LineClient, resultCaller } from '../test/reliability/helpers.ts';
-import { daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { LineClient, resultCaller } from '../harness/line-client.ts';
+import { daemonPids, rssKiB, sleep, Tmux } from './lib/common.ts';
 
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 40);
 const LINES = 1200;

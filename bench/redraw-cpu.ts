@@ -1,11 +1,11 @@
-// Daemon CPU with 100 panes redrawing a working screen at 10 Hz (bench/busy-agent.sh, identified as
+// Daemon CPU with 100 panes redrawing a working screen at 10 Hz (bench/lib/busy-agent.sh, identified as
 // Claude Code so that detection runs on each), against a tmux server running the same 100 programs
 // in the same run (the baseline; skipped without tmux).
 // Run: node --import tsx bench/redraw-cpu.ts   (CORRAL_BENCH_BUSY, default 100; CORRAL_BENCH_SECONDS, default 10)
 import { loadavg } from 'node:os';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { RawClient } from '../test/helpers/raw-client.ts';
-import { BUSY_AGENT, cpuShare, daemonPids, rssKiB, sleep, Tmux } from './_lib.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { RawClient } from '../harness/raw-client.ts';
+import { BUSY_AGENT, cpuShare, daemonPids, rssKiB, sleep, Tmux } from './lib/common.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const SECONDS = Number(process.env.CORRAL_BENCH_SECONDS ?? 10);

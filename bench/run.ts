@@ -1,5 +1,6 @@
-// Runs every benchmark in bench/ one after another, each in its own process so that
-// one's memory and timers do not disturb the next; prints each one's output as it comes.
+// Runs every benchmark in bench/ (the files at its top; lib/ and probes/ hold none) one after another,
+// each in its own process so that one's memory and timers do not disturb the next; prints each one's
+// output as it comes.
 // Before each, it waits for the machine to settle: a bench's processes can outlive it by seconds
 // (40 printers, a tmux server, 100 agents being killed), and a bench that measures itself first
 // and its baseline second would pay for them alone.
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
 const benches = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 

@@ -1,4 +1,4 @@
-// Scale: 300 panes alive, 100 of them busy (bench/busy-agent.sh redrawing at 10 Hz, identified as Claude
+// Scale: 300 panes alive, 100 of them busy (bench/lib/busy-agent.sh redrawing at 10 Hz, identified as Claude
 // Code) and 200 idle, plus one fake Claude that a wait watches. The daemon runs in this process with its
 // pty host as in production (a process of its own), so that both moments of a wake-up (the agent change
 // published in the daemon, the wait's answer at the client) are read from one clock.
@@ -7,7 +7,7 @@
 // - agent.list latency at a socket client, against server.status (a reply that does not depend on
 //   the panes) in the same run as its baseline;
 // - agent.wait wake-up: from the agent change published in the daemon to the reply read by a caller in
-//   a process of its own (bench/_wait-client.ts, as a script's `corral agent wait` is), both moments on
+//   a process of its own (bench/lib/wait-client.ts, as a script's `corral agent wait` is), both moments on
 //   the machine's monotonic clock; and, for comparison, by a caller in this process, whose reply waits
 //   for a further turn of the daemon's own loop. Against the event loop's own delay in the same run
 //   (monitorEventLoopDelay): a wake-up cannot beat the turn it waits for; and against the wake-up delay
@@ -30,8 +30,8 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { BUSY_AGENT, rssKiB, sleep, summary } from './_lib.ts';
-import { startInProcessDaemon } from './_in-process-daemon.ts';
+import { BUSY_AGENT, rssKiB, sleep, summary } from './lib/common.ts';
+import { startInProcessDaemon } from './lib/in-process-daemon.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const IDLE = Number(process.env.CORRAL_BENCH_IDLE ?? 200);
@@ -76,9 +76,9 @@ process.stdin.resume();`;
   return { stop: () => (child.stdin.end(), ended) };
 }
 
-/** The waiting process (bench/_wait-client.ts): one wait per `wait` call, answered with its reply's moment. */
+/** The waiting process (bench/lib/wait-client.ts): one wait per `wait` call, answered with its reply's moment. */
 async function waitClient() {
-  const script = fileURLToPath(new URL('./_wait-client.ts', import.meta.url));
+  const script = fileURLToPath(new URL('./lib/wait-client.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script, daemon.socketPath], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => {

@@ -1,4 +1,4 @@
-// `corral web` at scale: 100 panes (99 redrawing a working screen at 10 Hz, bench/busy-agent.sh, and
+// `corral web` at scale: 100 panes (99 redrawing a working screen at 10 Hz, bench/lib/busy-agent.sh, and
 // one that blocks on demand) and 10 pages open in Debian's chromium. It measures:
 //  - a state change to the DOM: from the program drawing its permission form to the card showing
 //    blocked in each of the 10 pages (a MutationObserver in the page), median and p99;
@@ -15,9 +15,9 @@ import { DaemonClient } from '../src/cli/client.ts';
 import { EVENT } from '../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../test/helpers/web.ts';
-import { BUSY_AGENT, cpuSeconds, rssKiB, sleep, summary } from './_lib.ts';
+import { startDaemon } from '../harness/daemon.ts';
+import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../harness/web.ts';
+import { BUSY_AGENT, cpuSeconds, rssKiB, sleep, summary } from './lib/common.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);

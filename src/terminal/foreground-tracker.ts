@@ -11,7 +11,7 @@ export const FOREGROUND_SETTLE_MS = 150;
 /**
  * Under continuous output from an unchanged group, checks back off to at most one per this interval:
  * re-reading /proc after every frame was a fifth of the daemon's CPU with 100 panes redrawing at
- * 10 Hz (bench/_profile-load.ts). Output after a quiet spell starts again at FOREGROUND_SETTLE_MS.
+ * 10 Hz (bench/probes/profile-load.ts). Output after a quiet spell starts again at FOREGROUND_SETTLE_MS.
  */
 export const FOREGROUND_BUSY_INTERVAL_MS = 1000;
 /**

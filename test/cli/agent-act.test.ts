@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PANE_KILL, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 import { AgentLab } from '../daemon/agent-wait-fixture.ts';
 
 describe('corral agent wait, list, read and focus through the CLI', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('the corral CLI against a real daemon', () => {
   let daemon: DaemonProcess;

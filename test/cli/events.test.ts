@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('corral events', () => {
   let daemon: DaemonProcess;

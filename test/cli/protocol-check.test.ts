@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 
 it('says clearly when the daemon speaks another protocol version, and exits 1', async () => {
   const dir = makeTempDir();

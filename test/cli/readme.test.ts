@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

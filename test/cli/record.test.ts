@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAsciicast } from '../../src/terminal/asciicast.ts';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** Starts `corral pane record` as a user would, and resolves its exit with what it printed. */
 function startRecording(socket: string, args: string[]) {

@@ -4,9 +4,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('config reload: corral server reload-config and SIGHUP', () => {
   const session = useDaemon();

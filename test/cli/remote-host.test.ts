@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startSshd, type LocalSshd } from '../helpers/sshd.ts';
 
 /** The longest any one step of the streaming test may take; a hang guard, not a figure. */

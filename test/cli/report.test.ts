@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('corral agent report, session and release', () => {
   const session = useDaemon();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 import { AgentLab, FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 
 describe('scripting through the CLI: durations with units, trailing keys, events cursor', () => {

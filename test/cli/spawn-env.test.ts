@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
 
 /** The environment of a running process, as the kernel holds it. */

@@ -6,8 +6,8 @@ import { DaemonClient } from '../../src/cli/client.ts';
 import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
 import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { freshClientPackage } from '../helpers/client-package.ts';
 
 const run = promisify(execFile);

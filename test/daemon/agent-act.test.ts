@@ -5,9 +5,9 @@ import { describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
 import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/agent-input/input-room.ts';
 import { MAX_METADATA_SOURCES } from '../../src/daemon/metadata/metadata-store.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { CORRAL_BIN } from '../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const AGENTS = fileURLToPath(new URL('../fixtures/agents/', import.meta.url));
 

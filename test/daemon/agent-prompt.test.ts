@@ -6,7 +6,7 @@ import { DaemonClient } from '../../src/cli/client.ts';
 import { EVENT } from '../../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /**
  * A blocked agent's prompt as data through a real daemon and the fake agent on a real PTY: the

@@ -3,7 +3,7 @@ import { DaemonClient } from '../../src/cli/client.ts';
 import { CorralError } from '../../src/protocol/errors.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
 import type { MethodDecl } from '../../src/protocol/method.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 
 export const FAKE_AGENT = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AGENT_FOCUS, AGENT_GET, AGENT_WAIT, MAX_WAIT_TARGETS, PANE_GET, PANE_KILL } from '../../src/protocol/methods/index.ts';
 import { AgentLab } from './agent-wait-fixture.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('agent.wait through the daemon with fake agents', () => {
   let lab: AgentLab;

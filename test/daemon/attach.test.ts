@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import { RawClient } from '../helpers/raw-client.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 let daemon: DaemonProcess;
 let control: RawClient;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { EventHub } from '../../src/daemon/events/event-hub.ts';
 import { EventLog, EVENT_LOG_KEPT_SEGMENTS } from '../../src/daemon/events/event-log.ts';
 import { createLogger } from '../../src/daemon/logger.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 
 const log = createLogger('silent');
 const pane = { id: 'w1:p1', name: 'api' };

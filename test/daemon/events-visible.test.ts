@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { FAKE_CLAUDE, useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 type Event = { cursor: number; kind: string; pane: { id: string; name: string | null } | null; data: any };
 

@@ -10,8 +10,8 @@ import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from 
 import { PANE_KILL, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { PANE_REPORT_AGENT } from '../../src/protocol/methods/report.ts';
 import { PANE_REPORT_METADATA } from '../../src/protocol/methods/metadata.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('exited panes are kept up to [panes] keep_exited', () => {
   let daemon: DaemonProcess;

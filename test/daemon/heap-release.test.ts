@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { connectCalling } from '../helpers/restart.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const PRELOAD = fileURLToPath(new URL('../fixtures/heap-stats-preload.mjs', import.meta.url));
 const LINES = 20_000;

@@ -4,9 +4,9 @@ import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
-import { isAlive, waitFor } from '../helpers/wait.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { isAlive, waitFor } from '../../harness/wait.ts';
 
 describe('the daemon lifecycle', () => {
   it('refuses a second daemon on the same socket, naming the first', async () => {

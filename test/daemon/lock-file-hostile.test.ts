@@ -5,7 +5,7 @@ import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 
 describe('a lock file that is no regular file', () => {
   it('is a FIFO: taken for a stale lock, replaced, and the daemon listens', async () => {

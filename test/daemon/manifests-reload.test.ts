@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const FAKE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 const BUNDLED_CLAUDE = fileURLToPath(new URL('../../manifests/claude.toml', import.meta.url));

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { parseConfig, DEFAULT_CONFIG } from '../../src/daemon/config/index.ts';
 import { fillArgv } from '../../src/daemon/notify/argv-template.ts';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
 
 const FILE = '/home/u/.config/corral/config.toml';

@@ -5,8 +5,8 @@ import { DaemonClient } from '../../src/cli/client.ts';
 import { EVENT } from '../../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling as connect } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** A scripted Claude in a pane of `daemon`, working on a turn held until `release` exists. */
 async function startHeldTurn(daemon: DaemonProcess, dir: string, release: string): Promise<{ id: string }> {

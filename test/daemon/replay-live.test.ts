@@ -13,7 +13,7 @@ import { timedVerdicts } from '../../src/cli/offline/replay-timed.ts';
 import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 import { EVENTS_READ } from '../../src/protocol/methods/events.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const STREAM = fileURLToPath(new URL('../fixtures/streams/claude-code/', import.meta.url));
 const PLAYER = fileURLToPath(new URL('../fixtures/terminal/play-cast.mjs', import.meta.url));

@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** A config whose notify command appends one line per notification to `file`. */
 function notifyConfig(dir: string, file: string): void {

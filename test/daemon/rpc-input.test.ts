@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 
 describe('the daemon facing bad input on its socket', () => {
   let daemon: DaemonProcess;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 // The pty host forwards output as read from the PTY, so a character can be split between two frames.
 // The program stops in the middle of each character until it is given a line, so the host has read

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { stateFilePath } from '../../src/daemon/state/state-file.ts';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { connectCalling as connect } from '../helpers/restart.ts';
 
 /** A state file as a daemon writes it, with one pane whose host is gone: the next daemon lists it lost. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RawClient } from '../helpers/raw-client.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('a pending wait and its client', () => {
   const session = useDaemon();

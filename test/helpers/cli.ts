@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { CORRAL_BIN } from './daemon.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
 
 export interface CliResult {
   code: number | null;

@@ -1,5 +1,5 @@
-import type { DaemonProcess } from './daemon.ts';
-import { RawClient } from './raw-client.ts';
+import type { DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 
 /** A raw client whose `call` returns the result and throws the reply's error (as `rpc`). */
 export async function connectCalling(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
-import { startDaemon, type DaemonProcess } from './daemon.ts';
-import { RawClient } from './raw-client.ts';
-import { waitFor } from './wait.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 export const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { makeTempDir } from './daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 
 export const SSHD = '/usr/sbin/sshd';
 

@@ -12,10 +12,10 @@ import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
 import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/handlers/pane.ts';
 import { MAX_REPLY_BYTES } from '../../src/daemon/connection.ts';
 import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 

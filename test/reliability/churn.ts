@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir, type DaemonProcess } from '../helpers/daemon.ts';
-import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, type HeapDaemon, isAlive, LineClient, report, request, rssKiB, sleep, startHeapDaemon } from './helpers.ts';
+import { makeTempDir, type DaemonProcess } from '../../harness/daemon.ts';
+import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, type HeapDaemon, isAlive, LineClient, report, request, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
 
 /**
  * Spawn-and-kill cycles run at once, each on its own connection. A kill waits for the pane's exit,
@@ -138,7 +138,7 @@ const mib = (bytes: number) => +(bytes / 1048576).toFixed(2);
  * less than 10%.
  *
  * The live heap, not RSS, is the measure of a leak: RSS also holds memory the allocator keeps after
- * the objects in it are gone (bench/_churn-probe.ts shows the live heap flat while RSS creeps and then
+ * the objects in it are gone (bench/probes/churn.ts shows the live heap flat while RSS creeps and then
  * plateaus), and a heap snapshot's own buffers stay in it. RSS is reported (before the snapshots,
  * halfway and at the end), not asserted.
  */

@@ -8,10 +8,10 @@ import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
 import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/handlers/pane.ts';
 import { createLogger } from '../../src/daemon/logger.ts';
 import { MAX_READ_LINES } from '../../src/protocol/methods/pane.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** The daemon's peak resident memory so far, in MiB (VmHWM). */
 function peakMiB(pid: number): number {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir, startDaemon } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** Each open descriptor of a process and what it points at. */
 function descriptors(pid: number): Record<string, string> {

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TRIM_AGAIN_CHECKS, TRIM_CHECK_MS } from '../../src/terminal/allocator-trim.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { report, rssKiB } from './helpers.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { report, rssKiB } from '../../harness/line-client.ts';
 
 const FLOOD_BYTES = 64e6;
 /** What the host may keep after the flood, above what it held before. */

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_METHODS } from '../../src/protocol/methods/index.ts';
 import { PROTOCOL_VERSION } from '../../src/protocol/version.ts';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
-import { isAlive, LineClient, report, summary } from './helpers.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { isAlive, LineClient, report, summary } from '../../harness/line-client.ts';
 
 const CONNECTIONS = 50;
 const FRAMES_PER_CONNECTION = 200; // 10,000 in all

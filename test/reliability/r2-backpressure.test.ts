@@ -6,7 +6,7 @@
 //
 // Memory is the live heap after a full collection (a heap snapshot collects first), of the daemon and
 // of the pty host: what they hold. RSS also holds garbage not yet collected and pages the allocator
-// keeps, which V8 sizes by its own heuristics (bench/_flood-probe.ts: RSS plateaus while the live heap
+// keeps, which V8 sizes by its own heuristics (bench/probes/flood.ts: RSS plateaus while the live heap
 // stays small); it is reported, not asserted.
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
@@ -17,8 +17,8 @@ import { DEFAULT_SUBSCRIBER_BUFFER_BYTES } from '../../src/daemon/events/subscri
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
-import type { DaemonProcess } from '../helpers/daemon.ts';
-import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon } from './helpers.ts';
+import type { DaemonProcess } from '../../harness/daemon.ts';
+import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
 
 const PIPELINED = 100_000;
 /** The pipeliner writes its requests in pieces of this many, so that it can count what the kernel took. */
@@ -29,7 +29,7 @@ const CHURN = 50; // short panes started and removed meanwhile: events for the s
 /**
  * The growth of the live heap allowed while the three clients do not read, by the daemon's limits:
  * - per streaming pane, a full scrollback (about 2.5 KiB per 120-column line in the emulator,
- *   bench/_screen-memory.ts), the unparsed output allowed before the host is paused (UTF-16) and the
+ *   bench/probes/screen-memory.ts), the unparsed output allowed before the host is paused (UTF-16) and the
  *   host's ring;
  * - for the silent subscriber, its buffer limit; for the silent attached client, the backlog after
  *   which it is behind; for the pipeliner, see pipelinerBytes in the test;

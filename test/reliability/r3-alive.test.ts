@@ -1,9 +1,9 @@
 // R3, 200 panes alive at once: all run, all are listed, and killing them leaves no pane and no process.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DaemonProcess } from '../helpers/daemon.ts';
+import type { DaemonProcess } from '../../harness/daemon.ts';
 import { caller, descriptors, overConnections, quietConnections, settledChildren, settledDescriptors, startChurnDaemon } from './churn.ts';
-import { LineClient, report, rssKiB } from './helpers.ts';
+import { LineClient, report, rssKiB } from '../../harness/line-client.ts';
 
 const ALIVE_AT_ONCE = 200;
 

@@ -5,15 +5,15 @@
 //
 // Memory is the live heap after a full collection (a heap snapshot collects first), of the daemon and
 // of the pty host, taken while the floods run: what they hold. RSS also holds garbage not yet
-// collected and pages the allocator keeps, which V8 sizes by its own heuristics (bench/_flood-probe.ts:
+// collected and pages the allocator keeps, which V8 sizes by its own heuristics (bench/probes/flood.ts:
 // RSS plateaus while the live heap stays small); it is reported, not asserted.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
-import type { DaemonProcess } from '../helpers/daemon.ts';
-import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon, summary } from './helpers.ts';
+import type { DaemonProcess } from '../../harness/daemon.ts';
+import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon, summary } from '../../harness/line-client.ts';
 
 const ROUNDS = 100;
 const FLOODS: { name: string; command: string; args: string[] }[] = [
@@ -25,7 +25,7 @@ const FLOODS: { name: string; command: string; args: string[] }[] = [
 
 /**
  * What one flooding pane may hold at most, by the daemon's own limits: a full scrollback (about 2.5 KiB
- * per 120-column line in the emulator, bench/_screen-memory.ts), the unparsed output allowed before the
+ * per 120-column line in the emulator, bench/probes/screen-memory.ts), the unparsed output allowed before the
  * host is paused (UTF-16 units), and the host's ring. Beyond these the daemon must keep nothing per pane.
  */
 const PER_PANE_BOUND_BYTES = (SCROLLBACK_LINES + 100) * 2560 + HIGH_WATERMARK * 2 + RING_BYTES;

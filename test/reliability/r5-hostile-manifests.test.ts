@@ -10,11 +10,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CORRAL_BIN } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { fillHostile, HANG_GUARD_MS, manifestToml, mkfifo, TEN_MB } from '../manifest-store/hostile-files.ts';
-import { report, sleep, summary } from './helpers.ts';
+import { report, sleep, summary } from '../../harness/line-client.ts';
 
 /** A status call not answered within this is counted as unanswered (a generous bound, not a timing goal). */
 const STATUS_ANSWER_BOUND_MS = 10_000;

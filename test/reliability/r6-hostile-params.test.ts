@@ -3,9 +3,9 @@
 // error with a stable code, and nothing is lost: the panes that were there stay, and still work.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
-import { isAlive, report } from './helpers.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { RawClient } from '../../harness/raw-client.ts';
+import { isAlive, report } from '../../harness/line-client.ts';
 
 describe('R6, hostile parameters', () => {
   let daemon: DaemonProcess;

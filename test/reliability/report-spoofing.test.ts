@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const SPOOF = fileURLToPath(new URL('../fixtures/agents/spoof/', import.meta.url));
 const REPORT = join(SPOOF, 'report.mjs');

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { connect as connectClient, type AnyCorralEvent } from '../../src/client/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, makeTempDir, startDaemon, testEnv, type DaemonProcess } from '../helpers/daemon.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, testEnv, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** The real CLI as a long-running child: its output so far and its exit. */
 function background(dir: string, args: string[]) {

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../helpers/web.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
 const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-web-shots-'))}/`;

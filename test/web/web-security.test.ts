@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { CORRAL_BIN, testEnv } from '../helpers/daemon.ts';
+import { CORRAL_BIN, testEnv } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { httpRequest, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../helpers/web.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { httpRequest, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
 
 describe('corral web: safe by default', () => {
   const session = useDaemon();

@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CORRAL_BIN } from '../../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../../harness/daemon.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useDaemon } from '../../helpers/session.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const CLAUDE = (name: string) => readFileSync(fileURLToPath(new URL(`../../fixtures/hooks/claude/${name}`, import.meta.url)), 'utf8');
 

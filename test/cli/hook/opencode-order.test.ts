@@ -7,9 +7,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { integrate } from '../../../src/daemon/integration/integrate.ts';
 import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
-import { CORRAL_BIN } from '../../helpers/daemon.ts';
+import { CORRAL_BIN } from '../../../harness/daemon.ts';
 import { useDaemon } from '../../helpers/session.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const TURN = fileURLToPath(new URL('../../fixtures/hooks/opencode/turn/', import.meta.url));
 const REPORT_PROXY = fileURLToPath(new URL('../../fixtures/report-proxy.mjs', import.meta.url));

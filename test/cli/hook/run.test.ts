@@ -6,8 +6,8 @@ import { useDaemon } from '../../helpers/session.ts';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CORRAL_BIN } from '../../helpers/daemon.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { CORRAL_BIN } from '../../../harness/daemon.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const REPORT_PROXY = fileURLToPath(new URL('../../fixtures/report-proxy.mjs', import.meta.url));
 

@@ -9,7 +9,7 @@ import { launchFilesDir } from '../../../src/daemon/integration/planner.ts';
 import { isRootOwnedPath } from '../../../src/daemon/integration/root-owned.ts';
 import type { IntegrationContext, Launch } from '../../../src/daemon/integration/launch.ts';
 import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const manifests = new ManifestSet().all().map((manifest) => manifest.spec);
 const hookArgv = ['/usr/bin/node', '/opt/corral/bin/corral', 'report', '--hook'];

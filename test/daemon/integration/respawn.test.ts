@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../../helpers/daemon.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
 import { connectCalling, killDaemon } from '../../helpers/restart.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 /** A program named `claude` that writes its arguments to $ARGS_OUT and waits until its pid is killed. */
 function fakeClaude(dir: string): string {

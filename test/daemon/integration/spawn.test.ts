@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { mkfifo } from '../../manifest-store/hostile-files.ts';
 import { useDaemon } from '../../helpers/session.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 describe('per-launch integration through pane.spawn', () => {
   const session = useDaemon();

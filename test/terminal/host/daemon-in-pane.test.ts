@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../helpers/daemon.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
 import { connectCalling, killDaemon } from '../../helpers/restart.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 describe('a daemon started inside a pane', () => {
   it('cannot take the host over once the real daemon died, though it took the lock; the next daemon outside every pane does', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { lockHoldingPid, readLockPid } from '../../../src/terminal/host/daemon-lock.ts';
-import { makeTempDir } from '../../helpers/daemon.ts';
+import { makeTempDir } from '../../../harness/daemon.ts';
 
 const NATIVE = fileURLToPath(new URL('../../../src/terminal/native.ts', import.meta.url));
 

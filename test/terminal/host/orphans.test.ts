@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { useDaemon } from '../../helpers/session.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 function stat(pid: number): { state: string; ppid: number } | null {
   try {

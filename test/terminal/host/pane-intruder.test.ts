@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { HostSocket } from '../../helpers/host-wire.ts';
 import { useDaemon } from '../../helpers/session.ts';
-import { waitFor } from '../../helpers/wait.ts';
+import { waitFor } from '../../../harness/wait.ts';
 
 const INTRUDER = fileURLToPath(new URL('../../fixtures/host-intruder.mjs', import.meta.url));
 

@@ -1,8 +1,8 @@
 // Not a benchmark: the memory one emulator screen holds, without a daemon. Makes 40 screens of 120x32,
 // writes N lines of 100 columns into each and prints the live heap plus external memory per screen
 // after a full collection, and the RSS per screen.
-// Run: node --expose-gc --import tsx bench/_screen-memory.ts [scrollback, default 5000] [lines, default 1200]
-import { Screen } from '../src/terminal/screen.ts';
+// Run: node --expose-gc --import tsx bench/probes/screen-memory.ts [scrollback, default 5000] [lines, default 1200]
+import { Screen } from '../../src/terminal/screen.ts';
 
 const SCREENS = 40;
 const scrollback = Number(process.argv[2] ?? 5000);

@@ -7,7 +7,7 @@
 // Only flags V8 reads at each collection belong here (--parallel-scavenge is read at every scavenge);
 // --single-threaded-gc set at run time crashes V8 in its next marking, and the semi-space size is read
 // once when the heap is made.
-// Run: node --import tsx bench/_gc-ab-probe.ts [blocks per setting, default 10] [trials per block, default 5]
+// Run: node --import tsx bench/probes/gc-ab.ts [blocks per setting, default 10] [trials per block, default 5]
 //   (PROBE_FLAGS_A default "--parallel-scavenge", PROBE_FLAGS_B default "--no-parallel-scavenge")
 import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -15,17 +15,17 @@ import { join } from 'node:path';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
-import { AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { BUSY_AGENT, sleep, summary } from './_lib.ts';
-import { startInProcessDaemon } from './_in-process-daemon.ts';
+import { DEFAULT_CONFIG } from '../../src/daemon/config/index.ts';
+import { AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
+import { BUSY_AGENT, sleep, summary } from '../lib/common.ts';
+import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const BLOCKS = Number(process.argv[2] ?? 10);
 const TRIALS = Number(process.argv[3] ?? 5);
 const BUSY = 100;
 const IDLE = 200;
 const SETTINGS = [process.env.PROBE_FLAGS_A ?? '--parallel-scavenge', process.env.PROBE_FLAGS_B ?? '--no-parallel-scavenge'];
-const FAKE = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
 const load = [loadavg()[0]!];
 const { dir, daemon, client, stop } = await startInProcessDaemon('gc-ab', { ...DEFAULT_CONFIG, arbiter: { ...DEFAULT_CONFIG.arbiter, debounceMs: 100 } });

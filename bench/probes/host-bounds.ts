@@ -4,16 +4,16 @@
 // - 24 connections from outside every pane each announce a frame of 16 MiB and send all of it but
 //   its last byte: the host's RSS before, while they hang and after they closed;
 // - 500 connections that never say a word: how many the host still holds after 12 s.
-// Not a benchmark (run.ts skips "_" files). Run alone: node --import tsx bench/_host-bounds-probe.ts
+// Not a benchmark (run.ts runs only bench/*.ts). Run alone: node --import tsx bench/probes/host-bounds.ts
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { connectCalling } from '../test/helpers/restart.ts';
-import { rssKiB, sleep } from './_lib.ts';
+import { startDaemon } from '../../harness/daemon.ts';
+import { connectCalling } from '../../test/helpers/restart.ts';
+import { rssKiB, sleep } from '../lib/common.ts';
 
-const INTRUDER = fileURLToPath(new URL('../test/fixtures/host-intruder.mjs', import.meta.url));
+const INTRUDER = fileURLToPath(new URL('../../test/fixtures/host-intruder.mjs', import.meta.url));
 const FLOODERS = 24;
 const ANNOUNCED_BYTES = 16 * 1024 * 1024;
 const IDLE_CONNECTIONS = 500;

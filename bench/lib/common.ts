@@ -1,11 +1,10 @@
 // Shared pieces of the benchmarks: percentiles, /proc readings, a tmux baseline server, and the
-// busy-agent program that redraws a working screen ten times a second. Not a benchmark itself
-// (run.ts skips files starting with "_").
+// busy-agent program that redraws a working screen ten times a second.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/client.ts';
 
 export function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
@@ -139,7 +138,7 @@ export class Tmux {
   }
 }
 
-/** bench/busy-agent.sh: a Claude-like working screen redrawn ten times a second. */
+/** bench/lib/busy-agent.sh: a Claude-like working screen redrawn ten times a second. */
 export const BUSY_AGENT = fileURLToPath(new URL('./busy-agent.sh', import.meta.url));
 
 /** One MiB of mixed terminal output: plain text, SGR colours, wide and accented characters. */

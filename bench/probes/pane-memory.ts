@@ -2,21 +2,21 @@
 // host apart. Spawns N printing panes (as bench/pane-memory.ts does), then reads each process's RSS split
 // into malloc's heap ([heap]), other anonymous mappings (V8's pages, large buffers) and file mappings, at
 // several times after the output ended, and finally the live heap after a full collection (a snapshot).
-// Run: node --import tsx bench/_pane-memory-probe.ts [panes, default 40] [seconds to watch, default 40]
+// Run: node --import tsx bench/probes/pane-memory.ts [panes, default 40] [seconds to watch, default 40]
 // Each reading also gives V8's heap spaces (committed against used) and process.memoryUsage() of both, read
 // through test/fixtures/heap-stats-preload.mjs; PROBE_NODE_FLAGS adds node flags to both
 // processes. The base is read at start and, as bench/pane-memory.ts does, after PROBE_BASE_REST_S (30) at rest.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { makeTempDir, startDaemon } from '../test/helpers/daemon.ts';
-import { heapCensus, heapSnapshotOptions, LineClient, resultCaller } from '../test/reliability/helpers.ts';
-import { childPids, sleep } from './_lib.ts';
+import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
+import { heapCensus, heapSnapshotOptions, LineClient, resultCaller } from '../../harness/line-client.ts';
+import { childPids, sleep } from '../lib/common.ts';
 
 const PANES = Number(process.argv[2] ?? 40);
 const WATCH_S = Number(process.argv[3] ?? 40);
 const BASE_REST_S = Number(process.env.PROBE_BASE_REST_S ?? 30);
-const PRELOAD = fileURLToPath(new URL('../test/fixtures/heap-stats-preload.mjs', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('../../test/fixtures/heap-stats-preload.mjs', import.meta.url));
 const LINES = 1200;
 const PRINTER = `for ((i = 1; i <= ${LINES}; i++)); do printf '%06d %s\\n' "$i" "$(printf 'x%.0s' {1..93})"; done; exec sleep 100000`;
 

@@ -1,9 +1,9 @@
 // Not a benchmark: CPU of one screen (emulator plus history) parsing the mixed stream in-process, no
 // daemon or pty host: the daemon's per-byte work on its own thread, repeatable under load.
-// Run: node --import tsx bench/_history-cpu.ts [MiB, default 20] [repeats, default 3]
+// Run: node --import tsx bench/probes/history-cpu.ts [MiB, default 20] [repeats, default 3]
 import { loadavg } from 'node:os';
-import { Screen } from '../src/terminal/screen.ts';
-import { mixedBlock } from './_lib.ts';
+import { Screen } from '../../src/terminal/screen.ts';
+import { mixedBlock } from '../lib/common.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const REPEATS = Number(process.argv[3] ?? 3);

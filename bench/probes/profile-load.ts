@@ -1,18 +1,18 @@
 // Not a benchmark: the profile behind the load figures. Starts a daemon under `node --cpu-prof`, spawns
-// busy panes (bench/busy-agent.sh, identified as Claude Code), lets them run, stops the daemon and
+// busy panes (bench/lib/busy-agent.sh, identified as Claude Code), lets them run, stops the daemon and
 // prints the functions with the most self time, the event loop delay the daemon saw, and its CPU.
-// Run: node --import tsx bench/_profile-load.ts [busy panes, default 100] [seconds, default 20]
+// Run: node --import tsx bench/probes/profile-load.ts [busy panes, default 100] [seconds, default 20]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { BUSY_AGENT, connectWhenUp, cpuShare, daemonPids, rssKiB, sleep } from './_lib.ts';
+import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { BUSY_AGENT, connectWhenUp, cpuShare, daemonPids, rssKiB, sleep } from '../lib/common.ts';
 
 const busy = Number(process.argv[2] ?? 100);
 const seconds = Number(process.argv[3] ?? 20);
-const CORRAL_BIN = fileURLToPath(new URL('../bin/corral', import.meta.url));
+const CORRAL_BIN = fileURLToPath(new URL('../../bin/corral', import.meta.url));
 
 interface ProfileNode {
   id: number;

@@ -2,8 +2,8 @@
 // and the host's RSS every second, then the live heap of each after a full collection (a heap snapshot)
 // with the most numerous object kinds, the floods still running. RSS plateaus well above the live heap:
 // the rest is garbage not yet collected and pages the allocator keeps.
-// Run: node --import tsx bench/_flood-probe.ts [seconds, default 20] [urandom|yes|titles, default all three]
-import { heapCensus, LineClient, numberedCaller, rssKiB, sleep, startHeapDaemon } from '../test/reliability/helpers.ts';
+// Run: node --import tsx bench/probes/flood.ts [seconds, default 20] [urandom|yes|titles, default all three]
+import { heapCensus, LineClient, numberedCaller, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
 
 const seconds = Number(process.argv[2] ?? 20);
 const only = process.argv[3];

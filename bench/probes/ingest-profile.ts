@@ -1,16 +1,16 @@
 // Not a benchmark: CPU profiles of the daemon and its pty host while one pane prints a large mixed
 // stream (the one-pane half of bench/ingest.ts), and a summary of where their time went.
-// Run: node --import tsx bench/_ingest-profile.ts [MiB, default 20] [profile folder, default a temporary one]
+// Run: node --import tsx bench/probes/ingest-profile.ts [MiB, default 20] [profile folder, default a temporary one]
 // With PROFILE_HOST=1 the pty host is started first, under --cpu-prof too, and the daemon attaches to it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { CORRAL_BIN, testEnv } from '../test/helpers/daemon.ts';
-import { lockFilePath } from '../src/terminal/host/daemon-lock.ts';
-import { hostSocketPath } from '../src/terminal/host/launch.ts';
-import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from './_lib.ts';
+import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { CORRAL_BIN, testEnv } from '../../harness/daemon.ts';
+import { lockFilePath } from '../../src/terminal/host/daemon-lock.ts';
+import { hostSocketPath } from '../../src/terminal/host/launch.ts';
+import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from '../lib/common.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const dir = mkdtempSync(join(tmpdir(), 'corral-ingest-profile-'));
@@ -23,7 +23,7 @@ try {
   // --cpu-prof is refused in NODE_OPTIONS: the daemon (and the host, when asked) is started by hand.
   const env = { ...process.env, ...testEnv(dir) };
   if (process.env.PROFILE_HOST) {
-    const hostMain = new URL('../src/terminal/host/main.ts', import.meta.url).pathname;
+    const hostMain = new URL('../../src/terminal/host/main.ts', import.meta.url).pathname;
     spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', hostMain, '--socket', hostSocketPath(socket), '--lock', lockFilePath(socket)], { stdio: 'ignore', env, detached: true }).unref();
     for (let i = 0; i < 200 && !existsSync(hostSocketPath(socket)); i++) await sleep(50);
   }

@@ -1,13 +1,13 @@
 // A daemon in the bench's own process, for benches and probes that read its event loop, heap or
 // collections from inside: silent, in a temporary folder, with one client. Its pty host is a
-// process of its own and ends with this one. Not a benchmark itself (run.ts skips "_" files).
+// process of its own and ends with this one.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonClient } from '../src/cli/client.ts';
-import { DEFAULT_CONFIG, type CorralConfig } from '../src/daemon/config/index.ts';
-import { Daemon } from '../src/daemon/daemon.ts';
-import { createLogger } from '../src/daemon/logger.ts';
+import { DaemonClient } from '../../src/cli/client.ts';
+import { DEFAULT_CONFIG, type CorralConfig } from '../../src/daemon/config/index.ts';
+import { Daemon } from '../../src/daemon/daemon.ts';
+import { createLogger } from '../../src/daemon/logger.ts';
 
 export interface InProcessDaemon {
   dir: string;

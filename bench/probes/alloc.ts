@@ -2,12 +2,12 @@
 // process (as bench/scale.ts does) with busy panes and, over a window, samples allocations with V8's
 // sampling heap profiler; prints the bytes allocated per second and the functions that allocated the
 // most, with the first frame of ours above each.
-// Run: node --import tsx bench/_alloc-probe.ts [busy, default 100] [seconds, default 10]
+// Run: node --import tsx bench/probes/alloc.ts [busy, default 100] [seconds, default 10]
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
-import { PANE_SPAWN } from '../src/protocol/methods/index.ts';
-import { BUSY_AGENT, sleep } from './_lib.ts';
-import { startInProcessDaemon } from './_in-process-daemon.ts';
+import { PANE_SPAWN } from '../../src/protocol/methods/index.ts';
+import { BUSY_AGENT, sleep } from '../lib/common.ts';
+import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const BUSY = Number(process.argv[2] ?? 100);
 const SECONDS = Number(process.argv[3] ?? 10);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const CORRAL_BIN = fileURLToPath(new URL('../../bin/corral', import.meta.url));
+export const CORRAL_BIN = fileURLToPath(new URL('../bin/corral', import.meta.url));
 
 export interface DaemonProcess {
   readonly dir: string;

@@ -1,11 +1,11 @@
 // Not a benchmark: how often `cat` of a file holding OSC 7501 and OSC 1337 blocked reports leaves a plain
 // interactive bash pane blocked once cat has exited (docs/reporting.md). Prints JSON and a human line.
-// Run: node --import tsx bench/_inband-cat-probe.ts [runs, default 8]
+// Run: node --import tsx bench/probes/inband-cat.ts [runs, default 8]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { connectCalling } from '../test/helpers/restart.ts';
-import { waitFor } from '../test/helpers/wait.ts';
+import { startDaemon } from '../../harness/daemon.ts';
+import { connectCalling } from '../../test/helpers/restart.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const runs = Number(process.argv[2] ?? 8);
 const daemon = await startDaemon();

@@ -2,13 +2,13 @@
 // process of its own, as in production) while one pane prints the mixed stream; every 10 ms it samples
 // the bytes the daemon received and parsed, its event loop utilisation, the host's CPU, and the pause
 // and resume messages sent to the host.
-// Run: node --import tsx bench/_ingest-timeline.ts [MiB, default 20]
+// Run: node --import tsx bench/probes/ingest-timeline.ts [MiB, default 20]
 import { performance } from 'node:perf_hooks';
-import { RemotePane } from '../src/terminal/host/remote-pane.ts';
-import { HostClient } from '../src/terminal/host/host-client.ts';
-import { PANE_LIST, PANE_SPAWN } from '../src/protocol/methods/index.ts';
-import { cpuSeconds, sleep, writeMixedFile } from './_lib.ts';
-import { startInProcessDaemon } from './_in-process-daemon.ts';
+import { RemotePane } from '../../src/terminal/host/remote-pane.ts';
+import { HostClient } from '../../src/terminal/host/host-client.ts';
+import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
+import { cpuSeconds, sleep, writeMixedFile } from '../lib/common.ts';
+import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const counts = { received: 0, frames: 0, parsed: 0, pauses: 0, resumes: 0 };

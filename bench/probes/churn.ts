@@ -3,20 +3,20 @@
 // after each batch prints the daemon's and the pty host's CPU per cycle, RSS, V8 heap used and external
 // memory as the snapshot saw them; at the end,
 // the object kinds whose count grew most between the first and the last snapshot.
-// Run: node --import tsx bench/_churn-probe.ts [batches, default 5] [cycles per batch, default 200] [command, default bash]
+// Run: node --import tsx bench/probes/churn.ts [batches, default 5] [cycles per batch, default 200] [command, default bash]
 // (PROBE_SNAPSHOTS=ends: snapshots only after the warm-up and at the end)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PANE_KILL, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { connectWhenUp, cpuSeconds, daemonPids, rssKiB, sleep } from './_lib.ts';
+import { PANE_KILL, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { connectWhenUp, cpuSeconds, daemonPids, rssKiB, sleep } from '../lib/common.ts';
 
 const batches = Number(process.argv[2] ?? 5);
 const perBatch = Number(process.argv[3] ?? 200);
 const command = process.argv[4] ?? 'bash';
-const CORRAL_BIN = fileURLToPath(new URL('../bin/corral', import.meta.url));
+const CORRAL_BIN = fileURLToPath(new URL('../../bin/corral', import.meta.url));
 
 interface Snapshot {
   snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };

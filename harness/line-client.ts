@@ -4,7 +4,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, readdirSync, readlinkSync, readSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from './daemon.ts';
 
 export function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;

@@ -4,8 +4,8 @@
 // one line ({ seq, atNs }) with the moment the reply arrived on the monotonic clock (process.hrtime,
 // CLOCK_MONOTONIC: the same clock in every process of the machine).
 import { createInterface } from 'node:readline';
-import { DaemonClient } from '../src/cli/client.ts';
-import { AGENT_WAIT } from '../src/protocol/methods/index.ts';
+import { DaemonClient } from '../../src/cli/client.ts';
+import { AGENT_WAIT } from '../../src/protocol/methods/index.ts';
 
 const client = await DaemonClient.connect(process.argv[2]!);
 process.stdout.write('ready\n');

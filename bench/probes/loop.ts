@@ -1,13 +1,13 @@
 // Not a benchmark: what holds the daemon's event loop. Runs the daemon in this process (as bench/scale.ts
 // does) with busy panes, then adds idle ones, and for a window at each step prints the event loop's delay,
 // the garbage collector's pauses, the process's CPU and the functions with the most self time.
-// Run: node --import tsx bench/_loop-probe.ts [busy, default 100] [idle, default 200] [seconds, default 10]
+// Run: node --import tsx bench/probes/loop.ts [busy, default 100] [idle, default 200] [seconds, default 10]
 import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { PANE_SPAWN } from '../src/protocol/methods/index.ts';
-import { BUSY_AGENT, sleep } from './_lib.ts';
-import { startInProcessDaemon } from './_in-process-daemon.ts';
+import { PANE_SPAWN } from '../../src/protocol/methods/index.ts';
+import { BUSY_AGENT, sleep } from '../lib/common.ts';
+import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const BUSY = Number(process.argv[2] ?? 100);
 const IDLE = Number(process.argv[3] ?? 200);
