@@ -16,7 +16,9 @@ import { EVENT } from '../src/protocol/events.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';
-import { BUSY_AGENT, cpuShare, daemonPids, sleep } from './lib/common.ts';
+import { BUSY_AGENT } from './lib/programs.ts';
+import { cpuShare, daemonPids } from '../harness/proc.ts';
+import { sleep } from '../harness/wait.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 200);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);

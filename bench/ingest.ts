@@ -10,7 +10,9 @@ import { spawn as spawnPty } from 'node-pty';
 import { join } from 'node:path';
 import { startDaemon } from '../harness/daemon.ts';
 import { LineClient } from '../harness/line-client.ts';
-import { MiB, sleep, Tmux, writeMixedFile } from './lib/common.ts';
+import { MiB, writeMixedFile } from './lib/mixed-output.ts';
+import { sleep } from '../harness/wait.ts';
+import { Tmux } from './lib/tmux.ts';
 
 const MB = Number(process.env.CORRAL_BENCH_MB ?? 20);
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 8);

@@ -9,7 +9,9 @@
 import { loadavg } from 'node:os';
 import { startDaemon } from '../harness/daemon.ts';
 import { LineClient, resultCaller } from '../harness/line-client.ts';
-import { daemonPids, rssKiB, sleep, Tmux } from './lib/common.ts';
+import { daemonPids, rssKiB } from '../harness/proc.ts';
+import { sleep } from '../harness/wait.ts';
+import { Tmux } from './lib/tmux.ts';
 
 const PANES = Number(process.env.CORRAL_BENCH_PANES ?? 40);
 const LINES = 1200;

@@ -5,7 +5,10 @@
 import { loadavg } from 'node:os';
 import { startDaemon } from '../harness/daemon.ts';
 import { RawClient } from '../harness/raw-client.ts';
-import { BUSY_AGENT, cpuShare, daemonPids, rssKiB, sleep, Tmux } from './lib/common.ts';
+import { BUSY_AGENT } from './lib/programs.ts';
+import { cpuShare, daemonPids, rssKiB } from '../harness/proc.ts';
+import { sleep } from '../harness/wait.ts';
+import { Tmux } from './lib/tmux.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
 const SECONDS = Number(process.env.CORRAL_BENCH_SECONDS ?? 10);

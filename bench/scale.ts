@@ -30,7 +30,10 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { BUSY_AGENT, rssKiB, sleep, summary } from './lib/common.ts';
+import { BUSY_AGENT } from './lib/programs.ts';
+import { rssKiB } from '../harness/proc.ts';
+import { sleep } from '../harness/wait.ts';
+import { summary } from '../harness/figures.ts';
 import { startInProcessDaemon } from './lib/in-process-daemon.ts';
 
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);

@@ -17,7 +17,10 @@ import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/even
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../harness/web.ts';
-import { BUSY_AGENT, cpuSeconds, rssKiB, sleep, summary } from './lib/common.ts';
+import { BUSY_AGENT } from './lib/programs.ts';
+import { cpuSeconds, rssKiB } from '../harness/proc.ts';
+import { sleep } from '../harness/wait.ts';
+import { summary } from '../harness/figures.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);

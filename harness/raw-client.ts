@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import type { DaemonProcess } from './daemon.ts';
 
 /** A bare socket to the daemon for sending arbitrary bytes and reading replies line by line. */
 export class RawClient {
@@ -74,4 +75,18 @@ export class RawClient {
     this.waiters = [];
     for (const w of waiters) w();
   }
+}
+
+/** A raw client whose `call` returns the result and throws the reply's error (as `rpc`). */
+export async function connectCalling(daemon: DaemonProcess): Promise<{ client: RawClient; call(method: string, params?: unknown): Promise<any> }> {
+  const client = await RawClient.connect(daemon.socket);
+  let id = 1;
+  return {
+    client,
+    async call(method, params) {
+      const reply = await client.call(id++, method, params);
+      if (reply.error) throw Object.assign(new Error(`${method}: ${reply.error.message}`), { rpc: reply.error });
+      return reply.result;
+    },
+  };
 }

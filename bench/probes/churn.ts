@@ -11,7 +11,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PANE_KILL, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { connectWhenUp, cpuSeconds, daemonPids, rssKiB, sleep } from '../lib/common.ts';
+import { connectWhenUp } from '../lib/connect-when-up.ts';
+import { cpuSeconds, daemonPids, rssKiB } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const batches = Number(process.argv[2] ?? 5);
 const perBatch = Number(process.argv[3] ?? 200);

@@ -3,7 +3,10 @@
 // with the most numerous object kinds, the floods still running. RSS plateaus well above the live heap:
 // the rest is garbage not yet collected and pages the allocator keeps.
 // Run: node --import tsx bench/probes/flood.ts [seconds, default 20] [urandom|yes|titles, default all three]
-import { heapCensus, LineClient, numberedCaller, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
+import { heapCensus, startHeapDaemon } from '../../harness/heap.ts';
+import { LineClient, numberedCaller } from '../../harness/line-client.ts';
+import { rssKiB } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const seconds = Number(process.argv[2] ?? 20);
 const only = process.argv[3];

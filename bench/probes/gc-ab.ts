@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { DEFAULT_CONFIG } from '../../src/daemon/config/index.ts';
 import { AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
-import { BUSY_AGENT, sleep, summary } from '../lib/common.ts';
+import { BUSY_AGENT } from '../lib/programs.ts';
+import { sleep } from '../../harness/wait.ts';
+import { summary } from '../../harness/figures.ts';
 import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const BLOCKS = Number(process.argv[2] ?? 10);

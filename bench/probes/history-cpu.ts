@@ -3,7 +3,7 @@
 // Run: node --import tsx bench/probes/history-cpu.ts [MiB, default 20] [repeats, default 3]
 import { loadavg } from 'node:os';
 import { Screen } from '../../src/terminal/screen.ts';
-import { mixedBlock } from '../lib/common.ts';
+import { mixedBlock } from '../lib/mixed-output.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const REPEATS = Number(process.argv[3] ?? 3);

@@ -10,8 +10,9 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon } from '../../harness/daemon.ts';
-import { connectCalling } from '../../test/helpers/restart.ts';
-import { rssKiB, sleep } from '../lib/common.ts';
+import { connectCalling } from '../../harness/raw-client.ts';
+import { rssKiB } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const INTRUDER = fileURLToPath(new URL('../../test/fixtures/host-intruder.mjs', import.meta.url));
 const FLOODERS = 24;

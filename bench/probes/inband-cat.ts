@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startDaemon } from '../../harness/daemon.ts';
-import { connectCalling } from '../../test/helpers/restart.ts';
+import { connectCalling } from '../../harness/raw-client.ts';
 import { waitFor } from '../../harness/wait.ts';
 
 const runs = Number(process.argv[2] ?? 8);

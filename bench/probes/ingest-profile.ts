@@ -10,7 +10,10 @@ import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { CORRAL_BIN, testEnv } from '../../harness/daemon.ts';
 import { lockFilePath } from '../../src/terminal/host/daemon-lock.ts';
 import { hostSocketPath } from '../../src/terminal/host/launch.ts';
-import { connectWhenUp, cpuSeconds, daemonPids, sleep, writeMixedFile } from '../lib/common.ts';
+import { connectWhenUp } from '../lib/connect-when-up.ts';
+import { cpuSeconds, daemonPids } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
+import { writeMixedFile } from '../lib/mixed-output.ts';
 
 const MB = Number(process.argv[2] ?? 20);
 const dir = mkdtempSync(join(tmpdir(), 'corral-ingest-profile-'));

@@ -7,7 +7,9 @@ import { performance } from 'node:perf_hooks';
 import { RemotePane } from '../../src/terminal/host/remote-pane.ts';
 import { HostClient } from '../../src/terminal/host/host-client.ts';
 import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
-import { cpuSeconds, sleep, writeMixedFile } from '../lib/common.ts';
+import { cpuSeconds } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
+import { writeMixedFile } from '../lib/mixed-output.ts';
 import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const MB = Number(process.argv[2] ?? 20);

@@ -6,7 +6,8 @@ import { Session } from 'node:inspector/promises';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { PANE_SPAWN } from '../../src/protocol/methods/index.ts';
-import { BUSY_AGENT, sleep } from '../lib/common.ts';
+import { BUSY_AGENT } from '../lib/programs.ts';
+import { sleep } from '../../harness/wait.ts';
 import { startInProcessDaemon } from '../lib/in-process-daemon.ts';
 
 const BUSY = Number(process.argv[2] ?? 100);

@@ -10,8 +10,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
-import { heapCensus, heapSnapshotOptions, LineClient, resultCaller } from '../../harness/line-client.ts';
-import { childPids, sleep } from '../lib/common.ts';
+import { heapCensus, heapSnapshotOptions } from '../../harness/heap.ts';
+import { LineClient, resultCaller } from '../../harness/line-client.ts';
+import { childPids } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const PANES = Number(process.argv[2] ?? 40);
 const WATCH_S = Number(process.argv[3] ?? 40);

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { BUSY_AGENT, connectWhenUp, cpuShare, daemonPids, rssKiB, sleep } from '../lib/common.ts';
+import { BUSY_AGENT } from '../lib/programs.ts';
+import { connectWhenUp } from '../lib/connect-when-up.ts';
+import { cpuShare, daemonPids, rssKiB } from '../../harness/proc.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const busy = Number(process.argv[2] ?? 100);
 const seconds = Number(process.argv[3] ?? 20);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
-import { connectCalling } from '../helpers/restart.ts';
+import { connectCalling } from '../../harness/raw-client.ts';
 import { waitFor } from '../../harness/wait.ts';
 
 const PRELOAD = fileURLToPath(new URL('../fixtures/heap-stats-preload.mjs', import.meta.url));

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
-import { isAlive, waitFor } from '../../harness/wait.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('the daemon lifecycle', () => {
   it('refuses a second daemon on the same socket, naming the first', async () => {

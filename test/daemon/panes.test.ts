@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useDaemon } from '../helpers/session.ts';
-import { isAlive, waitFor } from '../../harness/wait.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('panes on real PTYs through the daemon', () => {
   const session = useDaemon();

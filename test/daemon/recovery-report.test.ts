@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { RawClient } from '../../harness/raw-client.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect, RawClient } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { waitFor } from '../../harness/wait.ts';
 
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));

@@ -3,7 +3,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { connectCalling as connect } from '../helpers/restart.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
 

@@ -3,9 +3,11 @@ import { readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { isAlive, waitFor } from '../../harness/wait.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /** Daemon restarts in the leak test. */
 const RESTARTS = 20;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { RawClient } from '../../harness/raw-client.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect, RawClient } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { waitFor } from '../../harness/wait.ts';
 
 // The pty host forwards output as read from the PTY, so a character can be split between two frames.

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { stateFilePath } from '../../src/daemon/state/state-file.ts';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
-import { connectCalling as connect } from '../helpers/restart.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
 
 /** A state file as a daemon writes it, with one pane whose host is gone: the next daemon lists it lost. */
 function storedState(socket: string, panes: unknown[] = [storedPane('w1:p1', 'kept')]): string {

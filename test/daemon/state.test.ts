@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { RawClient } from '../../harness/raw-client.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect, RawClient } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { isAlive, waitFor } from '../../harness/wait.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const REPORT_PROXY = fileURLToPath(new URL('../fixtures/report-proxy.mjs', import.meta.url));
 

@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempDir, type DaemonProcess } from '../../harness/daemon.ts';
-import { descendantsOf, fdCount, fdTargets, heapCensus, type HeapCensus, type HeapDaemon, isAlive, LineClient, report, request, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
+import { descendantsOf, fdCount, fdTargets, isAlive, rssKiB } from '../../harness/proc.ts';
+import { heapCensus, type HeapCensus, type HeapDaemon, startHeapDaemon } from '../../harness/heap.ts';
+import { LineClient, request } from '../../harness/line-client.ts';
+import { report } from '../../harness/figures.ts';
+import { sleep } from '../../harness/wait.ts';
 
 /**
  * Spawn-and-kill cycles run at once, each on its own connection. A kill waits for the pane's exit,

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { TRIM_AGAIN_CHECKS, TRIM_CHECK_MS } from '../../src/terminal/allocator-trim.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { report, rssKiB } from '../../harness/line-client.ts';
+import { report } from '../../harness/figures.ts';
+import { rssKiB } from '../../harness/proc.ts';
 
 const FLOOD_BYTES = 64e6;
 /** What the host may keep after the flood, above what it held before. */

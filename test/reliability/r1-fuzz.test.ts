@@ -7,7 +7,9 @@ import { ALL_METHODS } from '../../src/protocol/methods/index.ts';
 import { PROTOCOL_VERSION } from '../../src/protocol/version.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
-import { isAlive, LineClient, report, summary } from '../../harness/line-client.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { LineClient } from '../../harness/line-client.ts';
+import { report, summary } from '../../harness/figures.ts';
 
 const CONNECTIONS = 50;
 const FRAMES_PER_CONNECTION = 200; // 10,000 in all

@@ -18,7 +18,11 @@ import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
 import type { DaemonProcess } from '../../harness/daemon.ts';
-import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon } from '../../harness/line-client.ts';
+import { heapCensus, startHeapDaemon } from '../../harness/heap.ts';
+import { isAlive, rssKiB } from '../../harness/proc.ts';
+import { LineClient, numberedCaller } from '../../harness/line-client.ts';
+import { report } from '../../harness/figures.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const PIPELINED = 100_000;
 /** The pipeliner writes its requests in pieces of this many, so that it can count what the kernel took. */

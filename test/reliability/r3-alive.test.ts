@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DaemonProcess } from '../../harness/daemon.ts';
 import { caller, descriptors, overConnections, quietConnections, settledChildren, settledDescriptors, startChurnDaemon } from './churn.ts';
-import { LineClient, report, rssKiB } from '../../harness/line-client.ts';
+import { LineClient } from '../../harness/line-client.ts';
+import { report } from '../../harness/figures.ts';
+import { rssKiB } from '../../harness/proc.ts';
 
 const ALIVE_AT_ONCE = 200;
 

@@ -13,7 +13,11 @@ import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
 import type { DaemonProcess } from '../../harness/daemon.ts';
-import { heapCensus, isAlive, LineClient, numberedCaller, report, rssKiB, sleep, startHeapDaemon, summary } from '../../harness/line-client.ts';
+import { heapCensus, startHeapDaemon } from '../../harness/heap.ts';
+import { isAlive, rssKiB } from '../../harness/proc.ts';
+import { LineClient, numberedCaller } from '../../harness/line-client.ts';
+import { report, summary } from '../../harness/figures.ts';
+import { sleep } from '../../harness/wait.ts';
 
 const ROUNDS = 100;
 const FLOODS: { name: string; command: string; args: string[] }[] = [

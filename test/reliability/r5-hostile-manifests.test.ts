@@ -14,7 +14,8 @@ import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { fillHostile, HANG_GUARD_MS, manifestToml, mkfifo, TEN_MB } from '../manifest-store/hostile-files.ts';
-import { report, sleep, summary } from '../../harness/line-client.ts';
+import { report, summary } from '../../harness/figures.ts';
+import { sleep } from '../../harness/wait.ts';
 
 /** A status call not answered within this is counted as unanswered (a generous bound, not a timing goal). */
 const STATUS_ANSWER_BOUND_MS = 10_000;

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
-import { isAlive, report } from '../../harness/line-client.ts';
+import { isAlive } from '../../harness/proc.ts';
+import { report } from '../../harness/figures.ts';
 
 describe('R6, hostile parameters', () => {
   let daemon: DaemonProcess;

@@ -6,7 +6,8 @@ import { describe, it } from 'node:test';
 import { connect as connectClient, type AnyCorralEvent } from '../../src/client/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, testEnv, type DaemonProcess } from '../../harness/daemon.ts';
-import { connectCalling as connect, killDaemon } from '../helpers/restart.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
 

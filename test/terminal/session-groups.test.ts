@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { descendantsByChildren, readStat } from '../../src/terminal/proc-identity.ts';
 import { sessionGroups, sessionGroupsByScan } from '../../src/terminal/session-groups.ts';
-import { isAlive } from '../../harness/wait.ts';
+import { isAlive } from '../../harness/proc.ts';
 import { cleanup, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
 
 const numbers = (screen: string, name: string): number => Number(new RegExp(`${name}=(\\d+)`).exec(screen)?.[1] ?? 0);

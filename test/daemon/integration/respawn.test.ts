@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
-import { connectCalling, killDaemon } from '../../helpers/restart.ts';
+import { connectCalling } from '../../../harness/raw-client.ts';
+import { killDaemon } from '../../helpers/restart.ts';
 import { waitFor } from '../../../harness/wait.ts';
 
 /** A program named `claude` that writes its arguments to $ARGS_OUT and waits until its pid is killed. */

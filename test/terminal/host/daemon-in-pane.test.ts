@@ -3,7 +3,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
-import { connectCalling, killDaemon } from '../../helpers/restart.ts';
+import { connectCalling } from '../../../harness/raw-client.ts';
+import { killDaemon } from '../../helpers/restart.ts';
 import { waitFor } from '../../../harness/wait.ts';
 
 describe('a daemon started inside a pane', () => {
