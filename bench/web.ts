@@ -6,17 +6,18 @@
 //  - the daemon's attention latency (form drawn to `agent.attention` at a subscriber) with no page,
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
-// CORRAL_BENCH_PAGES, default 10). Both ends stamp with performance.timeOrigin + performance.now().
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// CORRAL_BENCH_PAGES, default 10). Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DaemonClient } from '../src/cli/client.ts';
-import { EVENT } from '../src/protocol/events.ts';
-import { EVENTS_SUBSCRIBE, type CorralEvent } from '../src/protocol/methods/events.ts';
+import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon } from '../harness/daemon.ts';
 import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../harness/web.ts';
+import { clockNow, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
+import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
 import { BUSY_AGENT } from './lib/programs.ts';
 import { cpuSeconds, rssKiB } from '../harness/proc.ts';
 import { sleep } from '../harness/wait.ts';
@@ -25,28 +26,6 @@ import { summary } from '../harness/figures.ts';
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);
 const PAGES = Number(process.env.CORRAL_BENCH_PAGES ?? 10);
-
-const PROGRAM = String.raw`
-const fs = require('node:fs');
-const stamps = fs.openSync(process.env.STAMP_FILE, 'a');
-const out = (s) => process.stdout.write(s);
-const rule = '─'.repeat(78);
-const idle = () => out('\x1b]0;✳ Bench Agent\x07\x1b[H\x1b[2JReady.\r\n\r\n' + [rule, '❯ ', rule, '  ? for shortcuts'].join('\r\n'));
-const form = () => out('\x1b[H\x1b[2J' + [rule, ' Bash command', '', '   rm -rf /tmp/bench-scratch', '   Remove the scratch folder', '',
-  ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No, and tell Claude what to do differently (esc)', '',
-  ' Esc to cancel · Tab to amend · ctrl+e to explain'].join('\r\n'));
-process.stdin.setRawMode(true);
-process.stdin.on('data', (key) => {
-  const k = key.toString();
-  if (k === 'b') { fs.writeSync(stamps, (performance.timeOrigin + performance.now()) + '\n'); form(); }
-  else if (k === 'i') idle();
-});
-process.on('SIGHUP', () => process.exit(0));
-idle();
-`;
-
-const wallNow = () => performance.timeOrigin + performance.now();
-const lastStamp = (file: string) => Number(readFileSync(file, 'utf8').trim().split('\n').at(-1));
 
 /** In a page: record when the bench card first shows each state, by wall-clock time. */
 function watchCard(page: Page, id: string): Promise<void> {
@@ -74,32 +53,16 @@ if (!HAVE_CHROMIUM) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-web-'));
-const program = join(dir, 'bench-agent.cjs');
+const program = writeBlockingAgent(dir, 'wall');
 const stampFile = join(dir, 'stamps');
-writeFileSync(program, PROGRAM);
 writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
 const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
 const client = await DaemonClient.connect(daemon.socket);
-let waiter: { accept: (e: CorralEvent) => boolean; resolve: (at: number) => void } | null = null;
-client.onNotification(EVENT, (event) => {
-  const at = wallNow();
-  if (waiter?.accept(event as CorralEvent)) {
-    const w = waiter;
-    waiter = null;
-    w.resolve(at);
-  }
-});
-const next = (accept: (e: CorralEvent) => boolean, act: () => Promise<unknown>) =>
-  new Promise<number>((resolve, reject) => {
-    waiter = { accept, resolve };
-    act().catch(reject);
-  });
-const blocked = (e: CorralEvent) => e.kind === 'agent.attention' && (e.data as { state: string }).state === 'blocked';
-const toIdle = (e: CorralEvent) => e.kind === 'agent.stateChanged' && ['idle', 'done'].includes((e.data as { to: string }).to);
+const next = eventWaiter(client, clockNow('wall'));
 
 /** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */
 async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] }> {
-  const arrived = await next(blocked, () => client.call(PANE_SEND, { target: 'bench', text: 'b' }));
+  const arrived = await next(isBlockedAttention, () => client.call(PANE_SEND, { target: 'bench', text: 'b' }));
   const stamp = lastStamp(stampFile);
   const dom: number[] = [];
   for (const page of pages) {
@@ -109,7 +72,7 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
     if (at === null) throw new Error('a page never showed the card blocked');
     dom.push(at - stamp);
   }
-  await next(toIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
+  await next(isBackToIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
   await sleep(50);
   return { attention: arrived - stamp, dom };
 }
@@ -120,7 +83,7 @@ const web = await startWeb(daemon);
 try {
   await client.call(EVENTS_SUBSCRIBE, { filter: 'pane:bench' });
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
-  await next(toIdle, () => client.call(PANE_SPAWN, { command: process.execPath, args: [program], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', STAMP_FILE: stampFile } }));
+  await next(isBackToIdle, () => client.call(PANE_SPAWN, { command: process.execPath, args: [program], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', STAMP_FILE: stampFile } }));
   await sleep(3000); // every pane drawing and identified
 
   const without: number[] = [];
