@@ -1,5 +1,5 @@
 // How to launch and drive each recorded CLI against the mock model. Versions are pinned in
-// test/agents/package.json; screen patterns come from watching each CLI's screens.
+// agent-clis/package.json; screen patterns come from watching each CLI's screens.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,11 +19,11 @@ export interface AgentSpec {
   id: string;
   /** The npm package the CLI ships in. */
   package: string;
-  /** The pinned version (test/agents/package.json). */
+  /** The pinned version (agent-clis/package.json). */
   version: string;
-  /** Path under test/agents/node_modules/.bin. */
+  /** Path under agent-clis/node_modules/.bin. */
   bin: string;
-  /** Newer versions installed next to the pinned one: version to path under test/agents/node_modules. */
+  /** Newer versions installed next to the pinned one: version to path under agent-clis/node_modules. */
   others?: Record<string, string>;
   args: string[];
   env(ctx: LaunchContext): Record<string, string>;

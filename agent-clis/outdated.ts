@@ -1,6 +1,6 @@
 // Lists each recorded agent CLI's pinned, recorded and newest versions, so that the next upgrade is
 // one install and one recording away (docs/captures.md). Usage: npm run agents:outdated [-- --offline]
-// Pinned: test/agents/package.json. Recorded: the <version> folders under test/fixtures/streams/<agent>/.
+// Pinned: agent-clis/package.json. Recorded: the <version> folders under test/fixtures/streams/<agent>/.
 // Newest: `npm view <package> version` (skipped with --offline).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { agents } from './agents.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const streams = resolve(here, '..', 'fixtures', 'streams');
+const streams = resolve(here, '..', 'test', 'fixtures', 'streams');
 const offline = process.argv.includes('--offline');
 
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };

@@ -1,8 +1,8 @@
 // Feeds a PTY's raw bytes into a headless emulator and a byte-exact log, and lets a driver wait
 // for screen states. OSC titles and OSC 9;4 progress are logged with the byte offset they arrived at.
 import xterm from '@xterm/headless';
-import { AsciicastRecorder, type AsciicastHeader } from '../../src/terminal/asciicast.ts';
-import { OSC_7501_QUERY_REPLY } from '../../src/terminal/osc-capture.ts';
+import { AsciicastRecorder, type AsciicastHeader } from '../src/terminal/asciicast.ts';
+import { OSC_7501_QUERY_REPLY } from '../src/terminal/osc-capture.ts';
 
 const { Terminal } = xterm;
 

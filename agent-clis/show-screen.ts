@@ -1,7 +1,7 @@
 // Prints the emulated screen of a capture (raw or .cast) at a byte offset, for reading recordings.
-// Usage: node --import tsx test/agents/show-screen.ts FILE COLSxROWS [BYTES]
-import { readCapture } from '../../src/cli/offline/capture.ts';
-import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
+// Usage: node --import tsx agent-clis/show-screen.ts FILE COLSxROWS [BYTES]
+import { readCapture } from '../src/cli/offline/capture.ts';
+import { replayAtOffsets } from '../src/cli/offline/replay-stream.ts';
 
 const [file, size, bytes] = process.argv.slice(2);
 const [cols, rows] = (size ?? '120x32').split('x').map(Number);

@@ -3,10 +3,10 @@
 // output in chunks of at most 1 KiB (cut at label offsets and character boundaries) 10 ms apart;
 // an idle or blocked label is taken 2 s after its last byte (the recorder's quiet rule), any other
 // 0.1 s after; output resumes 10 ms after a label.
-//   node --import tsx test/agents/cast-from-raw.ts test/fixtures/streams/gemini [agent version]
+//   node --import tsx agent-clis/cast-from-raw.ts test/fixtures/streams/gemini [agent version]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { formatAsciicast, type CastEvent } from '../../src/terminal/asciicast.ts';
+import { formatAsciicast, type CastEvent } from '../src/terminal/asciicast.ts';
 
 interface Label {
   file: string;

@@ -2,7 +2,7 @@
 // the manifest, the OSC 7501 query answered by the pane), driven only through the `corral` CLI.
 // A long streamed answer must stay working until it ends, the auto-mode footer-key dialog must be
 // blocked, done must come once, after the turn, and an Esc must end a turn.
-// Usage (from the repo root, as root): node --import tsx test/agents/live-turns.ts [--version 2.1.332]
+// Usage (from the repo root, as root): node --import tsx agent-clis/live-turns.ts [--version 2.1.332]
 // Prints one line per check (PASS or FAIL) and exits 1 when one failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { Observer } from './live/observer.ts';
 import { endAll, processesUsing } from './live/processes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..', '..');
+const repoRoot = resolve(here, '..');
 const PANE = 'live';
 const TIME_BOX_MS = 8 * 60_000;
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));

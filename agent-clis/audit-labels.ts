@@ -1,15 +1,15 @@
 // Re-reads every recorded label and drops the ones record.ts now refuses to take (recordings made
 // before it checked): a "working-streaming" label whose screen already shows the whole slow
-// answer, and an idle label after a turn whose screen lacks the agent's idle composer cue. Usage: node --import tsx test/agents/audit-labels.ts
+// answer, and an idle label after a turn whose screen lacks the agent's idle composer cue. Usage: node --import tsx agent-clis/audit-labels.ts
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCapture } from '../../src/cli/offline/capture.ts';
-import { replayAtOffsets } from '../../src/cli/offline/replay-stream.ts';
+import { readCapture } from '../src/cli/offline/capture.ts';
+import { replayAtOffsets } from '../src/cli/offline/replay-stream.ts';
 import { SLOW_ANSWER_END } from './mock-model.ts';
 import { agents } from './agents.ts';
 
-const streams = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'streams');
+const streams = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures', 'streams');
 const whole = new RegExp([...SLOW_ANSWER_END].map((ch) => ch.replace(/[-]/g, '\\-')).join('[\\s│┃]*'));
 
 function* labelFiles(dir: string): Generator<string> {

@@ -2,7 +2,7 @@
 // a CLI that rejects the call never shows its permission prompt, and the recording stops there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argumentsFor, CHECKED_COMMAND, SHELL_COMMAND, startMockModel } from './mock-model.ts';
+import { argumentsFor, CHECKED_COMMAND, SHELL_COMMAND, startMockModel } from '../../agent-clis/mock-model.ts';
 
 /** Cline 3.0.65's shell tool, as it sends it: a list of commands and nothing else. */
 const RUN_COMMANDS = {

@@ -3,7 +3,7 @@
 // dialog, a slow turn, a permission prompt, the event stream and explain at each state, then the
 // daemon restarted in the middle of a turn (once stopped with SIGTERM, once killed with SIGKILL): the
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
-// Usage (from the repo root, as root): node --import tsx test/agents/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
+// Usage (from the repo root, as root): node --import tsx agent-clis/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +11,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agents, type AgentSpec } from './agents.ts';
-import { HOOK_MAPPINGS } from '../../src/cli/hook/mappings.ts';
+import { HOOK_MAPPINGS } from '../src/cli/hook/mappings.ts';
 import { HELD_ANSWER_END, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
 import { commandLine, endAll, processesUsing } from './live/processes.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '..', '..');
+const repoRoot = resolve(here, '..');
 const ORDER = ['gemini', 'qwen', 'copilot', 'opencode', 'claude', 'codex'];
 /** Also runnable by name: */
 const OTHERS = ['grok-cli', 'cline'];
