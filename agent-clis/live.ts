@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agents, type AgentSpec } from './agents.ts';
-import { HOOK_MAPPINGS } from '../src/cli/hook/mappings.ts';
+import { HOOK_MAPPINGS } from '../src/cli/report/mappings.ts';
 import { HELD_ANSWER_END, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';

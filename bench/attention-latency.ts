@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
-import { DaemonClient } from '../src/cli/client.ts';
+import { DaemonClient } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';

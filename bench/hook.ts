@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { createLogger } from '../src/daemon/logger.ts';
-import { spawnTerminalPane } from '../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../src/terminal/in-process-pane.ts';
 
 const trials = Number(process.env.CORRAL_BENCH_TRIALS ?? 30);
 const CORRAL = fileURLToPath(new URL('../bin/corral', import.meta.url));

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node-pty';
-import { spawnTerminalPane } from '../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../src/terminal/in-process-pane.ts';
 
 const megabytes = Number(process.env.CORRAL_BENCH_MB ?? 100);
 

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../src/cli/client.ts';
+import { DaemonClient } from '../src/cli/with-daemon.ts';
 import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { createLogger } from '../src/daemon/logger.ts';
 import { AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { spawnTerminalPane } from '../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../src/terminal/in-process-pane.ts';
 
 const trials = Number(process.env.CORRAL_BENCH_TRIALS ?? 100);
 // The debounce only delays when idle is published, not how fast a wait wakes on it; shorter trials.

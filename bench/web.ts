@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DaemonClient } from '../src/cli/client.ts';
+import { DaemonClient } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon } from '../harness/daemon.ts';

@@ -75,7 +75,7 @@ export async function buildHookBundle() {
   mkdirSync(`${root}dist/cli`, { recursive: true });
   const temporary = `${HOOK_BUNDLE}.${process.pid}.tmp`;
   const result = await build({
-    entryPoints: [`${sources}/cli/hook/main.ts`],
+    entryPoints: [`${sources}/cli/report/main.ts`],
     outfile: temporary,
     bundle: true,
     platform: 'node',

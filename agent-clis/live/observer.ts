@@ -1,10 +1,10 @@
 // Watches one daemon from the side while the CLI drives it: every event as it arrives (for timings),
 // and the pane's detection screen polled often, so a screen change can be lined up with the state
 // the daemon published for it. Reads never mark the pane seen.
-import { DaemonClient } from '../../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
 import { AGENT_READ } from '../../src/protocol/methods/agent-query.ts';
 import { EVENTS_SUBSCRIBE } from '../../src/protocol/methods/events.ts';
-import { EVENT, type EventEnvelope } from '../../src/protocol/events.ts';
+import { EVENT, type EventEnvelope } from '../../src/protocol/notifications.ts';
 
 /** Poll period of the screen probe; a screen time is late by up to this much. */
 export const SCREEN_POLL_MS = 100;

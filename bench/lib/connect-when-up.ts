@@ -1,4 +1,4 @@
-import { DaemonClient } from '../../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
 import { sleep } from '../../harness/wait.ts';
 
 /** A client of the daemon just started on `socket`, once it answers (about 15 s at most). */

@@ -1,6 +1,6 @@
 // One event awaited at a time on a client's event notifications, timed when it arrives.
-import type { DaemonClient } from '../../src/cli/client.ts';
-import { EVENT } from '../../src/protocol/events.ts';
+import type { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { EVENT } from '../../src/protocol/notifications.ts';
 import type { CorralEvent } from '../../src/protocol/methods/events.ts';
 
 /** Resolves with the arrival time of the next event `accept` takes, after `act` has been started. */

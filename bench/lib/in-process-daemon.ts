@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonClient } from '../../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from '../../src/daemon/config/index.ts';
 import { Daemon } from '../../src/daemon/daemon.ts';
 import { createLogger } from '../../src/daemon/logger.ts';

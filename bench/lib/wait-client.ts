@@ -4,7 +4,7 @@
 // one line ({ seq, atNs }) with the moment the reply arrived on the monotonic clock (process.hrtime,
 // CLOCK_MONOTONIC: the same clock in every process of the machine).
 import { createInterface } from 'node:readline';
-import { DaemonClient } from '../../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
 import { AGENT_WAIT } from '../../src/protocol/methods/index.ts';
 
 const client = await DaemonClient.connect(process.argv[2]!);

@@ -79,7 +79,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerWebCommand(program);
   registerHookReportCommand(program);
   if (needsOfflineCommands(argv)) {
-    const { registerOfflineCommands } = await import('./offline.ts');
+    const { registerOfflineCommands } = await import('./offline/register.ts');
     registerOfflineCommands(program);
   }
   return program;
@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
   const words = commandWords(argv);
   if (words[0] === 'report' && !argv.includes('--help') && !argv.includes('-h')) {
     // The hook command parses its own line (bin/corral usually runs it from its own bundle).
-    const { runReport } = await import('./hook/run.ts');
+    const { runReport } = await import('./report/run.ts');
     const at = argv.indexOf('report');
     return runReport([...argv.slice(0, at), ...argv.slice(at + 1)]);
   }

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { CorralError } from '../protocol/errors.ts';
-import { ClientError } from './client.ts';
+import { ClientError } from './with-daemon.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 
 /**

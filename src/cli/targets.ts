@@ -1,7 +1,7 @@
 import { resolveTargets, type TargetOptions } from '../client/index.ts';
 import { PANE_LIST, type PaneLifecycle } from '../protocol/methods/pane.ts';
 import { isGroupTarget } from '../protocol/pane-target.ts';
-import { withDaemon, type DaemonClient } from './client.ts';
+import { withDaemon, type DaemonClient } from './with-daemon.ts';
 import { printJson, printText } from './output.ts';
 
 /** A group's panes a command can act on: running ones (send, prompt, resize), or those that can start again (respawn). */

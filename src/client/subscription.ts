@@ -1,5 +1,5 @@
 import { CorralError } from '../protocol/errors.ts';
-import { EVENT } from '../protocol/events.ts';
+import { EVENT } from '../protocol/notifications.ts';
 import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, retryWithin, type BackoffOptions } from './backoff.ts';
 import { ClientError, DaemonClient } from './connection.ts';

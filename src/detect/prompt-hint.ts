@@ -6,7 +6,7 @@ const MAX_TEXT = 400;
 
 /**
  * What a blocked report says of its prompt. Hook mappings write the message as `<kind>: <text>`
- * (`permission: Bash: rm -rf build/`, src/cli/hook/claude.ts); other messages give no hint.
+ * (`permission: Bash: rm -rf build/`, src/cli/report/claude.ts); other messages give no hint.
  */
 export function hintFromReport(source: string, message: string | undefined): PromptHint | null {
   const match = message === undefined ? null : REPORT_MESSAGE.exec(message);

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../../src/cli/client.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
 import { CorralError } from '../../src/protocol/errors.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
 import type { MethodDecl } from '../../src/protocol/method.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { DaemonClient } from '../../src/cli/client.ts';
-import { EVENT } from '../../src/protocol/events.ts';
+import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { EVENT } from '../../src/protocol/notifications.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';

@@ -1,4 +1,4 @@
-import { spawnTerminalPane } from '../../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../../src/terminal/in-process-pane.ts';
 import type { TerminalPane } from '../../src/terminal/types.ts';
 
 export const FIXTURES = new URL('../fixtures/terminal/', import.meta.url).pathname;

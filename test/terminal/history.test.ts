@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import xterm from '@xterm/headless';
-import { spawnTerminalPane } from '../../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../../src/terminal/in-process-pane.ts';
 import { EMULATOR_SCROLLBACK_LINES, Screen, SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
 import { rowText } from '../../src/terminal/row-text.ts';
 import { cleanup, waitForScreen } from './helpers.ts';

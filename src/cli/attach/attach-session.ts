@@ -1,7 +1,7 @@
 import { DisposableStore } from '../../base/disposable.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT, type PaneAttachResult } from '../../protocol/methods/attach.ts';
 import { PANE_GET, PANE_RESIZE, PANE_SEND } from '../../protocol/methods/pane.ts';
-import type { DaemonClient } from '../client.ts';
+import type { DaemonClient } from '../with-daemon.ts';
 import { splitAtDetachKey } from './detach-key.ts';
 import { TerminalGuard } from './terminal-guard.ts';
 

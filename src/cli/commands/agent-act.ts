@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { forEachTarget, oneTarget, RUNNING } from '../targets.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';

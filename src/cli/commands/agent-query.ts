@@ -9,7 +9,7 @@ import {
   type AgentListResult,
   type AgentReadSource,
 } from '../../protocol/methods/agent-query.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { forEachTarget } from '../targets.ts';
 import { printJson, printTable, printText } from '../output.ts';

@@ -3,7 +3,7 @@ import { CorralError } from '../../protocol/errors.ts';
 import { DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../../client/index.ts';
-import { checkProtocol, withDaemon } from '../client.ts';
+import { checkProtocol, withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';

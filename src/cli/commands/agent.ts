@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../../protocol/methods/agent.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { forEachTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printText } from '../output.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { RPC_DISCOVER } from '../../protocol/methods/discover.ts';
 import { openRpcDocument } from '../../protocol/openrpc/document.ts';

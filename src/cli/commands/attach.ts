@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CorralError } from '../../protocol/errors.ts';
 import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
-import { ClientError, withDaemon } from '../client.ts';
+import { ClientError, withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { oneTarget } from '../targets.ts';
 import { UsageError } from '../print-error.ts';

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { LogLevel } from '../../daemon/logger.ts';
 import { SERVER_STOP } from '../../protocol/methods/server.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
 

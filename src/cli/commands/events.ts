@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, EventStream } from '../../client/index.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { duration } from './parse.ts';
 import { globalsOf } from '../globals.ts';
 import { UsageError } from '../print-error.ts';

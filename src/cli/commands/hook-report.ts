@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { HOOK_DEADLINE_MS } from '../hook/run.ts';
+import { HOOK_DEADLINE_MS } from '../report/run.ts';
 
 /**
  * `corral report`, declared here for --help only: the line is parsed by the hook path itself
- * (src/cli/hook/), which bin/corral runs from its own small bundle.
+ * (src/cli/report/), which bin/corral runs from its own small bundle.
  */
 export function registerHookReportCommand(program: Command): void {
   program

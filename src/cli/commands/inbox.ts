@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { INBOX_ACK, INBOX_LIST } from '../../protocol/methods/inbox.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';

@@ -11,7 +11,7 @@ import {
   type PaneDetail,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
-import { withDaemon, type DaemonClient } from '../client.ts';
+import { withDaemon, type DaemonClient } from '../with-daemon.ts';
 import { forEachTarget, RUNNING, STOPPED } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { AGENT_GET } from '../../protocol/methods/agent.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED, type RecordEndReason } from '../../protocol/methods/record.ts';
 import type { AsciicastHeader, CastEvent } from '../../terminal/asciicast.ts';
-import { ClientError, withDaemon } from '../client.ts';
+import { ClientError, withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
 import { oneTarget } from '../targets.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { MethodDecl } from '../../protocol/method.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION, type ReportAnswer } from '../../protocol/methods/report.ts';
-import { withDaemon, type DaemonClient } from '../client.ts';
+import { withDaemon, type DaemonClient } from '../with-daemon.ts';
 import { oneTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS, type ManifestsResult } from '../../protocol/methods/manifests.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';

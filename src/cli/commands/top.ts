@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
-import { withDaemon } from '../client.ts';
+import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';

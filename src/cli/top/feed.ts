@@ -1,9 +1,9 @@
 import { DisposableStore } from '../../base/disposable.ts';
 import { CorralError } from '../../protocol/errors.ts';
-import { EVENT } from '../../protocol/events.ts';
+import { EVENT } from '../../protocol/notifications.ts';
 import { AGENT_GET } from '../../protocol/methods/agent.ts';
 import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
-import type { DaemonClient } from '../client.ts';
+import type { DaemonClient } from '../with-daemon.ts';
 import type { TopRows } from './rows.ts';
 
 /**

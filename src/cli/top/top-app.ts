@@ -1,7 +1,7 @@
 import { AGENT_FOCUS } from '../../protocol/methods/agent-query.ts';
 import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts';
 import { TerminalGuard } from '../attach/terminal-guard.ts';
-import type { DaemonClient } from '../client.ts';
+import type { DaemonClient } from '../with-daemon.ts';
 import { TopFeed } from './feed.ts';
 import { parseTopKeys, type TopAction } from './keys.ts';
 import { KEY_HELP, renderFrame } from './render.ts';

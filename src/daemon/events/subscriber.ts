@@ -1,4 +1,4 @@
-import { EVENT } from '../../protocol/events.ts';
+import { EVENT } from '../../protocol/notifications.ts';
 import { EVENTS_DROPPED, matchesEventFilter, type EventFilter } from '../../protocol/methods/events.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { Connection } from '../connection.ts';

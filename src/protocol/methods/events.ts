@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '../events.ts';
+import type { EventEnvelope } from '../notifications.ts';
 import { defineMethod, defineNotification, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
 import { described, int, optional, params, str, type Validator } from '../validate.ts';

@@ -8,7 +8,7 @@ import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './re
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
 import { PANE_REPORT_METADATA } from './metadata.ts';
 import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
-import { EVENT, SERVER_PROBE } from '../events.ts';
+import { EVENT, SERVER_PROBE } from '../notifications.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.ts';
 import { RPC_DISCOVER } from './discover.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';

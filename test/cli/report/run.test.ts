@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runReport } from '../../../src/cli/hook/run.ts';
+import { runReport } from '../../../src/cli/report/run.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useDaemon } from '../../helpers/session.ts';
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ArgsError, parseReportArgs } from '../../../src/cli/hook/args.ts';
+import { ArgsError, parseReportArgs } from '../../../src/cli/report/args.ts';
 
 test('reads the options a hook line carries, in either form, and keeps the payload argument', () => {
   const args = parseReportArgs(['--hook', 'codex', '--source=hook:x', '--strict', '--chain', '["notify-send","hi"]', '{"type":"agent-turn-complete"}']);

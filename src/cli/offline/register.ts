@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { registerAccuracyCommand } from './offline/accuracy.ts';
-import { registerConformanceCommand } from './offline/conformance.ts';
-import { registerExplainFileOption } from './offline/explain-file.ts';
-import { registerIntegrationCommand } from './offline/integration.ts';
-import { registerLintCommand } from './offline/lint.ts';
-import { registerReplayCommand } from './offline/replay.ts';
-import { registerUpdateManifestsCommand } from './offline/update-manifests.ts';
+import { registerAccuracyCommand } from './accuracy.ts';
+import { registerConformanceCommand } from './conformance.ts';
+import { registerExplainFileOption } from './explain-file.ts';
+import { registerIntegrationCommand } from './integration.ts';
+import { registerLintCommand } from './lint.ts';
+import { registerReplayCommand } from './replay.ts';
+import { registerUpdateManifestsCommand } from './update-manifests.ts';
 
-export { addExplainFileOptions, explainFile, registerExplainFileOption } from './offline/explain-file.ts';
+export { addExplainFileOptions, explainFile, registerExplainFileOption } from './explain-file.ts';
 
 /** Commands that work without a daemon (explain a screen file, replay a capture, lint manifests). */
 export function registerOfflineCommands(program: Command): void {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it, test } from 'node:test';
-import { HOOK_MAPPINGS } from '../../../src/cli/hook/mappings.ts';
+import { HOOK_MAPPINGS } from '../../../src/cli/report/mappings.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/hooks/', import.meta.url));
 

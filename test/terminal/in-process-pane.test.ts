@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FIXTURES, cleanup, exitOf, screenText, spawnBash, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
-import { spawnTerminalPane } from '../../src/terminal/pane.ts';
+import { spawnTerminalPane } from '../../src/terminal/in-process-pane.ts';
 import { TerminalError } from '../../src/terminal/errors.ts';
 
 test('bash runs a command and its output is read back from the screen', async () => {
