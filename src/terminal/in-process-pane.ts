@@ -6,8 +6,8 @@ import { ScreenPane } from './screen-pane.ts';
 import { KILL_GRACE_MS, signalSession } from './terminate-policy.ts';
 import { TerminalError } from './errors.ts';
 
-/** A live pane: a PTY child whose output is parsed into a headless screen. */
-class LivePane extends ScreenPane {
+/** A pane whose PTY child this process owns, its output parsed into a headless screen. */
+class InProcessPane extends ScreenPane {
   private killTimer: NodeJS.Timeout | null = null;
   private readonly pty: PtyProcess;
   private readonly pump: OutputPump;
@@ -84,5 +84,5 @@ class LivePane extends ScreenPane {
 
 /** Starts `options.command` on a new PTY and renders it into a headless emulator. */
 export function spawnTerminalPane(options: PaneSpawnOptions): TerminalPane {
-  return new LivePane(options);
+  return new InProcessPane(options);
 }

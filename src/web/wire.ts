@@ -4,7 +4,7 @@
  * validators. The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
  */
 import { defineMethod, defineNotification, returns, type MethodDecl } from '../protocol/method.ts';
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../protocol/methods/agent-act.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../protocol/methods/agent-act.ts';
 import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../protocol/methods/agent.ts';
 import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
 import { EVENTS_READ } from '../protocol/methods/events.ts';
@@ -33,7 +33,7 @@ function defineWebMethod<const N extends string, P, R>(decl: WebMethodDecl<P, R,
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
 
 /** Daemon methods a page calls as they are: the daemon validates and answers them. */
-export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR, EVENTS_READ] as const;
+export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ] as const;
 
 /** One agent as the board shows it: the daemon's AgentInfo and the last lines of its screen. */
 export interface BoardCard {

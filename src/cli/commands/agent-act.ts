@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
@@ -101,7 +101,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .action(async (target: string, options: { clear?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.clear) {
-        return forEachTarget(socket, target, json, (client, id) => client.call(AGENT_QUEUE_CLEAR, { target: id }), (result, id) =>
+        return forEachTarget(socket, target, json, (client, id) => client.call(AGENT_CLEAR_QUEUE, { target: id }), (result, id) =>
           printText(`cleared ${result.cleared} queued prompt${result.cleared === 1 ? '' : 's'} of ${id}`),
         );
       }

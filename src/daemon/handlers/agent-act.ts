@@ -1,4 +1,4 @@
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from '../../protocol/methods/agent-act.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
 import { answerAgent } from '../agent-input/answer.ts';
 import { promptAgent } from '../agent-input/prompt.ts';
 import type { SteeringQueues } from '../agent-input/steering-queue.ts';
@@ -17,6 +17,6 @@ export function agentActHandlers(registry: PaneRegistry, agents: AgentService, q
       return { queued: queues.size(pane.id), prompts: queues.list(pane.id) };
     }),
 
-    implement(AGENT_QUEUE_CLEAR, ({ target }) => ({ cleared: queues.clear(registry.resolve(target).id, 'request') })),
+    implement(AGENT_CLEAR_QUEUE, ({ target }) => ({ cleared: queues.clear(registry.resolve(target).id, 'request') })),
   ];
 }

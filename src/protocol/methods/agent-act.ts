@@ -37,7 +37,7 @@ export const AGENT_QUEUE = defineMethod({
   errors: ['pane_not_found'],
 });
 
-export const AGENT_QUEUE_CLEAR = defineMethod({
+export const AGENT_CLEAR_QUEUE = defineMethod({
   name: 'agent.clearQueue',
   summary: "Empty the pane's steering queue; nothing waiting in it is delivered.",
   params: params({ target }),

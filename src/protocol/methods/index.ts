@@ -5,7 +5,7 @@ import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from './agent-query.t
 import { AGENT_WAIT } from './agent-wait.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS } from './manifests.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from './report.ts';
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_QUEUE_CLEAR } from './agent-act.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from './agent-act.ts';
 import { PANE_REPORT_METADATA } from './metadata.ts';
 import { EVENTS_CURSOR, EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE } from './events.ts';
 import { EVENT, SERVER_PROBE } from '../notifications.ts';
@@ -58,7 +58,7 @@ export const ALL_METHODS = [
   AGENT_PROMPT,
   AGENT_ANSWER,
   AGENT_QUEUE,
-  AGENT_QUEUE_CLEAR,
+  AGENT_CLEAR_QUEUE,
   PANE_REPORT_METADATA,
   SERVER_MANIFESTS,
   SERVER_RELOAD_MANIFESTS,
