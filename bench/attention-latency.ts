@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
-import { DaemonClient } from '../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';
@@ -77,7 +77,7 @@ async function startBenchDaemon(dir: string): Promise<DaemonProcess> {
 }
 
 async function throughDaemon(daemon: { socket: string }, dir: string, program: string): Promise<number[]> {
-  const client = await DaemonClient.connect(daemon.socket);
+  const client = await DaemonConnection.connect(daemon.socket);
   const stampFile = join(dir, 'daemon-stamps');
   const next = eventWaiter(client, now);
   try {
@@ -100,7 +100,7 @@ async function throughDaemon(daemon: { socket: string }, dir: string, program: s
 
 /** The load: BUSY panes running the busy agent, identified as Claude Code so detection runs on each. */
 async function startLoad(daemon: { socket: string }, dir: string): Promise<void> {
-  const client = await DaemonClient.connect(daemon.socket);
+  const client = await DaemonConnection.connect(daemon.socket);
   try {
     for (let i = 0; i < BUSY; i += 1) {
       await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../src/cli/with-daemon.ts';
 import { Daemon } from '../src/daemon/daemon.ts';
 import { DEFAULT_CONFIG } from '../src/daemon/config/index.ts';
 import { createLogger } from '../src/daemon/logger.ts';
@@ -37,7 +37,7 @@ const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: c
 const publishedAt = new Map<number, number>();
 // Registered after the wait hub, so it runs a few microseconds after the wait was judged: never later than the reply is written.
 daemon.agents.onChange((change) => publishedAt.set(change.seq, performance.now()));
-const client = await DaemonClient.connect(daemon.socketPath);
+const client = await DaemonConnection.connect(daemon.socketPath);
 
 async function waitFor(until: 'working' | 'idle', trigger: () => Promise<unknown>): Promise<number> {
   const since = daemon.agents.stateChangeSeq;

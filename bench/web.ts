@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DaemonClient } from '../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon } from '../harness/daemon.ts';
@@ -57,7 +57,7 @@ const program = writeBlockingAgent(dir, 'wall');
 const stampFile = join(dir, 'stamps');
 writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
 const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
-const client = await DaemonClient.connect(daemon.socket);
+const client = await DaemonConnection.connect(daemon.socket);
 const next = eventWaiter(client, clockNow('wall'));
 
 /** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */

@@ -1,7 +1,7 @@
 // Watches one daemon from the side while the CLI drives it: every event as it arrives (for timings),
 // and the pane's detection screen polled often, so a screen change can be lined up with the state
 // the daemon published for it. Reads never mark the pane seen.
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_READ } from '../../src/protocol/methods/agent-query.ts';
 import { EVENTS_SUBSCRIBE } from '../../src/protocol/methods/events.ts';
 import { EVENT, type EventEnvelope } from '../../src/protocol/notifications.ts';
@@ -43,7 +43,7 @@ export class Observer {
   readonly screens: ScreenSample[] = [];
 
   private constructor(
-    private readonly client: DaemonClient,
+    private readonly client: DaemonConnection,
     private readonly target: string,
   ) {}
 
@@ -52,7 +52,7 @@ export class Observer {
    * this one replaced (a restart): its screens and marks go on here; events start again (a new epoch).
    */
   static async start(socket: string, target: string, carry?: Observer): Promise<Observer> {
-    const client = await DaemonClient.connect(socket);
+    const client = await DaemonConnection.connect(socket);
     const observer = new Observer(client, target);
     if (carry) {
       observer.screens.push(...carry.screens);

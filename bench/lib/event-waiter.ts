@@ -1,12 +1,12 @@
 // One event awaited at a time on a client's event notifications, timed when it arrives.
-import type { DaemonClient } from '../../src/cli/with-daemon.ts';
+import type { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENT } from '../../src/protocol/notifications.ts';
 import type { CorralEvent } from '../../src/protocol/methods/events.ts';
 
 /** Resolves with the arrival time of the next event `accept` takes, after `act` has been started. */
 export type NextEvent = (accept: (event: CorralEvent) => boolean, act: () => Promise<unknown>) => Promise<number>;
 
-export function eventWaiter(client: DaemonClient, now: () => number): NextEvent {
+export function eventWaiter(client: DaemonConnection, now: () => number): NextEvent {
   let waiter: { accept: (event: CorralEvent) => boolean; resolve: (at: number) => void } | null = null;
   client.onNotification(EVENT, (event) => {
     const at = now();

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from '../../src/daemon/config/index.ts';
 import { Daemon } from '../../src/daemon/daemon.ts';
 import { createLogger } from '../../src/daemon/logger.ts';
@@ -12,7 +12,7 @@ import { createLogger } from '../../src/daemon/logger.ts';
 export interface InProcessDaemon {
   dir: string;
   daemon: Daemon;
-  client: DaemonClient;
+  client: DaemonConnection;
   /** Disconnects, stops the daemon and removes the folder. */
   stop(): Promise<void>;
 }
@@ -21,7 +21,7 @@ export async function startInProcessDaemon(name: string, config: CorralConfig = 
   process.env.CORRAL_PTY_HOST_WATCH_PID = String(process.pid);
   const dir = mkdtempSync(join(tmpdir(), `corral-${name}-`));
   const daemon = await Daemon.start({ socketPath: join(dir, 'corral.sock'), log: createLogger('silent'), config });
-  const client = await DaemonClient.connect(daemon.socketPath);
+  const client = await DaemonConnection.connect(daemon.socketPath);
   return {
     dir,
     daemon,

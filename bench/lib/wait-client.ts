@@ -4,10 +4,10 @@
 // one line ({ seq, atNs }) with the moment the reply arrived on the monotonic clock (process.hrtime,
 // CLOCK_MONOTONIC: the same clock in every process of the machine).
 import { createInterface } from 'node:readline';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_WAIT } from '../../src/protocol/methods/index.ts';
 
-const client = await DaemonClient.connect(process.argv[2]!);
+const client = await DaemonConnection.connect(process.argv[2]!);
 process.stdout.write('ready\n');
 for await (const line of createInterface({ input: process.stdin })) {
   const { target, until, sinceSeq } = JSON.parse(line) as { target: string; until: 'working' | 'idle'; sinceSeq: number };

@@ -1,7 +1,7 @@
 import { resolveTargets, type TargetOptions } from '../client/index.ts';
 import { PANE_LIST, type PaneLifecycle } from '../protocol/methods/pane.ts';
 import { isGroupTarget } from '../protocol/pane-target.ts';
-import { withDaemon, type DaemonClient } from './with-daemon.ts';
+import { withDaemon, type DaemonConnection } from './with-daemon.ts';
 import { printJson, printText } from './output.ts';
 
 /** A group's panes a command can act on: running ones (send, prompt, resize), or those that can start again (respawn). */
@@ -9,7 +9,7 @@ export const RUNNING: readonly PaneLifecycle[] = ['running'];
 export const STOPPED: readonly PaneLifecycle[] = ['lost', 'exited'];
 
 /** The panes a command's target names, by id (`resolveTargets` of `corral/client`, the one resolver). */
-export function targetsOf(client: DaemonClient, target: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string[]> {
+export function targetsOf(client: DaemonConnection, target: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string[]> {
   return resolveTargets(target, async () => (await client.call(PANE_LIST, {})).panes, options);
 }
 
@@ -17,7 +17,7 @@ export function targetsOf(client: DaemonClient, target: string, options: Pick<Ta
  * The one pane a command that acts on exactly one takes (`what` names the command for the message):
  * a name, an id, or a group that names exactly one pane; a group of several is refused, listing them.
  */
-export async function oneTarget(client: DaemonClient, target: string, what: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string> {
+export async function oneTarget(client: DaemonConnection, target: string, what: string, options: Pick<TargetOptions, 'states'> = {}): Promise<string> {
   const [id] = await resolveTargets(target, async () => (await client.call(PANE_LIST, {})).panes, { ...options, one: what });
   return id!;
 }
@@ -31,7 +31,7 @@ export async function forEachTarget<T>(
   socket: string,
   target: string,
   json: boolean,
-  run: (client: DaemonClient, id: string) => Promise<T>,
+  run: (client: DaemonConnection, id: string) => Promise<T>,
   print: (result: T, id: string) => void,
   options: Pick<TargetOptions, 'states'> = {},
 ): Promise<void> {

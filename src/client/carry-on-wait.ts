@@ -2,7 +2,7 @@ import { CorralError } from '../protocol/errors.ts';
 import { AGENT_WAIT, type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { ParamsOf } from '../protocol/method.ts';
 import { retryWithin, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonClient } from './connection.ts';
+import { ClientError, DaemonConnection } from './connection.ts';
 
 export type AgentWaitParams = ParamsOf<typeof AGENT_WAIT>;
 
@@ -13,7 +13,7 @@ export interface CarryOnOptions {
   /** Aborting it ends the wait: its connection closes, which cancels it in the daemon. */
   signal?: AbortSignal;
   /** Run on each new connection before the wait is asked again (the CLI checks the protocol). */
-  prepare?: (connection: DaemonClient) => Promise<unknown>;
+  prepare?: (connection: DaemonConnection) => Promise<unknown>;
   /** Told each time the daemon went away and the wait goes on. */
   onReconnecting?: (error: Error) => void;
 }
@@ -37,7 +37,7 @@ export async function waitCarryingOn(socket: string, params: AgentWaitParams, op
   // The first ask carries the timeout as given (the daemon's message names it); a later one what is left.
   let reasked = false;
   const once = async (): Promise<AgentWaitResult> => {
-    const connection = await DaemonClient.connect(socket);
+    const connection = await DaemonConnection.connect(socket);
     const cancel = () => connection.dispose();
     stopped.addEventListener('abort', cancel, { once: true });
     try {

@@ -37,7 +37,7 @@ const CONNECT_TIMEOUT_MS = 5000;
  * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`. Requests may
  * be concurrent; notifications go to listeners. It never reconnects: `corral/client` does that above it.
  */
-export class DaemonClient {
+export class DaemonConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly notifications = new Map<string, Emitter<unknown>>();
   private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
@@ -63,13 +63,13 @@ export class DaemonClient {
     );
   }
 
-  static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonClient> {
+  static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonConnection> {
     return new Promise((resolve, reject) => {
       const socket = connect(socketPath);
       const timer = setTimeout(() => socket.destroy(new Error('connect timed out')), Math.min(timeoutMs, CONNECT_TIMEOUT_MS));
       socket.once('connect', () => {
         clearTimeout(timer);
-        resolve(new DaemonClient(socket, socketPath));
+        resolve(new DaemonConnection(socket, socketPath));
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);

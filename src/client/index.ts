@@ -9,14 +9,14 @@ import type { MethodMap, MethodName } from '../protocol/methods/index.ts';
 import type { AnyCorralEvent } from '../protocol/methods/events.ts';
 import type { ServerStatus } from '../protocol/methods/server.ts';
 import { backoffDelays, DEFAULT_RECONNECT_GRACE_MS, sleep, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonClient } from './connection.ts';
+import { ClientError, DaemonConnection } from './connection.ts';
 import { checkProtocol } from './protocol-check.ts';
 import { waitCarryingOn, type AgentWaitParams } from './carry-on-wait.ts';
 import type { AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
 import { resolveTargets, type TargetOptions } from './targets.ts';
 
-export { ClientError, DaemonClient, type ClientErrorCode } from './connection.ts';
+export { ClientError, DaemonConnection, type ClientErrorCode } from './connection.ts';
 export { checkProtocol } from './protocol-check.ts';
 export { CorralError, ERRORS, type ErrorCode } from '../protocol/errors.ts';
 export type { AgentState } from '../protocol/states.ts';
@@ -48,7 +48,7 @@ export interface ConnectOptions {
 type CallArgs<N extends MethodName> = {} extends ParamsOf<MethodMap[N]> ? [params?: ParamsOf<MethodMap[N]>] : [params: ParamsOf<MethodMap[N]>];
 
 export class CorralClient {
-  private current: DaemonClient;
+  private current: DaemonConnection;
   private reconnecting: Promise<void> | null = null;
   private readonly stopped = new AbortController();
   private readonly streams = new Set<EventStream>();
@@ -58,7 +58,7 @@ export class CorralClient {
   status: ServerStatus;
 
   constructor(
-    connection: DaemonClient,
+    connection: DaemonConnection,
     status: ServerStatus,
     private readonly options: ConnectOptions & { socket: string },
   ) {
@@ -73,7 +73,7 @@ export class CorralClient {
   }
 
   /** The underlying connection (the CLI's commands use it directly); replaced after a reconnect. */
-  get connection(): DaemonClient {
+  get connection(): DaemonConnection {
     return this.current;
   }
 
@@ -133,7 +133,7 @@ export class CorralClient {
     for (const stream of this.streams) stream.close();
   }
 
-  private watch(connection: DaemonClient): void {
+  private watch(connection: DaemonConnection): void {
     connection.onClose(() => {
       if (this.stopped.signal.aborted || this.options.reconnect === false) return;
       this.reconnecting ??= this.reconnectLoop().finally(() => (this.reconnecting = null));
@@ -144,7 +144,7 @@ export class CorralClient {
     const delay = backoffDelays(this.options.reconnect || {});
     while (await sleep(delay(), this.stopped.signal)) {
       try {
-        const connection = await DaemonClient.connect(this.options.socket);
+        const connection = await DaemonConnection.connect(this.options.socket);
         try {
           this.status = await checkProtocol(connection, { strict: this.options.strictProtocol ?? false, warn: this.warn });
         } catch (error) {
@@ -164,7 +164,7 @@ export class CorralClient {
 /** Connects to the daemon, checks the protocol version, and resolves to a typed client. */
 export async function connect(options: ConnectOptions = {}): Promise<CorralClient> {
   const socket = resolveSocketPath(options.socket);
-  const connection = await DaemonClient.connect(socket, options.connectTimeoutMs);
+  const connection = await DaemonConnection.connect(socket, options.connectTimeoutMs);
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
   const abandon = () => connection.dispose();
   options.signal?.addEventListener('abort', abandon, { once: true });

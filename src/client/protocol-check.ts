@@ -1,13 +1,13 @@
 import { SERVER_STATUS, type ServerStatus } from '../protocol/methods/server.ts';
 import { PROTOCOL_VERSION } from '../protocol/version.ts';
-import { ClientError, type DaemonClient } from './connection.ts';
+import { ClientError, type DaemonConnection } from './connection.ts';
 
 /**
  * Asks the daemon's status and compares protocol majors (docs/protocol.md, "Versions"). On another
  * major, `strict` refuses (the CLI, which ships with its daemon) and otherwise `warn` is told.
  */
 export async function checkProtocol(
-  connection: DaemonClient,
+  connection: DaemonConnection,
   options: { strict: boolean; warn: (message: string) => void },
 ): Promise<ServerStatus> {
   const status = await connection.call(SERVER_STATUS, {});

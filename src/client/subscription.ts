@@ -2,7 +2,7 @@ import { CorralError } from '../protocol/errors.ts';
 import { EVENT } from '../protocol/notifications.ts';
 import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, retryWithin, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonClient } from './connection.ts';
+import { ClientError, DaemonConnection } from './connection.ts';
 
 export interface SubscribeOptions {
   /** The filter language of docs/events.md, e.g. `kind:agent.attention pane:api`. */
@@ -37,7 +37,7 @@ export class EventStream implements Subscription {
   /** The stream's epoch, from the first subscribe: every resume names it. */
   epoch: string | undefined;
   readonly ended: Promise<void>;
-  private connection: DaemonClient | null = null;
+  private connection: DaemonConnection | null = null;
   private readonly stopped = new AbortController();
   private finish!: (error?: Error) => void;
 
@@ -69,7 +69,7 @@ export class EventStream implements Subscription {
   }
 
   private async open(since: number | undefined): Promise<{ snapshot: EventsSnapshot }> {
-    const connection = await DaemonClient.connect(this.socket);
+    const connection = await DaemonConnection.connect(this.socket);
     this.connection = connection;
     let dropped = false;
     connection.onNotification(EVENT, (event) => {

@@ -1,4 +1,4 @@
-import { DaemonClient, DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
+import { DaemonConnection, DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../protocol/states.ts';
@@ -67,7 +67,7 @@ async function promptsOf(socket: string, states: AgentWaitResult['states']): Pro
   const blocked = Object.entries(states).filter(([, state]) => state === 'blocked');
   if (blocked.length === 0) return {};
   const prompts: Record<string, AgentPrompt> = {};
-  const connection = await DaemonClient.connect(socket);
+  const connection = await DaemonConnection.connect(socket);
   try {
     for (const [name] of blocked) {
       try {

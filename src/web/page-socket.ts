@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import { DisposableStore } from '../base/disposable.ts';
-import { ClientError, CorralError, DaemonClient, type CorralClient } from '../client/index.ts';
+import { ClientError, CorralError, DaemonConnection, type CorralClient } from '../client/index.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from '../protocol/methods/attach.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
@@ -57,7 +57,7 @@ interface Request {
  */
 export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
-  private terminals: DaemonClient | null = null;
+  private terminals: DaemonConnection | null = null;
   private readonly mirrored = new Set<string>();
   private behind = false;
   private readonly timer: NodeJS.Timeout;
@@ -239,9 +239,9 @@ export class PageSocket implements LeaseHolder {
   }
 
   /** The page's own daemon connection for attachments: pane.output goes to the connection that attached. */
-  private async terminalConnection(): Promise<DaemonClient> {
+  private async terminalConnection(): Promise<DaemonConnection> {
     if (this.terminals !== null && !this.terminals.closed) return this.terminals;
-    const terminals = await DaemonClient.connect(this.client.socket);
+    const terminals = await DaemonConnection.connect(this.client.socket);
     this.terminals = terminals;
     this.mirrored.clear();
     terminals.onNotification(PANE_OUTPUT, ({ id, data, redraw }) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
 import { PANE_GET, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -51,7 +51,7 @@ class Tmux {
 }
 
 let daemon: DaemonProcess;
-let client: DaemonClient;
+let client: DaemonConnection;
 const paneOf = (target: string) => client.call(PANE_GET, { target });
 const agentOf = (target: string) => client.call(AGENT_GET, { target });
 
@@ -61,7 +61,7 @@ async function spawnShell(name: string): Promise<void> {
 
 before(async () => {
   daemon = await startDaemon();
-  client = await DaemonClient.connect(daemon.socket);
+  client = await DaemonConnection.connect(daemon.socket);
 });
 
 after(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
 import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -12,11 +12,11 @@ import { waitFor } from '../../harness/wait.ts';
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 
 let daemon: DaemonProcess;
-let client: DaemonClient;
+let client: DaemonConnection;
 
 before(async () => {
   daemon = await startDaemon();
-  client = await DaemonClient.connect(daemon.socket);
+  client = await DaemonConnection.connect(daemon.socket);
   for (const name of ['alpha', 'beta']) {
     await client.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_CLAUDE], name, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' } });
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENT } from '../../src/protocol/notifications.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { useDaemon } from '../helpers/session.ts';
@@ -84,7 +84,7 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
 
   it('gives a dialog that changes while the agent stays blocked a new id, tells subscribers, and refuses the old id', async () => {
     const { id, keys } = await keyLogged();
-    const subscriber = await DaemonClient.connect(session.daemon.socket);
+    const subscriber = await DaemonConnection.connect(session.daemon.socket);
     const events: CorralEvent[] = [];
     subscriber.onNotification(EVENT, (event) => events.push(event as CorralEvent));
     await subscriber.call(EVENTS_SUBSCRIBE, { filter: `pane:${id}` });
@@ -149,7 +149,7 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
 
   it('sends a subscriber the prompt in the same event as the blocked state', async () => {
     const id = await session.fakeAgent(300);
-    const subscriber = await DaemonClient.connect(session.daemon.socket);
+    const subscriber = await DaemonConnection.connect(session.daemon.socket);
     const events: CorralEvent[] = [];
     subscriber.onNotification(EVENT, (event) => events.push(event as CorralEvent));
     await subscriber.call(EVENTS_SUBSCRIBE, { filter: `pane:${id}` });

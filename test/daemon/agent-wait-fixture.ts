@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { CorralError } from '../../src/protocol/errors.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
 import type { MethodDecl } from '../../src/protocol/method.ts';
@@ -11,12 +11,12 @@ export const FAKE_AGENT = fileURLToPath(new URL('../fixtures/agents/fake-claude.
 export class AgentLab {
   private constructor(
     readonly daemon: DaemonProcess,
-    readonly client: DaemonClient,
+    readonly client: DaemonConnection,
   ) {}
 
   static async start(): Promise<AgentLab> {
     const daemon = await startDaemon();
-    return new AgentLab(daemon, await DaemonClient.connect(daemon.socket));
+    return new AgentLab(daemon, await DaemonConnection.connect(daemon.socket));
   }
 
   call<P, R>(method: MethodDecl<P, R>, params: P): Promise<R> {

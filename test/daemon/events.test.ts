@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENT } from '../../src/protocol/notifications.ts';
 import { EVENTS_DROPPED, EVENTS_READ, EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
@@ -21,12 +21,12 @@ let proxies = 0;
  * A pane whose program relays connections to the daemon: reports sent through `reporter` come from
  * inside the pane, as the kernel sees it, so they are accepted like a hook's.
  */
-async function reporterPane(control: DaemonClient, dir: string, name?: string) {
+async function reporterPane(control: DaemonConnection, dir: string, name?: string) {
   const path = join(dir, `proxy-${(proxies += 1)}.sock`);
   const pane = await control.call(PANE_SPAWN, { command: process.execPath, args: [REPORT_PROXY, path], cwd: dir, ...(name ? { name } : {}) });
   // The socket file appears at bind(), before listen(): a connect in between is refused. Wait for the proxy's own word.
   await waitFor(async () => (await control.call(PANE_READ, { target: pane.id })).text.includes('proxy ready'), { what: 'the report proxy to listen' });
-  return { pane, path, reporter: await DaemonClient.connect(path) };
+  return { pane, path, reporter: await DaemonConnection.connect(path) };
 }
 
 /** A subscribed connection that keeps every event it is sent, in arrival order. */
@@ -35,14 +35,14 @@ class Subscription {
   dropped: { code: string; cursor: number } | null = null;
   closed = false;
 
-  private constructor(readonly client: DaemonClient) {
+  private constructor(readonly client: DaemonConnection) {
     client.onNotification(EVENT, (event) => this.events.push(event as CorralEvent));
     client.onNotification(EVENTS_DROPPED, (params) => (this.dropped = params));
     client.onClose(() => (this.closed = true));
   }
 
   static async open(socket: string, params: { since?: number; filter?: string } = {}) {
-    const subscription = new Subscription(await DaemonClient.connect(socket));
+    const subscription = new Subscription(await DaemonConnection.connect(socket));
     const reply = await subscription.client.call(EVENTS_SUBSCRIBE, params);
     return { subscription, ...reply };
   }
@@ -66,7 +66,7 @@ function writeConfig(dir: string, text: string): void {
 }
 
 /** Drives a pane through working and idle by hook reports from inside it: quick, deterministic events. */
-async function reportCycles(client: DaemonClient, target: string, cycles: number): Promise<void> {
+async function reportCycles(client: DaemonConnection, target: string, cycles: number): Promise<void> {
   for (let i = 0; i < cycles; i += 1) {
     await client.call(PANE_REPORT_AGENT, { target, source: 'test', agent: 'claude', state: 'working' });
     await client.call(PANE_REPORT_AGENT, { target, source: 'test', agent: 'claude', state: 'idle' });
@@ -83,7 +83,7 @@ function assertContiguous(events: CorralEvent[], from: number, to: number): void
 
 describe('events and notifications through a real daemon', () => {
   let daemon: DaemonProcess;
-  let control: DaemonClient;
+  let control: DaemonConnection;
   let notifyFile: string;
   const open: Subscription[] = [];
 
@@ -102,7 +102,7 @@ describe('events and notifications through a real daemon', () => {
       ].join('\n'),
     );
     daemon = await startDaemon({ dir });
-    control = await DaemonClient.connect(daemon.socket);
+    control = await DaemonConnection.connect(daemon.socket);
   });
 
   after(async () => {
@@ -221,7 +221,7 @@ describe('events and notifications through a real daemon', () => {
     const { pane, path, reporter } = await reporterPane(control, daemon.dir, 'flood');
     const { subscription: reader, cursor: from } = await subscribe();
     const stalled = await pausedSubscriber(daemon.socket);
-    const client = await DaemonClient.connect(path);
+    const client = await DaemonConnection.connect(path);
     // The daemon keeps a dropped connection open for a short grace, then destroys it with whatever
     // is unsent: the stalled client starts reading as soon as the drop is logged, not after the run.
     const dropped = () => daemon.stderr().includes('slow event consumer dropped');
@@ -270,13 +270,13 @@ async function pausedSubscriber(path: string): Promise<{ socket: Socket; drain()
 
 describe('events: retention', () => {
   let daemon: DaemonProcess;
-  let control: DaemonClient;
+  let control: DaemonConnection;
 
   before(async () => {
     const dir = makeTempDir();
     writeConfig(dir, '[events]\nretain = 100\n');
     daemon = await startDaemon({ dir });
-    control = await DaemonClient.connect(daemon.socket);
+    control = await DaemonConnection.connect(daemon.socket);
   });
 
   after(async () => {

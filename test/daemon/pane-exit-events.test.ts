@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { DaemonClient } from '../../src/cli/with-daemon.ts';
+import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENT } from '../../src/protocol/notifications.ts';
 import { EVENTS_SUBSCRIBE, type CorralEvent } from '../../src/protocol/methods/events.ts';
 import { PANE_KILL, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
@@ -29,14 +29,14 @@ function children(pid: number): number[] {
 
 describe('pane.exited through a real daemon', () => {
   let daemon: DaemonProcess;
-  let control: DaemonClient;
-  let subscriber: DaemonClient;
+  let control: DaemonConnection;
+  let subscriber: DaemonConnection;
   const events: CorralEvent[] = [];
 
   before(async () => {
     daemon = await startDaemon();
-    control = await DaemonClient.connect(daemon.socket);
-    subscriber = await DaemonClient.connect(daemon.socket);
+    control = await DaemonConnection.connect(daemon.socket);
+    subscriber = await DaemonConnection.connect(daemon.socket);
     subscriber.onNotification(EVENT, (event) => events.push(event as CorralEvent));
     await subscriber.call(EVENTS_SUBSCRIBE, {});
   });

@@ -1,7 +1,7 @@
 import { DisposableStore } from '../../base/disposable.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT, type PaneAttachResult } from '../../protocol/methods/attach.ts';
 import { PANE_GET, PANE_RESIZE, PANE_SEND } from '../../protocol/methods/pane.ts';
-import type { DaemonClient } from '../with-daemon.ts';
+import type { DaemonConnection } from '../with-daemon.ts';
 import { splitAtDetachKey } from './detach-key.ts';
 import { TerminalGuard } from './terminal-guard.ts';
 
@@ -33,7 +33,7 @@ function sizeOf(stdout: NodeJS.WriteStream): { cols?: number; rows?: number } {
  * raw mode on the alternate screen, the pane's output mirrored, typed input forwarded, and the
  * terminal's size given to the pane on attach and on every resize. The terminal is restored after.
  */
-export async function attachTerminal(client: DaemonClient, options: AttachOptions): Promise<AttachOutcome> {
+export async function attachTerminal(client: DaemonConnection, options: AttachOptions): Promise<AttachOutcome> {
   const { stdin, stdout, detachKey } = options;
   await client.call(PANE_GET, { target: options.target }); // a missing pane fails before the screen flips
   const guard = new TerminalGuard(stdin, stdout, { hideCursor: false });

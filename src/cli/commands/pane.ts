@@ -11,7 +11,7 @@ import {
   type PaneDetail,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
-import { withDaemon, type DaemonClient } from '../with-daemon.ts';
+import { withDaemon, type DaemonConnection } from '../with-daemon.ts';
 import { forEachTarget, RUNNING, STOPPED } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printTable, printText } from '../output.ts';
@@ -186,7 +186,7 @@ export function registerPaneCommands(program: Command): void {
       if (words.length > 0 && keys.length > 0) throw new UsageError('give keys as trailing words or with --keys/--key, not both');
       const sends = words.length > 0 ? sendsOfWords(words) : [{ text: undefined, keys }];
       if (options.text !== undefined) sends[0] = { ...sends[0]!, text: (options.text as string) + (sends[0]!.text ?? '') };
-      const sendAll = async (client: DaemonClient, id: string) => {
+      const sendAll = async (client: DaemonConnection, id: string) => {
         let bytes = 0;
         for (const send of sends) {
           const params = { target: id, ...(send.text !== undefined ? { text: send.text } : {}), ...(send.keys.length > 0 ? { keys: send.keys } : {}) };
@@ -215,7 +215,7 @@ export function registerPaneCommands(program: Command): void {
         ...(options.ansi ? { ansi: true } : {}),
       };
       // The daemon sends the scrollback in pages, newest first: without --lines, read back to the start.
-      const readOne = async (client: DaemonClient, id: string) => {
+      const readOne = async (client: DaemonConnection, id: string) => {
         const params = { target: id, ...base };
         const first = await client.call(PANE_READ, params);
         const pages = [first.text];

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { MethodDecl } from '../../protocol/method.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION, type ReportAnswer } from '../../protocol/methods/report.ts';
-import { withDaemon, type DaemonClient } from '../with-daemon.ts';
+import { withDaemon, type DaemonConnection } from '../with-daemon.ts';
 import { oneTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson } from '../output.ts';
@@ -46,7 +46,7 @@ export const REPORT_DEADLINE_MS = 2000;
 async function send<P>(cmd: Command, options: Record<string, unknown>, method: MethodDecl<P, ReportAnswer>, fields: object): Promise<void> {
   const { socket, json } = globalsOf(cmd);
   const target = paneOf(options);
-  const call = async (client: DaemonClient) => {
+  const call = async (client: DaemonConnection) => {
     const params = { target: await oneTarget(client, target, `agent ${cmd.name()}`), source: options.source as string, ...fields, ...pidOf(options) } as P;
     return client.call(method, params);
   };

@@ -3,7 +3,7 @@ import { CorralError } from '../../protocol/errors.ts';
 import { EVENT } from '../../protocol/notifications.ts';
 import { AGENT_GET } from '../../protocol/methods/agent.ts';
 import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
-import type { DaemonClient } from '../with-daemon.ts';
+import type { DaemonConnection } from '../with-daemon.ts';
 import type { TopRows } from './rows.ts';
 
 /**
@@ -20,7 +20,7 @@ export class TopFeed {
   private readonly subscriptions = new DisposableStore();
 
   constructor(
-    private readonly client: DaemonClient,
+    private readonly client: DaemonConnection,
     private readonly rows: TopRows,
     private readonly changed: () => void,
   ) {}

@@ -1,7 +1,7 @@
 import { AGENT_FOCUS } from '../../protocol/methods/agent-query.ts';
 import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts';
 import { TerminalGuard } from '../attach/terminal-guard.ts';
-import type { DaemonClient } from '../with-daemon.ts';
+import type { DaemonConnection } from '../with-daemon.ts';
 import { TopFeed } from './feed.ts';
 import { parseTopKeys, type TopAction } from './keys.ts';
 import { KEY_HELP, renderFrame } from './render.ts';
@@ -23,7 +23,7 @@ const CLOCK_MS = 1000;
  * tick; keys move, focus, attach (leaving top for the pane and coming back on detach) and quit.
  * Resolves when the user quits; rejects when the daemon goes away.
  */
-export async function runTop(client: DaemonClient, options: TopAppOptions): Promise<void> {
+export async function runTop(client: DaemonConnection, options: TopAppOptions): Promise<void> {
   const { stdin, stdout } = options;
   const rows = new TopRows();
   const guard = new TerminalGuard(stdin, stdout, { hideCursor: true });
