@@ -380,7 +380,7 @@ export class PaneArbiter {
     for (const [source, report] of this.#reports) if (groupLeft(report, this.#process)) this.#reports.delete(source);
   }
 
-  /** protocols.md: a new prompt (OSC 133 A) drops working and blocked OSC 7501 records; done survives. */
+  /** docs/reporting.md, "OSC 7501 program status": a new prompt (OSC 133 A) drops working and blocked records; done survives. */
   #dropProgramActivity(): ReportOutcome | null {
     const status = this.#reports.get(PROGRAM_STATUS_SOURCE);
     if (status === undefined || (status.state !== 'working' && status.state !== 'blocked')) return null;

@@ -25,7 +25,7 @@ export function registerConformanceCommand(detect: Command): void {
       if (flags.json) printJson(report);
       else printText(formatReport(report));
       const problems: string[] = [];
-      // Conservative answers are reported apart from misses (corpus README): unknown is our fallback by design.
+      // Conservative answers are reported apart from misses (docs/accuracy.md: "unknown where idle was labelled"): unknown is our fallback by design.
       const gated = flags.strict ? report.overall.agreement : report.overall.agreement_with_conservative;
       if (gated < min) problems.push(`overall agreement ${percent(gated)}${flags.strict ? '' : ' (conservative counted as agreeing)'} is below the minimum ${percent(min)}`);
       if (report.overall.false_blocked > 0) problems.push(`${report.overall.false_blocked} false blocked in non-drift cases`);

@@ -10,7 +10,7 @@ import { HOOK_MAPPINGS } from './mappings.ts';
 import { sendOnce } from './send.ts';
 import { readStdin } from './stdin.ts';
 
-/** The whole budget of one hook call: read, connect, write, answer (issue 11: about 300 ms). */
+/** The whole budget of one hook call: read, connect, write, answer (docs/reporting.md, "`corral report`: the hook command"). */
 export const HOOK_DEADLINE_MS = 300;
 /** How long the hook waits for its payload on stdin (an agent writes it after starting the hook). */
 export const PAYLOAD_WAIT_MS = 2000;
