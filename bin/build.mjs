@@ -12,7 +12,7 @@ export const BUNDLE = `${root}dist/cli/corral.mjs`;
 /** `corral/client` (package.json `exports`): plain JavaScript plus type declarations, built at install. */
 export const CLIENT_BUNDLE = `${root}dist/client/index.mjs`;
 export const CLIENT_TYPES = `${root}dist/client/types/client/index.d.ts`;
-/** The pty host's own small bundle, started by the daemon beside it (src/terminal/host/main.ts). */
+/** The pty host's own small bundle, started by the daemon beside it (src/terminal/pty-host/main.ts). */
 export const HOST_BUNDLE = `${root}dist/terminal/pty-host.mjs`;
 
 function newest(dir) {
@@ -45,7 +45,7 @@ export async function buildBundle() {
   const { build } = await import('esbuild');
   // The host first: a CLI bundle newer than the sources must always find its host beside it.
   for (const [entry, bundle] of [
-    [`${sources}/terminal/host/main.ts`, HOST_BUNDLE],
+    [`${sources}/terminal/pty-host/main.ts`, HOST_BUNDLE],
     [`${sources}/cli/main.ts`, BUNDLE],
   ]) {
     mkdirSync(dirname(bundle), { recursive: true });

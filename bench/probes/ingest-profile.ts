@@ -8,8 +8,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { CORRAL_BIN, testEnv } from '../../harness/daemon.ts';
-import { lockFilePath } from '../../src/terminal/host/daemon-lock.ts';
-import { hostSocketPath } from '../../src/terminal/host/launch.ts';
+import { lockFilePath } from '../../src/terminal/pty-host/daemon-lock.ts';
+import { hostSocketPath } from '../../src/terminal/pty-host/launch.ts';
 import { connectWhenUp } from '../lib/connect-when-up.ts';
 import { cpuSeconds, daemonPids } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
@@ -26,7 +26,7 @@ try {
   // --cpu-prof is refused in NODE_OPTIONS: the daemon (and the host, when asked) is started by hand.
   const env = { ...process.env, ...testEnv(dir) };
   if (process.env.PROFILE_HOST) {
-    const hostMain = new URL('../../src/terminal/host/main.ts', import.meta.url).pathname;
+    const hostMain = new URL('../../src/terminal/pty-host/main.ts', import.meta.url).pathname;
     spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, '--import', 'tsx', hostMain, '--socket', hostSocketPath(socket), '--lock', lockFilePath(socket)], { stdio: 'ignore', env, detached: true }).unref();
     for (let i = 0; i < 200 && !existsSync(hostSocketPath(socket)); i++) await sleep(50);
   }

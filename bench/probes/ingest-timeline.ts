@@ -4,8 +4,8 @@
 // and resume messages sent to the host.
 // Run: node --import tsx bench/probes/ingest-timeline.ts [MiB, default 20]
 import { performance } from 'node:perf_hooks';
-import { RemotePane } from '../../src/terminal/host/remote-pane.ts';
-import { HostClient } from '../../src/terminal/host/host-client.ts';
+import { RemotePane } from '../../src/terminal/pty-host/remote-pane.ts';
+import { HostClient } from '../../src/terminal/pty-host/host-client.ts';
 import { PANE_LIST, PANE_SPAWN } from '../../src/protocol/methods/index.ts';
 import { cpuSeconds } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';

@@ -2,13 +2,13 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { basename, resolve } from 'node:path';
 import type { Disposable } from '../base/disposable.ts';
 import { lockFile } from '../terminal/native.ts';
-import { readLockPid } from '../terminal/host/daemon-lock.ts';
+import { readLockPid } from '../terminal/pty-host/daemon-lock.ts';
 import { StartupError } from './startup-error.ts';
 
 /**
  * One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively, with a record
  * lock held on it while the daemon runs; the pty host accepts only the process the kernel names as
- * that lock's holder (src/terminal/host/daemon-lock.ts).
+ * that lock's holder (src/terminal/pty-host/daemon-lock.ts).
  */
 
 export type LockHolder = 'daemon' | 'unknown' | 'gone';

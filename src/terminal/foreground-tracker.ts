@@ -1,7 +1,7 @@
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
 import type { ForegroundProcess } from './types.ts';
-import { descendantsByChildren, readArgv, readForeground, readStat, readTpgid } from './proc-identity.ts';
+import { descendantsByChildren, readArgv, readForeground, readStat, readTpgid } from './procfs.ts';
 
 /**
  * After output, when to look again: a program often takes the terminal just after the shell

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isChildSubreaper } from './native.ts';
-import { ancestry, childrenOf, parsePidList, readProcessTable, readStat } from './proc-identity.ts';
+import { ancestry, childrenOf, parsePidList, readProcessTable, readStat } from './procfs.ts';
 
 /**
  * The process groups of the session led by `sessionId` (a pane's first process, a child of this

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { FrameKind, FrameReader, encodeControl, type DaemonMessage, type Frame } from '../../src/terminal/host/wire.ts';
+import { FrameKind, FrameReader, encodeControl, type DaemonMessage, type Frame } from '../../src/terminal/pty-host/wire.ts';
 
 /** A bare connection to a pty host's socket: what it sends, frame by frame, and when it closes. */
 export class HostSocket {

@@ -15,7 +15,7 @@ import { BEHIND_BYTES } from '../../src/daemon/attach/attachment.ts';
 import { MAX_IN_FLIGHT } from '../../src/daemon/connection.ts';
 import { DEFAULT_SUBSCRIBER_BUFFER_BYTES } from '../../src/daemon/events/subscriber.ts';
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
-import { RING_BYTES } from '../../src/terminal/host/ring.ts';
+import { RING_BYTES } from '../../src/terminal/pty-host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
 import type { DaemonProcess } from '../../harness/daemon.ts';
 import { heapCensus, startHeapDaemon } from '../../harness/heap.ts';

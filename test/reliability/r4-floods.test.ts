@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
-import { RING_BYTES } from '../../src/terminal/host/ring.ts';
+import { RING_BYTES } from '../../src/terminal/pty-host/ring.ts';
 import { SCROLLBACK_LINES } from '../../src/terminal/screen.ts';
 import type { DaemonProcess } from '../../harness/daemon.ts';
 import { heapCensus, startHeapDaemon } from '../../harness/heap.ts';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { descendantsByChildren, readStat } from '../../src/terminal/proc-identity.ts';
+import { descendantsByChildren, readStat } from '../../src/terminal/procfs.ts';
 import { sessionGroups, sessionGroupsByScan } from '../../src/terminal/session-groups.ts';
 import { isAlive } from '../../harness/proc.ts';
 import { cleanup, spawnCommand, waitFor, waitForScreen } from './helpers.ts';

@@ -9,7 +9,7 @@ import { inferForegroundFromChildGroups } from '../../detect/child-groups.ts';
 import { childGroupsEnabled } from './process-detection.ts';
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import type { ManifestSpec } from '../../detect/manifest-spec.ts';
-import { descendants, readMember, readStat } from '../../terminal/proc-identity.ts';
+import { descendants, readMember, readStat } from '../../terminal/procfs.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { ForegroundProcess, OscEvent } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';

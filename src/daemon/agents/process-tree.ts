@@ -1,5 +1,5 @@
 import type { LineageEntry, ProcessTree } from '../../arbiter/index.ts';
-import { ancestry, ignoresTtou, readMember, readStat } from '../../terminal/proc-identity.ts';
+import { ancestry, ignoresTtou, readMember, readStat } from '../../terminal/procfs.ts';
 import type { AgentIdentifier } from './identifier.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { CorralError } from '../../protocol/errors.ts';
-import { isDescendant } from '../../terminal/proc-identity.ts';
+import { isDescendant } from '../../terminal/procfs.ts';
 import type { PaneRecord } from '../pane-record.ts';
 
 /**

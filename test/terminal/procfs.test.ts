@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ancestry, descendants, ignoresTtou, isDescendant, parseStat, readForeground } from '../../src/terminal/proc-identity.ts';
+import { ancestry, descendants, ignoresTtou, isDescendant, parseStat, readForeground } from '../../src/terminal/procfs.ts';
 import { cleanup, spawnBash, spawnCommand, waitFor, waitForScreen } from './helpers.ts';
 
 test('parseStat splits at the last parenthesis, so comm may hold spaces and parens', () => {

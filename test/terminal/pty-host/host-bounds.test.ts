@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { HELLO_TIMEOUT_MS, MAX_HOST_CONNECTIONS } from '../../../src/terminal/host/host-server.ts';
-import { MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES } from '../../../src/terminal/host/wire.ts';
+import { HELLO_TIMEOUT_MS, MAX_HOST_CONNECTIONS } from '../../../src/terminal/pty-host/host-server.ts';
+import { MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES } from '../../../src/terminal/pty-host/wire.ts';
 import { lockFile } from '../../../src/terminal/native.ts';
 import { makeTempDir } from '../../../harness/daemon.ts';
 import { HostSocket } from '../../helpers/host-wire.ts';
 import { waitFor } from '../../../harness/wait.ts';
 
-const HOST_MAIN = fileURLToPath(new URL('../../../src/terminal/host/main.ts', import.meta.url));
+const HOST_MAIN = fileURLToPath(new URL('../../../src/terminal/pty-host/main.ts', import.meta.url));
 const INTRUDER = fileURLToPath(new URL('../../fixtures/host-intruder.mjs', import.meta.url));
 
 function rssMiB(pid: number): number {

@@ -4,7 +4,7 @@ import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { lockHoldingPid, readLockPid } from '../../../src/terminal/host/daemon-lock.ts';
+import { lockHoldingPid, readLockPid } from '../../../src/terminal/pty-host/daemon-lock.ts';
 import { makeTempDir } from '../../../harness/daemon.ts';
 
 const NATIVE = fileURLToPath(new URL('../../../src/terminal/native.ts', import.meta.url));

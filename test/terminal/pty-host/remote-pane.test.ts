@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HostClient, HostPaneSink } from '../../../src/terminal/host/host-client.ts';
-import { RemotePane } from '../../../src/terminal/host/remote-pane.ts';
-import type { DaemonMessage, HostPaneInfo } from '../../../src/terminal/host/wire.ts';
+import type { HostClient, HostPaneSink } from '../../../src/terminal/pty-host/host-client.ts';
+import { RemotePane } from '../../../src/terminal/pty-host/remote-pane.ts';
+import type { DaemonMessage, HostPaneInfo } from '../../../src/terminal/pty-host/wire.ts';
 
 /** The host's side as a recovered pane sees it: what the pane sends is kept, nothing is connected. */
 function fakeClient(): { client: HostClient; sent: DaemonMessage[] } {

@@ -33,7 +33,7 @@ export const HELLO_TIMEOUT_MS = 5_000;
 
 export interface HostServerOptions {
   socketPath: string;
-  /** The daemon's lock (src/terminal/host/daemon-lock.ts): only the process holding it is served. */
+  /** The daemon's lock (src/terminal/pty-host/daemon-lock.ts): only the process holding it is served. */
   lockPath: string;
   ringBytes?: number;
   /** Called once the host has nothing left to do: no daemon attached and no pane running. */

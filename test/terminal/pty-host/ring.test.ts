@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { OutputRing } from '../../../src/terminal/host/ring.ts';
+import { OutputRing } from '../../../src/terminal/pty-host/ring.ts';
 
 test('the ring keeps the newest output within its limit and counts what it dropped', () => {
   const ring = new OutputRing(64 * 1024);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FrameKind, FrameReader, MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES, encodeControl, encodeData } from '../../../src/terminal/host/wire.ts';
+import { FrameKind, FrameReader, MAX_HELLO_FRAME_BYTES, MAX_HOST_FRAME_BYTES, encodeControl, encodeData } from '../../../src/terminal/pty-host/wire.ts';
 
 test('frames split anywhere are read back whole and in order', () => {
   const bytes = Buffer.concat([
