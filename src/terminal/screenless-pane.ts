@@ -6,7 +6,7 @@ import type { ExitInfo, TerminalPane } from './types.ts';
 /**
  * The terminal of an external pane: an agent started outside Corral that only its hooks describe.
  * No process, no output, a screen that says so, and no input: writing is refused (`pane_external`).
- * `terminate()` ends it (its session ended, its identity expired, or it was killed).
+ * `terminate()` ends it (its session ended, its reported agent identity expired, or it was killed).
  */
 class ScreenlessPane extends NotePane {
   readonly terminationReason = null;

@@ -80,7 +80,7 @@ export function registerReportCommands(agent: Command): void {
     .option('--session <id>', 'the agent session id')
     .action((options, cmd: Command) => send(cmd, options, PANE_RELEASE_AGENT, given(options, 'session')));
 
-  reportCommand(agent, 'session', 'report which agent session runs in the pane (identity only, no state)')
+  reportCommand(agent, 'session', 'report which agent session runs in the pane (the session only, no state)')
     .requiredOption('--session <id>', 'the agent session id')
     .option('--agent <id>', 'the agent id')
     .action((options, cmd: Command) => send(cmd, options, PANE_REPORT_SESSION, { session: options.session, ...given(options, 'agent') }));

@@ -1,4 +1,4 @@
-/** What one hook event means for Corral: a state, a session identity, the session's end, or nothing. */
+/** What one hook event means for Corral: a state, the session it runs in, the session's end, or nothing. */
 export type HookAction =
   | { kind: 'state'; state: 'working' | 'idle' | 'blocked'; session?: string; message?: string; ts?: number }
   | { kind: 'session'; session: string }
