@@ -1,35 +1,14 @@
 // Bytes per second of a large output through one pane (PTY + emulator + OSC capture), against a
 // plain node-pty read of the same output in the same run. Run: node --import tsx bench/throughput.ts
 // CORRAL_BENCH_MB sets the size (default 100).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node-pty';
 import { spawnTerminalPane } from '../src/terminal/in-process-pane.ts';
+import { writeMixedFile } from './lib/mixed-output.ts';
 
 const megabytes = Number(process.env.CORRAL_BENCH_MB ?? 100);
-
-/** One MiB of mixed terminal output: plain text, SGR colours, wide and accented characters. */
-function mixedBlock(): Buffer {
-  const lines: string[] = [];
-  let size = 0;
-  for (let i = 0; size < 1 << 20; i++) {
-    const line =
-      i % 5 === 0
-        ? `\x1b[32m✓\x1b[0m test ${i} passed in \x1b[1m${i % 97}ms\x1b[0m — café 漢字 ok\r\n`
-        : `${i.toString().padStart(8, '0')} src/module/file-${i % 13}.ts: lorem ipsum dolor sit amet, consectetur\r\n`;
-    lines.push(line);
-    size += Buffer.byteLength(line);
-  }
-  return Buffer.from(lines.join(''));
-}
-
-function writeInput(dir: string): { path: string; bytes: number } {
-  const block = mixedBlock();
-  const path = join(dir, 'output.txt');
-  writeFileSync(path, Buffer.concat(Array.from({ length: megabytes }, () => block)));
-  return { path, bytes: block.length * megabytes };
-}
 
 const catCommand = (path: string) => ({ command: 'bash', args: ['-c', `stty raw -echo; cat '${path}'`] });
 
@@ -55,7 +34,7 @@ async function throughPane(path: string): Promise<number> {
 
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
 try {
-  const { path, bytes } = writeInput(dir);
+  const { path, bytes } = writeMixedFile(dir, megabytes);
   const plainSeconds = await plainPty(path);
   const paneSeconds = await throughPane(path);
   const plainBps = bytes / plainSeconds;
