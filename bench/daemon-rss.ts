@@ -2,20 +2,14 @@
 // against a tmux server holding the same panes in the same run (the baseline; skipped without tmux).
 // Run alone: node --import tsx bench/daemon-rss.ts [panes] [command]   (default: 50 sleep)
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { startDaemon } from '../harness/daemon.ts';
+import { rssKiB } from '../harness/proc.ts';
 import { RawClient } from '../harness/raw-client.ts';
 
 const paneCount = Number(process.argv[2] ?? 50);
 const command = process.argv[3] ?? 'sleep';
 const args = command === 'sleep' ? ['1000'] : command === 'bash' ? ['--norc', '--noprofile'] : [];
 const SETTLE_MS = 1500;
-
-function rssKiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(match[1]);
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 

@@ -4,19 +4,14 @@
 // new daemon to its `panes recovered` log line. Baseline in the same run: a daemon start with no
 // panes (spawn to listening).
 // Run alone: node --import tsx bench/host-recovery.ts [panes] [output KiB per pane]
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../harness/daemon.ts';
+import { rssKiB } from '../harness/proc.ts';
 import { RawClient } from '../harness/raw-client.ts';
 
 const paneCount = Number(process.argv[2] ?? 50);
 const outputKiB = Number(process.argv[3] ?? 64);
 const SETTLE_MS = 1500;
-
-function rssKiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(match[1]);
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
