@@ -125,7 +125,7 @@ export class Daemon {
       if (await removeStaleSocket(socketPath)) log.warn({ socket: socketPath }, 'removed a stale socket');
       // The host is attached once the synchronous start-up work (manifests, the event log) is done: a
       // host that refuses this daemon says why on the connection and closes it a moment later
-      // (src/terminal/host/refusals.ts), so the connection must be read as soon as it is made.
+      // (src/terminal/pty-host/refusals.ts), so the connection must be read as soon as it is made.
       let hostAttached: Promise<TerminalHost> | null = null;
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
       const registry = new PaneRegistry(spawnTerminal, socketPath, log);

@@ -4,8 +4,8 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { connectCalling } from '../helpers/restart.ts';
+import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { connectCalling } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { startSshd, type LocalSshd } from '../helpers/sshd.ts';
 

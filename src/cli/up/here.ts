@@ -3,7 +3,7 @@ import { AGENT_PROMPT } from '../../protocol/methods/agent-act.ts';
 import { AGENT_WAIT } from '../../protocol/methods/agent-wait.ts';
 import { PANE_GET, PANE_KILL, PANE_LIST, PANE_RESPAWN, PANE_SPAWN, type PaneInfo } from '../../protocol/methods/pane.ts';
 import type { AgentState } from '../../protocol/states.ts';
-import { withDaemon, type DaemonClient } from '../client.ts';
+import { withDaemon, type DaemonConnection } from '../with-daemon.ts';
 import { differences, type ResolvedLaunch } from './compare.ts';
 import type { DeclaredAgent } from './fleet-file.ts';
 import { errorOf, type AgentOutcome } from './outcome.ts';
@@ -75,7 +75,7 @@ async function resolveStep(agent: DeclaredAgent, dir: string): Promise<Step> {
   }
 }
 
-async function bringUp(client: DaemonClient, step: Step, launch: ResolvedLaunch, pane: PaneInfo | undefined, options: UpOptions): Promise<void> {
+async function bringUp(client: DaemonConnection, step: Step, launch: ResolvedLaunch, pane: PaneInfo | undefined, options: UpOptions): Promise<void> {
   const { outcome } = step;
   try {
     if (pane === undefined) return await start(client, step, launch, 'started');
@@ -97,7 +97,7 @@ async function bringUp(client: DaemonClient, step: Step, launch: ResolvedLaunch,
   }
 }
 
-async function start(client: DaemonClient, step: Step, launch: ResolvedLaunch, action: 'started' | 'replaced'): Promise<void> {
+async function start(client: DaemonConnection, step: Step, launch: ResolvedLaunch, action: 'started' | 'replaced'): Promise<void> {
   if (step.worktree) step.outcome.worktree = { path: step.worktree.path, made: (await makeWorktree(step.worktree)) === 'made' };
   const info = await client.call(PANE_SPAWN, {
     command: launch.command,
@@ -116,7 +116,7 @@ async function start(client: DaemonClient, step: Step, launch: ResolvedLaunch, a
  * Types the prompt of an agent started by this run, once it is first idle. An agent that asks
  * something first (a folder trust dialog) is not typed into: the outcome says to answer it.
  */
-async function promptOnce(client: DaemonClient, step: Step, options: UpOptions): Promise<void> {
+async function promptOnce(client: DaemonConnection, step: Step, options: UpOptions): Promise<void> {
   const { outcome, agent } = step;
   if (agent.prompt === undefined || outcome.pane === null || (outcome.action !== 'started' && outcome.action !== 'replaced')) return;
   try {
@@ -133,7 +133,7 @@ async function promptOnce(client: DaemonClient, step: Step, options: UpOptions):
   }
 }
 
-async function waitFor(client: DaemonClient, step: Step, state: AgentState, options: UpOptions): Promise<void> {
+async function waitFor(client: DaemonConnection, step: Step, state: AgentState, options: UpOptions): Promise<void> {
   const { outcome } = step;
   if (outcome.pane === null || outcome.error !== undefined || outcome.action === 'failed') return;
   try {
