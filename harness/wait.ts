@@ -1,4 +1,4 @@
-/** Polls `check` until it returns a truthy value or the time runs out. For tests only. */
+/** Polls `check` until it returns a truthy value or the time runs out. */
 export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 5000);
   for (;;) {
