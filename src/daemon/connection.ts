@@ -5,7 +5,7 @@ import { SERVER_PROBE } from '../protocol/notifications.ts';
 import type { NotificationDecl } from '../protocol/method.ts';
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
-import { peerCredentials } from '../terminal/native.ts';
+import { socketPeer } from '../terminal/socket-peer.ts';
 import type { Logger } from './logger.ts';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
@@ -52,7 +52,7 @@ export class Connection implements Disposable {
     readonly log: Logger,
   ) {
     this.closed = new Emitter((error) => log.error({ err: error }, 'connection close listener failed'));
-    this.peer = readPeer(socket);
+    this.peer = socketPeer(socket);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('drain', () => this.resumeReading());
     // The server allows half-open sockets so that a client may send, shut its side, and still read replies.
@@ -195,18 +195,6 @@ export class Connection implements Disposable {
     this.aborter.abort(new Error('connection closed'));
     this.closed.fire(this);
     this.closed.dispose();
-  }
-}
-
-/** The peer credentials of an accepted Unix socket, through its descriptor (Node keeps it on `_handle`). */
-function readPeer(socket: Socket): { pid: number; uid: number } | null {
-  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) return null;
-  try {
-    const peer = peerCredentials(fd);
-    return peer.pid > 0 ? peer : null;
-  } catch {
-    return null;
   }
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { peerCredentials } from '../native.ts';
+import { socketPeer } from '../socket-peer.ts';
 import { lockHoldingPid } from './daemon-lock.ts';
 import type { HostRefusal } from './wire.ts';
 
@@ -13,7 +13,7 @@ export type PeerVerdict = { daemon: true; pid: number } | { daemon: false; reaso
  * the host keeps as a child subreaper) that holds the daemon's lock at `lockPath`.
  */
 export function judgePeer(socket: Socket, lockPath: string): PeerVerdict {
-  const peer = credentialsOf(socket);
+  const peer = socketPeer(socket);
   if (peer === null) return { daemon: false, reason: 'peer_unknown', message: 'the kernel gave no credentials for this connection' };
   const uid = process.getuid?.() ?? peer.uid;
   if (peer.uid !== uid) return { daemon: false, reason: 'not_lock_holder', message: `pid ${peer.pid} runs as uid ${peer.uid}, not as this pty host's uid ${uid}` };
@@ -28,18 +28,6 @@ export function judgePeer(socket: Socket, lockPath: string): PeerVerdict {
     return { daemon: false, reason: 'not_lock_holder', message: `pid ${peer.pid} does not hold the daemon's lock ${lockPath} (${held})` };
   }
   return { daemon: true, pid: peer.pid };
-}
-
-/** The peer credentials of an accepted Unix socket, through its descriptor (Node keeps it on `_handle`). */
-function credentialsOf(socket: Socket): { pid: number; uid: number } | null {
-  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) return null;
-  try {
-    const peer = peerCredentials(fd);
-    return peer.pid > 0 ? peer : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A walk up the tree that keeps breaking (parents dying as it reads) is given up after this many. */
