@@ -1,4 +1,5 @@
-// What Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), close-on-exec on every
+// What Node has no API for: a Unix socket peer's credentials (SO_PEERCRED), taking every connection
+// a listening socket holds at once (libuv takes one per turn of the event loop), close-on-exec on every
 // descriptor the process holds (so no child inherits another pane's PTY), a terminal's UTF-8 input
 // flag (IUTF8), giving the allocator's free pages back to the system (malloc_trim), asking V8 to
 // give back its heap's free pages (heap.cc), a record lock whose holder the kernel names (F_SETLK,
@@ -59,6 +60,35 @@ static napi_value peer_credentials(napi_env env, napi_callback_info info) {
   napi_set_named_property(env, result, "pid", pid);
   napi_set_named_property(env, result, "uid", uid);
   napi_set_named_property(env, result, "gid", gid);
+  return result;
+}
+
+// acceptWaiting(fd, max) -> number[]: up to `max` connections waiting on the listening socket `fd`,
+// accepted non-blocking and close-on-exec, as libuv itself accepts them. Since libuv 1.45 a server
+// takes one connection per turn of the event loop, so a backlog of 256 took 256 turns. Stops at the
+// first error (EAGAIN: none left; EMFILE: libuv's own accept sheds the rest).
+static napi_value accept_waiting(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  int32_t fd, max;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 2 || napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+      fd < 0 || napi_get_value_int32(env, argv[1], &max) != napi_ok || max < 0) {
+    napi_throw_type_error(env, NULL, "acceptWaiting(fd, max): fd and max must be non-negative integers");
+    return NULL;
+  }
+  napi_value result;
+  napi_create_array(env, &result);
+  uint32_t taken = 0;
+  while ((int32_t)taken < max) {
+    int accepted = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (accepted < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      break;
+    }
+    napi_value value;
+    napi_create_int32(env, accepted, &value);
+    napi_set_element(env, result, taken++, value);
+  }
   return result;
 }
 
@@ -242,6 +272,7 @@ static napi_value reap_children(napi_env env, napi_callback_info info) {
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
     {"peerCredentials", NULL, peer_credentials, NULL, NULL, NULL, napi_default, NULL},
+    {"acceptWaiting", NULL, accept_waiting, NULL, NULL, NULL, napi_default, NULL},
     {"setCloseOnExec", NULL, set_close_on_exec, NULL, NULL, NULL, napi_default, NULL},
     {"closeOnExecAbove", NULL, close_on_exec_above, NULL, NULL, NULL, napi_default, NULL},
     {"setUtf8Input", NULL, set_utf8_input, NULL, NULL, NULL, napi_default, NULL},

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
+import { acceptEveryWaiting } from './accept-backlog.ts';
 import { Connection } from './connection.ts';
 import type { HandlerBinding } from './handler.ts';
 import { AgentService } from './agents/agent-service.ts';
@@ -217,7 +218,7 @@ export class Daemon {
       const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
       daemon.reloadConfig = () => reloader.reload();
       daemon.register(reloader.handlers());
-      server.on('connection', (socket) => daemon.accept(socket));
+      daemon.own(acceptEveryWaiting(server, (socket) => daemon.accept(socket), { allowHalfOpen: true }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(socketPath, () => {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 /** What the small native addon in `native/` gives: kernel facts Node has no API for. */
 interface NativeAddon {
   peerCredentials(fd: number): { pid: number; uid: number; gid: number };
+  acceptWaiting(fd: number, max: number): number[];
   setCloseOnExec(fd: number): void;
   closeOnExecAbove(minFd: number): number;
   setUtf8Input(fd: number): void;
@@ -32,9 +33,9 @@ function native(): NativeAddon {
   }
   // A build older than this source (a checkout updated without `npm ci`) lacks the newer functions:
   // say so at the first use, not when a function is first called minutes later.
-  if (typeof addon.reapChildren !== 'function') {
+  if (typeof addon.acceptWaiting !== 'function') {
     addon = null;
-    throw new Error('the native addon is older than this checkout (no reapChildren); run `npm ci` or `npx node-gyp rebuild --directory=native`');
+    throw new Error('the native addon is older than this checkout (no acceptWaiting); run `npm ci` or `npx node-gyp rebuild --directory=native`');
   }
   return addon;
 }
@@ -43,6 +44,11 @@ function native(): NativeAddon {
 export function peerCredentials(fd: number): { pid: number; uid: number } {
   const { pid, uid } = native().peerCredentials(fd);
   return { pid, uid };
+}
+
+/** Up to `max` connections waiting on the listening socket at `fd`, accepted (non-blocking, close-on-exec). */
+export function acceptWaiting(fd: number, max: number): number[] {
+  return native().acceptWaiting(fd, max);
 }
 
 /**
