@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling as connect } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
 
 /** A scripted Claude in a pane of `daemon`, working on a turn held until `release` exists. */
-async function startHeldTurn(daemon: DaemonProcess, dir: string, release: string): Promise<{ id: string }> {
+async function startHeldTurn(daemon: DaemonProcess, dir: string, release: string, env: Record<string, string> = {}): Promise<{ id: string }> {
   const a = await connect(daemon);
-  const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release } });
+  const pane = await a.call('pane.spawn', { command: process.execPath, args: [FAKE_CLAUDE], name: 'turn', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_RELEASE: release, ...env } });
   await waitFor(async () => (await a.call('agent.get', { target: pane.id })).rawState === 'idle', { what: 'the idle prompt box', timeoutMs: 60_000 });
   await a.call('agent.prompt', { target: pane.id, text: 'hold' });
   await waitFor(async () => (await a.call('agent.get', { target: pane.id })).state === 'working', { what: 'the held turn to work', timeoutMs: 60_000 });
@@ -87,6 +88,45 @@ describe('a turn across a daemon restart', () => {
       const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
       const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
       assert.ok(changes.every((e: any) => e.data.to !== 'idle'), `never plain idle: ${JSON.stringify(changes.map((e: any) => e.data))}`);
+      assert.deepEqual(
+        events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
+        ['done'],
+        'the turn nobody announced asks for attention once',
+      );
+      b.client.close();
+    } finally {
+      if (second) await second.dispose();
+      await first.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a turn that ended while no daemon ran, after kill -9: its done is marked recovered, with the time its output ended, and asks for attention once', async () => {
+    const dir = makeTempDir();
+    const release = join(dir, 'release');
+    const idleMark = join(dir, 'idle');
+    const first = await startDaemon({ dir });
+    let second: DaemonProcess | undefined;
+    try {
+      const pane = await startHeldTurn(first, dir, release, { FAKE_IDLE_MARK: idleMark });
+      const restartedAt = await cursorOf(first);
+
+      await killDaemon(first);
+      writeFileSync(release, '');
+      // The turn's last screen is in the pty host before the next daemon starts.
+      await waitFor(() => readFileSync(idleMark, 'utf8') === 'Held turn complete.', { what: 'the turn to end with no daemon', timeoutMs: 60_000 });
+      const ended = Date.now();
+      second = await startDaemon({ dir });
+      const b = await connect(second);
+      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
+      const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
+      const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
+      const done = changes.filter((e: any) => e.data.to === 'done');
+      assert.equal(done.length, 1, `one done: ${JSON.stringify(changes.map((e: any) => e.data))}`);
+      assert.equal(done[0].data.recovered, true, `the done reached while no daemon ran is marked recovered: ${JSON.stringify(changes.map((e: any) => e.data))}`);
+      assert.equal(typeof done[0].data.outputEndedAt, 'number', 'it says when the host saw the output end');
+      assert.ok(done[0].data.outputEndedAt <= ended, 'that is before the turn was seen to end');
+      for (const e of changes) assert.equal(e.data.recovered, true, `every change up to it is marked recovered: ${JSON.stringify(e.data)}`);
       assert.deepEqual(
         events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
         ['done'],
