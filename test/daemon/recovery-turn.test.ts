@@ -68,75 +68,52 @@ describe('a turn across a daemon restart', () => {
     }
   });
 
-  it('a turn that ends while no daemon runs comes back done, marked recovered, and asks for attention once', async () => {
-    const dir = makeTempDir();
-    const release = join(dir, 'release');
-    const first = await startDaemon({ dir });
-    let second: DaemonProcess | undefined;
-    try {
-      const pane = await startHeldTurn(first, dir, release);
-      const restartedAt = await cursorOf(first);
+  // SIGTERM as a service stops, kill -9 as a crash: either way the pty host keeps the screen.
+  for (const [how, stop] of [
+    ['SIGTERM', (daemon: DaemonProcess) => daemon.stop()],
+    ['kill -9', killDaemon],
+  ] as const) {
+    it(`a turn that ends while no daemon runs (${how}) comes back done, marked recovered with the time its output ended, and asks for attention once`, async () => {
+      const dir = makeTempDir();
+      const release = join(dir, 'release');
+      const idleMark = join(dir, 'idle');
+      const first = await startDaemon({ dir });
+      let second: DaemonProcess | undefined;
+      try {
+        const pane = await startHeldTurn(first, dir, release, { FAKE_IDLE_MARK: idleMark });
+        const restartedAt = await cursorOf(first);
 
-      await first.stop();
-      // The turn ends with no daemon to see it; the pty host keeps the screen.
-      writeFileSync(release, '');
-      second = await startDaemon({ dir });
-      const b = await connect(second);
-      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state !== 'unknown', { what: 'the recomputed state', timeoutMs: 60_000 });
-      // The held turn may still be finishing its last frame when the new daemon reads it.
-      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
-      const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
-      const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
-      assert.ok(changes.every((e: any) => e.data.to !== 'idle'), `never plain idle: ${JSON.stringify(changes.map((e: any) => e.data))}`);
-      assert.deepEqual(
-        events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
-        ['done'],
-        'the turn nobody announced asks for attention once',
-      );
-      b.client.close();
-    } finally {
-      if (second) await second.dispose();
-      await first.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('a turn that ended while no daemon ran, after kill -9: its done is marked recovered, with the time its output ended, and asks for attention once', async () => {
-    const dir = makeTempDir();
-    const release = join(dir, 'release');
-    const idleMark = join(dir, 'idle');
-    const first = await startDaemon({ dir });
-    let second: DaemonProcess | undefined;
-    try {
-      const pane = await startHeldTurn(first, dir, release, { FAKE_IDLE_MARK: idleMark });
-      const restartedAt = await cursorOf(first);
-
-      await killDaemon(first);
-      writeFileSync(release, '');
-      // The turn's last screen is in the pty host before the next daemon starts.
-      await waitFor(() => readFileSync(idleMark, 'utf8') === 'Held turn complete.', { what: 'the turn to end with no daemon', timeoutMs: 60_000 });
-      const ended = Date.now();
-      second = await startDaemon({ dir });
-      const b = await connect(second);
-      await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
-      const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
-      const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
-      const done = changes.filter((e: any) => e.data.to === 'done');
-      assert.equal(done.length, 1, `one done: ${JSON.stringify(changes.map((e: any) => e.data))}`);
-      assert.equal(done[0].data.recovered, true, `the done reached while no daemon ran is marked recovered: ${JSON.stringify(changes.map((e: any) => e.data))}`);
-      assert.equal(typeof done[0].data.outputEndedAt, 'number', 'it says when the host saw the output end');
-      assert.ok(done[0].data.outputEndedAt <= ended, 'that is before the turn was seen to end');
-      for (const e of changes) assert.equal(e.data.recovered, true, `every change up to it is marked recovered: ${JSON.stringify(e.data)}`);
-      assert.deepEqual(
-        events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
-        ['done'],
-        'the turn nobody announced asks for attention once',
-      );
-      b.client.close();
-    } finally {
-      if (second) await second.dispose();
-      await first.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        await stop(first);
+        writeFileSync(release, '');
+        // The turn's last screen is in the pty host before the next daemon starts.
+        await waitFor(() => readFileSync(idleMark, 'utf8') === 'Held turn complete.', { what: 'the turn to end with no daemon', timeoutMs: 60_000 });
+        const ended = Date.now();
+        second = await startDaemon({ dir });
+        const b = await connect(second);
+        await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
+        const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
+        const changes = events.filter((e: any) => e.kind === 'agent.stateChanged');
+        const trace = JSON.stringify(changes.map((e: any) => e.data));
+        assert.ok(changes.every((e: any) => e.data.to !== 'idle'), `never plain idle: ${trace}`);
+        const done = changes.filter((e: any) => e.data.to === 'done');
+        assert.equal(done.length, 1, `one done: ${trace}`);
+        // It read working on a half-replayed screen (SIGTERM) or on its still one read twice (kill -9),
+        // settled there, and the done went out as a new turn.
+        assert.equal(done[0].data.recovered, true, `the done reached while no daemon ran is marked recovered: ${trace}`);
+        assert.equal(typeof done[0].data.outputEndedAt, 'number', 'it says when the host saw the output end');
+        assert.ok(done[0].data.outputEndedAt <= ended, 'that is before the turn was seen to end');
+        for (const e of changes) assert.equal(e.data.recovered, true, `every change up to it is marked recovered: ${trace}`);
+        assert.deepEqual(
+          events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
+          ['done'],
+          'the turn nobody announced asks for attention once',
+        );
+        b.client.close();
+      } finally {
+        if (second) await second.dispose();
+        await first.dispose();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

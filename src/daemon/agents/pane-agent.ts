@@ -64,6 +64,8 @@ export class PaneAgent implements Disposable {
   private inferredAt = 0;
   private drawn = false;
   private disposed = false;
+  /** A pane taken back from the pty host, its ring not yet replayed: its screen shows part of it. */
+  private replaying = false;
   /** What time-conditioned rules remember of this pane's screen; judged on the arbiter's clock. */
   private readonly memory = new ScreenMemory();
   /** The prompt shown while blocked, with its instance id. */
@@ -89,6 +91,17 @@ export class PaneAgent implements Disposable {
     // A pane taken back from the pty host keeps its generation, sessions and seq watermarks, so late
     // reports after a daemon restart are judged as they would have been.
     if (pane.recovered && pane.previous?.arbiter) this.arbiter.restore(pane.previous.arbiter);
+    // Its screen is judged once whole: halfway through the replay it shows a frame of work long over
+    // (a spinner row), so a turn that ended while no daemon ran read working, settled there, and its
+    // done went out as a new turn, unmarked (issue 27; test/daemon/recovery-turn.test.ts, SIGTERM).
+    const { replayed } = pane.terminal;
+    if (pane.recovered && replayed !== undefined) {
+      this.replaying = true;
+      void replayed.then(() => {
+        this.replaying = false;
+        this.detect();
+      });
+    }
     pane.own(pane.terminal.onForegroundChange((foreground) => this.observeForeground(foreground)));
     pane.onOutput(() => this.noteOutput());
     pane.onOsc((event) => this.observeOsc(event));
@@ -211,7 +224,7 @@ export class PaneAgent implements Disposable {
   }
 
   private detect(): void {
-    if (this.disposed || this.pane.external !== null) return;
+    if (this.disposed || this.replaying || this.pane.external !== null) return;
     const agent = this.arbiter.view().agent;
     if (agent === null) return;
     const manifest = this.deps.manifests().get(agent);
