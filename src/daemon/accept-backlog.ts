@@ -12,7 +12,7 @@ export const ACCEPT_BATCH = 512;
  * backlog. libuv (1.45 on, so Node 20) accepts one connection per turn of the event loop: under a
  * flood of pane.send a turn took 14 to 30 ms, so 256 new connections waited seconds to be accepted,
  * and each one's frame timer started only then (issue 23: half-sent lines timed out after 10 to 26 s,
- * not 10, and new clients were refused meanwhile). Measured by bench/_send-flood-probe.ts.
+ * not 10, and new clients were refused meanwhile). Measured by bench/probes/send-flood.ts.
  */
 export function acceptEveryWaiting(server: Server, accept: (socket: Socket) => void, options: { allowHalfOpen: boolean }): Disposable {
   const onConnection = (socket: Socket) => {

@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { FRAME_IDLE_TIMEOUT_MS } from '../../src/daemon/connection.ts';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
-import { RawClient } from '../helpers/raw-client.ts';
+import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';
 
 /** Flooding connections, each with this many 1 MB sends in flight at once. */

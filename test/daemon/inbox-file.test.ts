@@ -3,8 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { basename, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { inboxFilePath } from '../../src/daemon/inbox/inbox-path.ts';
-import { makeTempDir, startDaemon, testEnv } from '../helpers/daemon.ts';
-import { connectCalling as connect } from '../helpers/restart.ts';
+import { makeTempDir, startDaemon, testEnv } from '../../harness/daemon.ts';
+import { connectCalling as connect } from '../../harness/raw-client.ts';
 
 describe('the inbox file a daemon starts with', () => {
   it('is read back as written; one of another shape is moved aside and the log says why', async () => {

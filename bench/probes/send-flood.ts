@@ -4,10 +4,11 @@
 // should close with frame_timeout FRAME_IDLE_TIMEOUT_MS after their last byte. Prints how many of them the
 // daemon had accepted when two status calls came back after they had all connected (a count, not a
 // time), and how long each lived from its connect to its close.
-// Run: node --import tsx bench/_send-flood-probe.ts [slow, default 251] [floods, default 4] [sends, default 16]
+// Run: node --import tsx bench/probes/send-flood.ts [slow, default 251] [floods, default 4] [sends, default 16]
 import { connect, type Socket } from 'node:net';
-import { startDaemon } from '../test/helpers/daemon.ts';
-import { LineClient, resultCaller, summary } from '../test/reliability/helpers.ts';
+import { startDaemon } from '../../harness/daemon.ts';
+import { summary } from '../../harness/figures.ts';
+import { LineClient, resultCaller } from '../../harness/line-client.ts';
 
 const slowCount = Number(process.argv[2] ?? 251);
 const floodCount = Number(process.argv[3] ?? 4);
