@@ -84,11 +84,12 @@ describe('a turn across a daemon restart', () => {
         const restartedAt = await cursorOf(first);
 
         await stop(first);
+        const releasedAt = Date.now();
         writeFileSync(release, '');
         // The turn's last screen is in the pty host before the next daemon starts.
         await waitFor(() => readFileSync(idleMark, 'utf8') === 'Held turn complete.', { what: 'the turn to end with no daemon', timeoutMs: 60_000 });
-        const ended = Date.now();
         second = await startDaemon({ dir });
+        const listeningAt = Date.now(); // the new daemon took the pane back, with the host's word of its output, before it listened
         const b = await connect(second);
         await waitFor(async () => (await b.call('agent.get', { target: pane.id })).state === 'done', { what: 'the ended turn read done', timeoutMs: 60_000 });
         const events = (await b.call('events.read', { since: restartedAt })).events.filter((e: any) => e.pane?.id === pane.id);
@@ -101,7 +102,8 @@ describe('a turn across a daemon restart', () => {
         // settled there, and the done went out as a new turn.
         assert.equal(done[0].data.recovered, true, `the done reached while no daemon ran is marked recovered: ${trace}`);
         assert.equal(typeof done[0].data.outputEndedAt, 'number', 'it says when the host saw the output end');
-        assert.ok(done[0].data.outputEndedAt <= ended, 'that is before the turn was seen to end');
+        const { outputEndedAt } = done[0].data;
+        assert.ok(outputEndedAt >= releasedAt && outputEndedAt <= listeningAt, `the output ended between the release and the new daemon's listening: ${trace}`);
         for (const e of changes) assert.equal(e.data.recovered, true, `every change up to it is marked recovered: ${trace}`);
         assert.deepEqual(
           events.filter((e: any) => e.kind === 'agent.attention').map((e: any) => e.data.state),
