@@ -98,6 +98,10 @@ function describe(event: CorralEvent): string {
       return `${d.agent ?? 'agent'} released, was ${d.state} [seq ${d.seq}]`;
     case 'agent.attention':
       return `${d.agent ?? 'agent'} ${d.state}: ${d.message}${d.title ? ` - ${d.title}` : ''} [seq ${d.seq}]`;
+    case 'inbox.added':
+      return `item ${d.item.id}: ${d.item.state} [seq ${d.item.seq}]`;
+    case 'inbox.acknowledged':
+      return `items ${d.ids.join(', ')} acknowledged`;
     default:
       return JSON.stringify(d);
   }

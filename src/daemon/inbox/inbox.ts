@@ -35,7 +35,7 @@ export class Inbox implements Disposable {
 
   constructor(
     private readonly path: string,
-    hub: EventHub,
+    private readonly hub: EventHub,
     agents: AgentService,
     private readonly log: Logger,
   ) {
@@ -45,7 +45,8 @@ export class Inbox implements Disposable {
       hub.onPublish(({ event }) => {
         if (event.kind === 'agent.attention') this.take(event as CorralEvent<'agent.attention'>);
         else if (event.kind === 'agent.promptChanged' && event.pane) this.reprompt(event.pane.id, (event as CorralEvent<'agent.promptChanged'>).data.prompt);
-        else if (event.kind === 'pane.removed' && event.pane) this.acknowledgePane(event.pane.id);
+        // Told by pane.removed itself: no event may follow it for that pane.
+        else if (event.kind === 'pane.removed' && event.pane) this.drop(this.items.filter((item) => item.pane.id === event.pane!.id), false);
       }),
     );
     this.subscriptions.add(
@@ -70,12 +71,7 @@ export class Inbox implements Disposable {
 
   /** Acknowledges the items named (all with `all`); answers the ids acknowledged, unknown ids left out. */
   acknowledge(ids: readonly number[] | 'all'): number[] {
-    const gone = ids === 'all' ? this.items : this.items.filter((item) => ids.includes(item.id));
-    if (gone.length === 0) return [];
-    const set = new Set(gone);
-    this.items = this.items.filter((item) => !set.has(item));
-    this.schedule();
-    return gone.map((item) => item.id);
+    return this.drop(ids === 'all' ? this.items : this.items.filter((item) => ids.includes(item.id)), true);
   }
 
   /** Acknowledges every item of the pane (of one state only, when given). */
@@ -118,9 +114,11 @@ export class Inbox implements Disposable {
     // One per pane: the pane's earlier item was of a turn that is over.
     this.items = this.items.filter((other) => other.pane.id !== item.pane.id);
     this.items.push(item);
-    if (this.items.length > MAX_INBOX_ITEMS) this.items.splice(0, this.items.length - MAX_INBOX_ITEMS);
+    const over = this.items.length > MAX_INBOX_ITEMS ? this.items.slice(0, this.items.length - MAX_INBOX_ITEMS) : [];
+    if (over.length > 0) this.drop(over, true);
     // Written before anyone is told, so an item notified is an item the next daemon still has.
     this.flush();
+    this.hub.publish('inbox.added', item.pane, { item }, item.agent);
     this.added.fire(item);
   }
 
@@ -130,6 +128,20 @@ export class Inbox implements Disposable {
     if (!item) return;
     item.prompt = prompt;
     this.schedule();
+  }
+
+  /** Takes items out; with `announce`, one `inbox.acknowledged` per pane says which. */
+  private drop(gone: readonly InboxItem[], announce: boolean): number[] {
+    if (gone.length === 0) return [];
+    const set = new Set(gone);
+    this.items = this.items.filter((item) => !set.has(item));
+    this.schedule();
+    if (announce) {
+      const byPane = new Map<string, InboxItem[]>();
+      for (const item of gone) byPane.set(item.pane.id, [...(byPane.get(item.pane.id) ?? []), item]);
+      for (const items of byPane.values()) this.hub.publish('inbox.acknowledged', items[0]!.pane, { ids: items.map((item) => item.id) }, items[0]!.agent);
+    }
+    return gone.map((item) => item.id);
   }
 
   private schedule(): void {

@@ -6,6 +6,7 @@ import { CorralError } from '../errors.ts';
 import { inGroup, isGroupTarget } from '../pane-target.ts';
 import type { AgentInfo } from './agent.ts';
 import type { AgentPrompt } from '../prompt.ts';
+import type { InboxItem } from './inbox.ts';
 import type { PaneInfo } from './pane.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
@@ -22,6 +23,8 @@ export const EVENT_KINDS = [
   'agent.promptChanged',
   'metadata.changed',
   'workspace.stateChanged',
+  'inbox.added',
+  'inbox.acknowledged',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -58,6 +61,10 @@ export interface EventData {
   'metadata.changed': { metadata: Record<string, unknown> | null };
   /** A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent. */
   'workspace.stateChanged': { workspace: string; from: AgentState | null; to: AgentState | null; counts: Record<AgentState, number> | null };
+  /** An item entered the attention inbox (once per item, never again, across restarts too): right after its `agent.attention`. */
+  'inbox.added': { item: InboxItem };
+  /** Items of the pane left the inbox: acknowledged, or acted on (focus, answer, a state left). A newer item of the pane replaces its older one with no event of its own; a removed pane's go with its `pane.removed`. */
+  'inbox.acknowledged': { ids: number[] };
 }
 
 export type CorralEvent<K extends EventKind = EventKind> = EventEnvelope<K, EventData[K]>;

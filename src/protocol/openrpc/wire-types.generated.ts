@@ -703,7 +703,9 @@ export const WIRE_TYPES: WireTypes = {
                   "agent.queueChanged",
                   "agent.promptChanged",
                   "metadata.changed",
-                  "workspace.stateChanged"
+                  "workspace.stateChanged",
+                  "inbox.added",
+                  "inbox.acknowledged"
                 ]
               },
               "pane": {
@@ -1208,6 +1210,31 @@ export const WIRE_TYPES: WireTypes = {
                       "from",
                       "to",
                       "counts"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "item": {
+                        "$ref": "#/components/schemas/InboxItem"
+                      }
+                    },
+                    "required": [
+                      "item"
+                    ]
+                  },
+                  {
+                    "type": "object",
+                    "properties": {
+                      "ids": {
+                        "type": "array",
+                        "items": {
+                          "type": "number"
+                        }
+                      }
+                    },
+                    "required": [
+                      "ids"
                     ]
                   }
                 ]
@@ -3114,6 +3141,33 @@ export const WIRE_TYPES: WireTypes = {
         "seen",
         "revision",
         "seq"
+      ]
+    },
+    "inbox.acknowledged": {
+      "description": "Items of the pane left the inbox: acknowledged, or acted on (focus, answer, a state left). A newer item of the pane replaces its older one with no event of its own; a removed pane's go with its `pane.removed`.",
+      "type": "object",
+      "properties": {
+        "ids": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          }
+        }
+      },
+      "required": [
+        "ids"
+      ]
+    },
+    "inbox.added": {
+      "description": "An item entered the attention inbox (once per item, never again, across restarts too): right after its `agent.attention`.",
+      "type": "object",
+      "properties": {
+        "item": {
+          "$ref": "#/components/schemas/InboxItem"
+        }
+      },
+      "required": [
+        "item"
       ]
     },
     "metadata.changed": {
