@@ -97,3 +97,67 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
   });
 });
 
+describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
+  const session = useDaemon();
+  let web: WebProcess;
+  let browser: Browser;
+
+  before(async () => {
+    web = await startWeb(session.daemon);
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await web?.dispose();
+  });
+
+  it("answers the question with its choice's button, and the agent goes back to working", async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'asker' });
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length > 0, 'the permission prompt', 15_000);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await signedIn(context, web);
+    await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${blocked.prompt.id}"] .choice`);
+    assert.match((await page.textContent('.prompt-text')) ?? '', /rm -rf \/tmp\/fake-agent-scratch/);
+    const yes = blocked.prompt.choices.find((choice: { label: string }) => /^Yes/.test(choice.label));
+    await page.screenshot({ path: `${SHOTS}web-phone-blocked.png` });
+    await page.click(`.choice[data-choice="${yes.id}"]`);
+    await session.agentUntil(agent, (info) => info.state === 'working', 'working after the answer', 15_000);
+    await context.close();
+  });
+
+  it('types nothing for a button of a prompt that changed, and shows the new one', async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'changer' });
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const first = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length > 0, 'the permission prompt', 15_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The page stops hearing of changes, so that its buttons go stale as a slow phone's would.
+    let deaf = false;
+    await context.routeWebSocket(/\/socket$/, (route) => {
+      const server = route.connectToServer();
+      route.onMessage((message) => server.send(message));
+      server.onMessage((message) => {
+        if (!(deaf && /"method":"board\.card"/.test(String(message)))) route.send(message);
+      });
+    });
+    const page = await signedIn(context, web);
+    await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${first.prompt.id}"] .choice`);
+    deaf = true;
+    // Elsewhere the permission is declined and a question asked instead.
+    await session.call('pane.send', { target: agent, keys: ['Escape'] });
+    await session.agentUntil(agent, (info) => info.state !== 'blocked', 'the permission declined', 15_000);
+    await session.call('pane.send', { target: agent, text: 'ask', keys: ['Enter'] });
+    const second = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt && info.prompt.id !== first.prompt.id, 'the question', 15_000);
+    const before = (await session.call('pane.read', { target: agent })).text;
+    await page.click(`.prompt[data-prompt-id="${first.prompt.id}"] .choice >> nth=0`);
+    await page.waitForSelector(`.prompt[data-prompt-id="${second.prompt.id}"]`, { timeout: 10_000 });
+    assert.match((await page.textContent('.agent-action')) ?? '', /What should I ask you about/);
+    assert.equal((await session.call('agent.get', { target: agent })).state, 'blocked', 'still blocked on the question');
+    assert.equal((await session.call('pane.read', { target: agent })).text, before, 'nothing was typed');
+    await context.close();
+  });
+});
