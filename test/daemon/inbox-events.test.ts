@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/wait.ts';
 describe('inbox events', () => {
   const session = useDaemon();
 
-  const read = async (since: number, pane: string) => (await session.call('events.read', { since, filter: `pane:${pane} kind:inbox.*,agent.attention` })).events;
+  const read = async (since: number, pane: string): Promise<any[]> => (await session.call('events.read', { since, filter: `pane:${pane} kind:inbox.*,agent.attention` })).events;
 
   it('announces an item right after its agent.attention, with the prompt, and its acknowledgement by inbox.ack', async () => {
     const agent = await session.fakeAgent(60_000, { name: 'inboxed' });

@@ -5,6 +5,7 @@ import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type HandlerBinding } from '../handler.ts';
 import type { PaneRegistry } from '../pane-registry.ts';
 import { filterAgents, rollup } from './agent-list-view.ts';
+import { regionRows } from './screen-region.ts';
 
 /** The agent read surface: list with rollup, read (never marks seen), and focus (marks seen). */
 export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService): HandlerBinding[] {
@@ -22,10 +23,16 @@ export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService)
       return { seq, agents: infos, workspaces: rollup(infos) };
     }),
 
-    implement(AGENT_READ, async ({ target, source = 'screen', lines, ansi, trim }) => {
+    implement(AGENT_READ, async ({ target, source = 'screen', lines, ansi, trim, region }) => {
       const pane = await registry.resolveReplayed(target);
       const snapshot = pane.terminal.snapshot();
       const seenBy = { title: snapshot.title, progress: snapshot.progress };
+      if (region !== undefined) {
+        if (source === 'scrollback' || ansi) throw new CorralError('invalid_params', '"region" cuts the screen as detection reads it: plain text of source screen or detection', { field: 'region' });
+        const rows = regionRows(snapshot, region);
+        const shown = lines !== undefined ? rows.slice(-lines) : rows;
+        return { source, text: shown.join('\n'), cols: snapshot.cols, rows: snapshot.rows, ...seenBy, ...(source === 'detection' ? { cursor: snapshot.cursor } : {}) };
+      }
       if (source === 'detection') {
         if (ansi) throw new CorralError('invalid_params', 'detection reads plain text; "ansi" applies to screen and scrollback', { field: 'ansi' });
         const rows = trim ? snapshot.lines.slice(0, textRowCount(snapshot.lines)) : snapshot.lines;

@@ -67,9 +67,11 @@ export const AGENT_READ = defineMethod({
     ansi: optional(bool()),
     /** Screen and detection: leave out the blank rows below the last row with text before `lines` counts. */
     trim: optional(bool()),
+    /** Screen and detection: only the rows of this region, as manifests name regions (`above_prompt_box`: above the composer); plain text. */
+    region: optional(str({ min: 1, max: 64 })),
   }),
   result: returns<AgentReadResult>(),
-  errors: ['pane_not_found'],
+  errors: ['pane_not_found', 'invalid_params'],
 });
 
 export const AGENT_FOCUS = defineMethod({
