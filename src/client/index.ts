@@ -28,6 +28,7 @@ export { EventStream } from './subscription.ts';
 export type { SubscribeOptions, Subscription } from './subscription.ts';
 export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
 export { resolveTargets, type TargetOptions } from './targets.ts';
+export { InboxView } from './inbox-view.ts';
 
 export interface ConnectOptions {
   /** The daemon socket; default $CORRAL_SOCKET, then $XDG_RUNTIME_DIR/corral/corral.sock, then /tmp/corral-$UID/corral.sock. */

@@ -165,3 +165,17 @@ test('a blocked row shows the question it asks where the title goes', () => {
   assert.match(row, /permission: Bash command · rm -rf build\/ · Do you want to proceed\?/);
   assert.doesNotMatch(row, /Claude Code/);
 });
+
+test('agents with an unacknowledged inbox item are marked * and counted as needing you', () => {
+  const rows = fleet().sorted();
+  const needing = new Set(['w1:p2', 'w1:p3']);
+  const lines = renderFrame(rows, { cols: 100, height: 30, now: NOW, selected: 0, color: false, needing });
+  assert.match(lines[0]!, /^corral top: 6 agents \(2 blocked, 1 done, 1 working, 1 idle, 1 unknown\), 2 need you$/);
+  assert.match(lines.find((line) => line.includes('w1:p2'))!, /^\*blocked +60s/);
+  assert.match(lines.find((line) => line.includes('api'))!, /^\*done +1s/);
+  assert.match(lines.find((line) => line.includes('older-blocked'))!, /^>blocked/, 'the selection marker wins without colour');
+  assert.match(lines.find((line) => line.includes('docs'))!, /^ idle/);
+  const coloured = renderFrame(rows, { cols: 100, height: 30, now: NOW, selected: -1, color: true, needing: new Set(['w1:p2']) });
+  assert.match(coloured.find((line) => line.includes('w1:p2'))!, /^\x1b\[1;31m\*\x1b\[0m\x1b\[31mblocked/);
+  assert.match(coloured[0]!, /, 1 needs you$/);
+});

@@ -80,16 +80,19 @@ test('the live view shows a state change as it happens, and q restores the termi
     assert.match(screen(), /↑↓\/jk move {2}enter\/a attach {2}f focus {2}q quit/);
 
     await client.call(PANE_SEND, { target: 'beta', text: 'perm', keys: ['Enter'] });
-    const blocked = await waitScreen(/^ blocked .* beta /m, 'beta blocked, without restarting top');
-    assert.match(blocked, /corral top: 2 agents \(1 blocked, 1 idle\)/);
+    // Blocked, it enters the inbox: marked * and counted, as corral web counts it.
+    const blocked = await waitScreen(/^\*blocked .* beta /m, 'beta blocked, without restarting top');
+    assert.match(blocked, /corral top: 2 agents \(1 blocked, 1 idle\), 1 needs you/);
     assert.ok(blocked.indexOf('beta') < blocked.indexOf('alpha'), 'blocked sorts first');
 
+    // Answered in its terminal, its item is acknowledged; done, it enters the inbox anew.
     await client.call(PANE_SEND, { target: 'beta', text: '1' });
-    await waitScreen(/^ done .* beta /m, 'beta done once approved and finished');
+    await waitScreen(/^\*done .* beta /m, 'beta done once approved and finished');
 
     tmux('send-keys', '-t', 'top', 'k', 'f'); // the selection follows alpha, now second: move up to beta
     await waitScreen(/marked w1:p2 seen/, 'f marks the selected agent seen');
-    await waitScreen(/^ idle .* beta /m, 'beta idle once seen');
+    const seen = await waitScreen(/^ idle .* beta /m, 'beta idle once seen');
+    assert.match(seen, /corral top: 2 agents \(2 idle\)\s*$/m, 'nothing needs you once focused');
 
     tmux('send-keys', '-t', 'top', 'q');
     const after = await waitScreen(/EXIT=\d+/, 'top quitting');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
+import { INBOX_LIST } from '../../protocol/methods/inbox.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
@@ -35,10 +36,14 @@ export function registerTopCommand(program: Command): void {
         const cols = options.cols === undefined ? process.stdout.columns || 80 : Number(options.cols);
         if (!Number.isInteger(cols) || cols < 20 || cols > 1000) throw new UsageError('--cols must be an integer from 20 to 1000');
         const rows = new TopRows();
-        rows.reset((await withDaemon(socket, (client) => client.call(EVENTS_SUBSCRIBE, {}))).snapshot.agents);
+        await withDaemon(socket, async (client) => {
+          rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
+          rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
+        });
         const sorted = rows.sorted();
-        if (json) return printJson(sorted);
-        return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false }).join('\n'));
+        const needing = rows.needing();
+        if (json) return printJson(sorted.map((info) => ({ ...info, inbox: rows.inbox.of(info.id) })));
+        return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false, needing }).join('\n'));
       }
       if (json) throw new UsageError('--json needs --once: the live view is for people');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');

@@ -16,6 +16,8 @@ export interface FrameOptions {
   color: boolean;
   /** A transient line under the table (an error, a hint). */
   status?: string;
+  /** Pane ids with an unacknowledged attention inbox item: marked `*` and counted as needing you. */
+  needing?: ReadonlySet<string>;
 }
 
 const SGR: Record<AgentState, string> = {
@@ -33,7 +35,7 @@ const QUEUED_W = 3;
 const TOKENS_W = 6;
 const WORKSPACE_MAX = 12;
 const GAP = 2;
-const MARKER_W = 1; // '>' on the selected row when there is no colour
+const MARKER_W = 1; // '>' on the selected row when there is no colour, '*' on a row that needs you
 const NAME_MIN = 8;
 const NAME_MAX = 24;
 const TITLE_MIN = 10;
@@ -86,12 +88,13 @@ export function columnWidths(cols: number, rows: readonly AgentInfo[]): { name: 
   return { name: Math.min(name, room), title: Math.max(0, room - name) };
 }
 
-function summary(rows: readonly AgentInfo[]): string {
+function summary(rows: readonly AgentInfo[], needing: number): string {
   const counts = ATTENTION_ORDER.map((state) => [state, rows.filter((row) => row.state === state).length] as const)
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`);
   const noun = rows.length === 1 ? 'agent' : 'agents';
-  return `corral top: ${rows.length} ${noun}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}${workspaceRollup(rows)}`;
+  const needs = needing > 0 ? `, ${needing} need${needing === 1 ? 's' : ''} you` : '';
+  return `corral top: ${rows.length} ${noun}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}${needs}${workspaceRollup(rows)}`;
 }
 
 /** Once panes live in workspaces of their own: each workspace with its most pressing state (ROLLUP_ORDER). */
@@ -119,7 +122,8 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
     extra.tokens > 0 ? 'TOKENS'.padStart(extra.tokens) : '',
     'Q'.padStart(QUEUED_W),
   ].filter((cell) => cell !== ''))}`;
-  const lines = [fit(summary(rows), cols).trimEnd(), paint('1', header)];
+  const needing = options.needing ?? new Set<string>();
+  const lines = [fit(summary(rows, rows.filter((row) => needing.has(row.id)).length), cols).trimEnd(), paint('1', header)];
   const visible = Math.max(1, options.height - CHROME_LINES - (options.status ? 1 : 0));
   const first = options.selected >= visible ? options.selected - visible + 1 : 0;
   rows.slice(first, first + visible).forEach((row, i) => {
@@ -135,10 +139,11 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
       (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
     ].filter((cell) => cell !== '');
     const selected = first + i === options.selected;
+    const needs = needing.has(row.id);
     const tail = `${' '.repeat(GAP)}${line(rest)}`;
-    if (!color) lines.push(`${selected ? '>' : ' '}${state}${tail}`.trimEnd());
-    else if (selected) lines.push(`\x1b[7m ${state}${tail.padEnd(cols - MARKER_W - STATE_W)}\x1b[0m`);
-    else lines.push(` ${paint(SGR[row.state], state)}${tail}`.trimEnd());
+    if (!color) lines.push(`${selected ? '>' : needs ? '*' : ' '}${state}${tail}`.trimEnd());
+    else if (selected) lines.push(`\x1b[7m${needs ? '*' : ' '}${state}${tail.padEnd(cols - MARKER_W - STATE_W)}\x1b[0m`);
+    else lines.push(`${needs ? paint('1;31', '*') : ' '}${paint(SGR[row.state], state)}${tail}`.trimEnd());
   });
   if (rows.length === 0) lines.push('  no agents yet: start one with `corral pane spawn`');
   if (options.status) lines.push(fit(options.status, cols).trimEnd());

@@ -1,3 +1,4 @@
+import { InboxView } from '../../client/index.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { AgentState } from '../../protocol/states.ts';
 
@@ -10,6 +11,8 @@ export const ATTENTION_ORDER: readonly AgentState[] = ['blocked', 'done', 'worki
  */
 export class TopRows {
   private readonly byId = new Map<string, AgentInfo>();
+  /** The daemon's attention inbox: which agents need the person (fed by the same stream). */
+  readonly inbox = new InboxView();
 
   /** Starts over from a snapshot (on subscribe, and again after the stream was dropped). */
   reset(agents: readonly AgentInfo[]): void {
@@ -28,6 +31,13 @@ export class TopRows {
 
   get size(): number {
     return this.byId.size;
+  }
+
+  /** The shown agents with an unacknowledged inbox item: the ones that need the person. */
+  needing(): Set<string> {
+    const ids = new Set<string>();
+    for (const item of this.inbox.items()) if (this.byId.has(item.pane.id)) ids.add(item.pane.id);
+    return ids;
   }
 
   /** Sorted by attention, then longest in its state first, then pane id for a stable order. */

@@ -47,6 +47,7 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
       now: Date.now(),
       selected,
       color: true,
+      needing: rows.needing(),
       ...(status ? { status } : {}),
     });
     lines.push(`\x1b[2m${KEY_HELP.slice(0, stdout.columns || 80)}\x1b[0m`);
