@@ -1,20 +1,30 @@
 import { Emitter } from '../base/emitter.ts';
-import type { CorralClient, Subscription } from '../client/index.ts';
+import { InboxView, type CorralClient, type Subscription } from '../client/index.ts';
 import type { AnyCorralEvent } from '../protocol/methods/events.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
-import { TAIL_LINES, type BoardCard } from './wire.ts';
+import type { InboxItem } from '../protocol/methods/inbox.ts';
+import { TAIL_LINES, type BoardCard, type CardInbox } from './wire.ts';
 
 /** How often a working agent's screen tail is read again, while some page watches. */
 export const TAIL_REFRESH_MS = 2000;
 /** How long the board waits before it subscribes again after its stream ended. */
 const RESUBSCRIBE_MS = 500;
+/**
+ * A page notifies of a pane and state at most once in this long: the daemon's default
+ * `[notify] cooldown_ms` (docs/config.md), so a page and the notify command agree.
+ */
+export const NOTIFY_COOLDOWN_MS = 30_000;
+/** Where a card's tail is cut from while the agent is not blocked: above its composer box (docs/protocol.md, `agent.read`). */
+const TAIL_REGION = 'above_prompt_box';
 
-export type BoardChange = { kind: 'card'; card: BoardCard } | { kind: 'removed'; id: string } | { kind: 'reset' } | { kind: 'attention'; info: AgentInfo; state: 'blocked' | 'done' };
+export type BoardChange = { kind: 'card'; card: BoardCard } | { kind: 'removed'; id: string } | { kind: 'reset' } | { kind: 'attention'; item: InboxItem };
 
 /**
  * Every agent of one daemon as cards, kept live from one event stream shared by all pages: an event
  * about a pane reads that pane's card again (agent.get and the screen's tail), one read at a time per
- * pane, so a burst of events costs one read after the one in flight.
+ * pane, so a burst of events costs one read after the one in flight. The attention inbox rides on
+ * the same stream (InboxView): a card says whether its agent has an unacknowledged item, and an item
+ * entering the inbox is what pages notify of, once per item and per pane and state per cooldown.
  */
 export class Board {
   private readonly cards = new Map<string, BoardCard>();
@@ -22,19 +32,29 @@ export class Board {
   private readonly changes = new Emitter<BoardChange>();
   readonly onChange = this.changes.event;
   private subscription: Subscription | null = null;
+  private readonly inbox = new InboxView();
+  private readonly notified = new Map<string, number>(); // pane id and state -> when pages were last told
   private readonly timer: NodeJS.Timeout;
+  private readonly now: () => number;
   private closed = false;
   watchers = 0;
 
-  constructor(private readonly client: CorralClient) {
+  constructor(
+    private readonly client: CorralClient,
+    options: { now?: () => number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
     this.timer = setInterval(() => this.refreshTails(), TAIL_REFRESH_MS);
     this.timer.unref();
   }
 
   async start(): Promise<void> {
+    this.inbox.clear();
     const subscription = await this.client.subscribe({}, (event) => this.onEvent(event));
     this.subscription = subscription;
     this.cards.clear();
+    // Listed after subscribing: an item acknowledged meanwhile is in both, and InboxView keeps it out.
+    this.inbox.applyList((await this.client.call('inbox.list', {})).items);
     await Promise.all(subscription.snapshot.agents.map((info) => this.read(info.id)));
     this.changes.fire({ kind: 'reset' });
     subscription.ended.then(
@@ -65,16 +85,35 @@ export class Board {
   private onEvent(event: AnyCorralEvent): void {
     if (event.pane === null) return;
     const id = event.pane.id;
+    const inboxChanged = this.inbox.apply(event) !== null;
     if (event.kind === 'pane.removed' || event.kind === 'agent.released') {
+      this.notified.delete(`${id}\0blocked`);
+      this.notified.delete(`${id}\0done`);
       if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
       return;
     }
-    if (event.kind === 'agent.attention') {
+    if (event.kind === 'inbox.added' || event.kind === 'inbox.acknowledged') {
       const card = this.cards.get(id);
-      if (card) this.changes.fire({ kind: 'attention', info: card.info, state: event.data.state });
+      if (card && inboxChanged) {
+        const next = { ...card, inbox: cardInbox(this.inbox.of(id)) };
+        this.cards.set(id, next);
+        this.changes.fire({ kind: 'card', card: next });
+      }
+      if (event.kind === 'inbox.added' && inboxChanged) this.attention(event.data.item);
+      return;
     }
     if (event.kind === 'pane.created') return; // no agent yet: agent.detected follows when there is one
     this.schedule(id);
+  }
+
+  /** Pages notify of an item entering the inbox, unless one of the same pane and state did within the cooldown. */
+  private attention(item: InboxItem): void {
+    const key = `${item.pane.id}\0${item.state}`;
+    const now = this.now();
+    const last = this.notified.get(key);
+    if (last !== undefined && now - last < NOTIFY_COOLDOWN_MS) return;
+    this.notified.set(key, now);
+    this.changes.fire({ kind: 'attention', item });
   }
 
   private schedule(id: string): void {
@@ -90,12 +129,12 @@ export class Board {
     this.reading.set(id, false);
     try {
       const info = await this.client.call('agent.get', { target: id });
-      const tail = await this.tail(id);
+      const tail = await this.tail(info);
       if (this.closed) return;
       if (info.agent === null) {
         if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
       } else {
-        const card = { info, tail };
+        const card: BoardCard = { info, tail, inbox: cardInbox(this.inbox.of(id)) };
         this.cards.set(id, card);
         this.changes.fire({ kind: 'card', card });
       }
@@ -108,8 +147,12 @@ export class Board {
     }
   }
 
-  private async tail(id: string): Promise<string[]> {
-    const screen = await this.client.call('agent.read', { target: id, source: 'screen' });
+  /**
+   * The last lines of the screen a person would look at: a blocked agent's dialog as drawn, else what
+   * it drew above its composer box (the working line, its last output), never the box itself.
+   */
+  private async tail(info: AgentInfo): Promise<string[]> {
+    const screen = await this.client.call('agent.read', { target: info.id, source: 'screen', ...(info.state === 'blocked' ? {} : { region: TAIL_REGION }) });
     return lastLinesWithText(screen.text, TAIL_LINES);
   }
 
@@ -117,6 +160,10 @@ export class Board {
     if (this.watchers === 0) return;
     for (const card of this.cards.values()) if (card.info.state === 'working') this.schedule(card.info.id);
   }
+}
+
+function cardInbox(item: InboxItem | null): CardInbox | null {
+  return item === null ? null : { id: item.id, state: item.state, ts: item.ts };
 }
 
 /** The last `count` lines that hold more than spaces, trailing spaces cut. */

@@ -102,19 +102,25 @@ export class PageSocket implements LeaseHolder {
   private onBoard(change: BoardChange): void {
     if (change.kind === 'card') this.notify(BOARD_CARD, change.card, true);
     else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id });
-    else if (change.kind === 'reset') this.notify(BOARD_RESET, { cards: this.board.list(), leases: this.leases.all(this) });
+    else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard());
     else {
-      const { info, state } = change;
-      const who = info.name ?? info.id;
-      this.notify(ATTENTION, { id: info.id, name: info.name, state, title: `${who} ${state === 'blocked' ? 'needs you' : 'is done'}`, body: info.title ?? info.agent ?? '' });
+      const { item } = change;
+      const who = item.pane.name ?? item.pane.id;
+      const question = typeof item.prompt?.text === 'string' ? item.prompt.text.split('\n')[0]! : null;
+      const body = (item.state === 'blocked' ? question : item.title) ?? item.message;
+      this.notify(ATTENTION, { id: item.pane.id, item: item.id, name: item.pane.name, state: item.state, title: `${who} ${item.state === 'blocked' ? 'needs you' : 'is done'}`, body });
     }
+  }
+
+  private wholeBoard() {
+    return { cards: this.board.list(), leases: this.leases.all(this) };
   }
 
   /** A socket that fell behind and has drained: the whole board again and a redraw of each terminal. */
   private catchUp(): void {
     if (!this.behind || this.ws.bufferedAmount > SOCKET_LOW_BYTES) return;
     this.behind = false;
-    this.notify(BOARD_RESET, { cards: this.board.list(), leases: this.leases.all(this) });
+    this.notify(BOARD_RESET, this.wholeBoard());
     for (const id of this.mirrored) void this.reattach(id);
   }
 
@@ -160,7 +166,7 @@ export class PageSocket implements LeaseHolder {
     switch (method) {
       case BOARD_GET.name:
         BOARD_GET.params(raw, 'params');
-        return { cards: this.board.list(), leases: this.leases.all(this) };
+        return this.wholeBoard();
       case TERMINAL_OPEN.name:
         return this.open(TERMINAL_OPEN.params(raw, 'params').target);
       case TERMINAL_CLOSE.name:

@@ -35,11 +35,21 @@ export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
 /** Daemon methods a page calls as they are: the daemon validates and answers them. */
 export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ] as const;
 
-/** One agent as the board shows it: the daemon's AgentInfo and the last lines of its screen. */
+/** One agent as the board shows it: the daemon's AgentInfo, the last lines of its screen, its inbox item. */
 export interface BoardCard {
   info: AgentInfo;
-  /** The last few lines with text of the pane's screen. */
+  /** The last few lines with text of the pane's screen: a blocked agent's dialog, else what is above its composer box. */
   tail: string[];
+  /** The pane's unacknowledged attention inbox item (docs/events.md), or null: the agent needs the person. */
+  inbox: CardInbox | null;
+}
+
+/** An inbox item as a card carries it. */
+export interface CardInbox {
+  id: number;
+  state: 'blocked' | 'done';
+  /** When it entered the inbox (ms since the epoch). */
+  ts: number;
 }
 
 export const BOARD_GET = defineWebMethod({
@@ -135,8 +145,8 @@ export const BOARD_RESET = defineNotification({
 
 export const ATTENTION = defineNotification({
   name: 'attention',
-  summary: 'An agent entered blocked or done: what a notification shows.',
-  params: returns<{ id: string; name: string | null; state: 'blocked' | 'done'; title: string; body: string }>(),
+  summary: 'An item entered the attention inbox (an agent entered blocked or done), outside the cooldown: what a notification shows.',
+  params: returns<{ id: string; item: number; name: string | null; state: 'blocked' | 'done'; title: string; body: string }>(),
 });
 
 export const TERMINAL_OUTPUT = defineNotification({

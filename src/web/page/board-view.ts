@@ -20,10 +20,10 @@ export class BoardModel {
     );
   }
 
-  /** How many agents need the person: blocked or done. */
+  /** How many agents need the person: those with an unacknowledged attention inbox item (as `corral top` counts). */
   get needsYou(): number {
     let count = 0;
-    for (const { info } of this.cards.values()) if (info.state === 'blocked' || info.state === 'done') count++;
+    for (const card of this.cards.values()) if (card.inbox) count++;
     return count;
   }
 }
@@ -34,17 +34,18 @@ export function questionOf(info: AgentInfo): string | null {
   return prompt?.text ? prompt.text.split('\n')[0]! : null;
 }
 
-function card({ info, tail }: BoardCard, now: number): HTMLElement {
+function card({ info, tail, inbox }: BoardCard, now: number): HTMLElement {
   const name = info.name ?? info.id;
   const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean);
   const question = info.state === 'blocked' ? questionOf(info) : null;
-  const link = el('a', `card state-${info.state}`);
+  const link = el('a', `card state-${info.state}${inbox ? ' needs-you' : ''}`);
   link.href = `#/agent/${encodeURIComponent(info.id)}`;
   link.dataset.id = info.id;
   link.dataset.state = info.state;
+  if (inbox) link.dataset.inbox = String(inbox.id);
   link.append(
     ...[
-    el('div', 'card-head', '', el('span', 'card-name', name), el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince, now)}`)),
+    el('div', 'card-head', '', el('span', 'card-name', name), inbox ? el('span', 'inbox-dot', '●') : null, el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince, now)}`)),
     el('div', 'card-meta', meta.join(' · ')),
     info.title ? el('div', 'card-title', info.title) : null,
     ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),

@@ -6,7 +6,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard, LeaseInfo } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
 import { BoardModel, BoardView } from './board-view.ts';
-import { PageNotifications } from './notifications.ts';
+import { PageNotifications, type Attention } from './notifications.ts';
 import { PageRpc } from './rpc.ts';
 
 const rpc = new PageRpc();
@@ -18,6 +18,8 @@ const link = document.getElementById('link')!;
 const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement);
 let agentView: AgentView | null = null;
 let drawQueued = false;
+/** The inbox item last acknowledged by looking at its agent: asked once. */
+let acknowledged: number | null = null;
 
 /** Draws at most once a frame, however many cards changed. */
 function draw(): void {
@@ -27,6 +29,7 @@ function draw(): void {
     drawQueued = false;
     const count = model.needsYou;
     needs.textContent = count > 0 ? `${count} need${count === 1 ? 's' : ''} you` : '';
+    needs.dataset.count = String(count);
     document.title = count > 0 ? `(${count}) Corral` : 'Corral';
     if (agentView === null) {
       boardView.attach(app);
@@ -35,8 +38,23 @@ function draw(): void {
     else {
       const card = model.cards.get(agentView.id);
       if (card) agentView.update(card.info);
+      acknowledgeShown();
     }
   });
+}
+
+/** The person looks at this agent now. */
+function looking(id: string): boolean {
+  return agentView?.id === id && document.visibilityState === 'visible';
+}
+
+/** What needs the person on the agent they are looking at is seen: acknowledged as focusing does. */
+function acknowledgeShown(): void {
+  const id = agentView?.id;
+  const card = id === undefined ? undefined : model.cards.get(id);
+  if (id === undefined || !card?.inbox || card.inbox.id === acknowledged || !looking(id) || !rpc.open) return;
+  acknowledged = card.inbox.id;
+  void rpc.call('agent.focus', { target: id }).catch(() => {});
 }
 
 function route(): void {
@@ -68,7 +86,8 @@ rpc.on('board.removed', ({ id }: { id: string }) => {
   model.cards.delete(id);
   draw();
 });
-rpc.on('attention', (attention) => notifications.show(attention));
+rpc.on('attention', (attention: Attention) => notifications.show(attention, looking(attention.id)));
+document.addEventListener('visibilitychange', () => acknowledgeShown());
 rpc.on('terminal.output', ({ id, data, redraw }: { id: string; data: string; redraw: boolean }) => {
   if (agentView?.id === id) agentView.output(data, redraw);
 });

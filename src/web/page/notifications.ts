@@ -1,6 +1,21 @@
+/** Item ids already notified, kept in the browser so that a reload or a second tab never notifies again. */
+const NOTIFIED_KEY = 'corral.notified';
+/** How many notified ids are kept: one per pane and turn, so a few hundred cover any board. */
+const NOTIFIED_KEPT = 500;
+
+export interface Attention {
+  id: string;
+  /** The attention inbox item (docs/events.md): a notification is shown once per item. */
+  item: number;
+  state: string;
+  title: string;
+  body: string;
+}
+
 /**
- * The browser's notifications while a page is open: one when an agent enters blocked or done (the
- * daemon's `agent.attention`, which already holds its cooldown). Asked for only on a person's tap.
+ * The browser's notifications while a page is open: one when an item enters the daemon's attention
+ * inbox (an agent entered blocked or done), outside the server's cooldown (src/web/board.ts), once
+ * per item in this browser. Asked for only on a person's tap.
  */
 export class PageNotifications {
   constructor(private readonly button: HTMLButtonElement) {
@@ -12,13 +27,34 @@ export class PageNotifications {
       });
   }
 
-  show(attention: { id: string; state: string; title: string; body: string }): void {
+  /** Shows the item's notification unless this browser already did; `looking` skips one the person is looking at. */
+  show(attention: Attention, looking: boolean): void {
     if (!('Notification' in window) || Notification.permission !== 'granted') return;
-    const options = { body: attention.body, tag: `${attention.id}:${attention.state}`, icon: '/icon.svg', data: { url: `/#/agent/${encodeURIComponent(attention.id)}` } };
+    if (!firstTime(attention.item) || looking) return;
+    const options = { body: attention.body, tag: `corral-inbox-${attention.item}`, icon: '/icon.svg', data: { url: `/#/agent/${encodeURIComponent(attention.id)}` } };
     // Through the service worker where there is one: a phone shows only those.
     void navigator.serviceWorker?.getRegistration().then((registration) => {
       if (registration) return registration.showNotification(attention.title, options);
       new Notification(attention.title, options);
     });
   }
+}
+
+/** Records the item as notified; false when it already was (in this tab, another, or before a reload). */
+function firstTime(item: number): boolean {
+  let ids: number[] = [];
+  try {
+    const stored = JSON.parse(localStorage.getItem(NOTIFIED_KEY) ?? '[]') as unknown;
+    if (Array.isArray(stored)) ids = stored.filter((id): id is number => typeof id === 'number');
+  } catch {
+    // unreadable: start over
+  }
+  if (ids.includes(item)) return false;
+  ids.push(item);
+  try {
+    localStorage.setItem(NOTIFIED_KEY, JSON.stringify(ids.slice(-NOTIFIED_KEPT)));
+  } catch {
+    // storage full or off: the server's once-per-item stream still holds
+  }
+  return true;
 }
