@@ -1,7 +1,7 @@
 // `corral web` in a real browser: Debian's chromium driven by playwright-core, against a real daemon
 // with scripted fake agents (test/fixtures/agents/fake-claude.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -126,6 +126,35 @@ describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CH
     await page.screenshot({ path: `${SHOTS}web-phone-blocked.png` });
     await page.click(`.choice[data-choice="${yes.id}"]`);
     await session.agentUntil(agent, (info) => info.state === 'working', 'working after the answer', 15_000);
+    await context.close();
+  });
+
+  it('takes a risky choice only on a second, deliberate tap: the first arms it and sends nothing', async () => {
+    const keylog = join(session.daemon.dir, 'risky-keys.log');
+    const agent = await session.fakeAgent(60_000, { name: 'risky', env: { FAKE_KEYLOG: keylog } });
+    await session.call('pane.send', { target: agent, text: 'automode', keys: ['Enter'] });
+    const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.some((choice: { keys: string[] }) => choice.keys.includes('BTab')), 'the auto mode dialog', 15_000);
+    const leave = blocked.prompt.choices.find((choice: { keys: string[] }) => choice.keys.includes('BTab'));
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    // Every frame the page sends, from its first socket on.
+    const sent: string[] = [];
+    context.on('page', (opened) => opened.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload)))));
+    const page = await signedIn(context, web);
+    await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
+    const button = `.prompt[data-prompt-id="${blocked.prompt.id}"] .choice[data-choice="${leave.id}"]`;
+    await page.waitForSelector(button);
+    assert.match((await page.getAttribute(button, 'class')) ?? '', /choice-risky/);
+    const box = await page.$eval(button, (node) => node.getBoundingClientRect().height);
+    assert.ok(box >= 44, `a large button on a phone: ${box}px`);
+    await page.tap(button);
+    await page.waitForSelector(`${button}.armed`);
+    assert.match((await page.textContent(button)) ?? '', /^Tap again/);
+    assert.deepEqual(sent.filter((frame) => frame.includes('agent.answer')), [], 'the first tap answers nothing');
+    await page.tap(button);
+    await session.agentUntil(agent, (info) => info.state !== 'blocked', 'the dialog left', 15_000);
+    assert.equal(sent.filter((frame) => frame.includes('agent.answer')).length, 1);
+    assert.ok(readFileSync(keylog, 'utf8').includes(JSON.stringify('\x1b[Z')), 'shift+Tab reached the agent');
+    await session.screenContains(agent, 'Left auto mode.');
     await context.close();
   });
 
