@@ -78,6 +78,19 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
     await context.close();
   });
 
+  it('installs as a web app: its manifest is served to the signed-in page and its service worker takes the page', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await signedIn(context, web);
+    const app = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const link = document.querySelector('link[rel=manifest]') as HTMLLinkElement;
+      const manifest = await (await fetch(link.href, { credentials: 'include' })).json();
+      return { scope: registration.scope, active: registration.active !== null, name: manifest.name, display: manifest.display, start: manifest.start_url, icons: manifest.icons.length };
+    });
+    assert.deepEqual(app, { scope: `${web.origin}/`, active: true, name: 'Corral', display: 'standalone', start: '/', icons: 1 });
+    await context.close();
+  });
+
   it('fits a phone: one column, large answer buttons, the terminal readable without zoom, the pane not resized', async () => {
     const before = await session.call('pane.get', { target: agents[1] });
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
