@@ -43,6 +43,10 @@ function watchCard(page: Page, id: string): Promise<void> {
   }, id);
 }
 
+async function lastSeen(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => ((window as any).benchSeen as { state: string }[]).at(-1)?.state);
+}
+
 async function seenBlocked(page: Page, after: number): Promise<number | null> {
   return page.evaluate((since) => ((window as any).benchSeen as { state: string; at: number }[]).find((entry) => entry.state === 'blocked' && entry.at >= since)?.at ?? null, after);
 }
@@ -69,10 +73,19 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
     let at: number | null = null;
     const deadline = Date.now() + 10_000;
     while ((at = await seenBlocked(page, stamp)) === null && Date.now() < deadline) await sleep(5);
-    if (at === null) throw new Error('a page never showed the card blocked');
+    if (at === null) {
+      const seen = await page.evaluate(() => ((window as any).benchSeen as { state: string; at: number }[]).slice(-4));
+      throw new Error(`a page never showed the card blocked (form drawn at ${stamp}; the card's last states: ${JSON.stringify(seen)})`);
+    }
     dom.push(at - stamp);
   }
   await next(isBackToIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
+  // Every page shows the card idle again before the next form: the board shows the latest state, so a
+  // form drawn before a page heard of the idle one would leave its card blocked throughout.
+  for (const page of pages) {
+    const deadline = Date.now() + 10_000;
+    while ((await lastSeen(page)) === 'blocked' && Date.now() < deadline) await sleep(5);
+  }
   await sleep(50);
   return { attention: arrived - stamp, dom };
 }

@@ -7,6 +7,11 @@ import { TAIL_LINES, type BoardCard, type CardInbox } from './wire.ts';
 
 /** How often a working agent's screen tail is read again, while some page watches. */
 export const TAIL_REFRESH_MS = 2000;
+/**
+ * Tail refreshes in flight at once. A hundred working agents refreshed all at once queued 200 calls
+ * ahead of the read a state change needs, and put seconds between the change and the page (bench/web.ts).
+ */
+const REFRESHES_IN_FLIGHT = 2;
 /** How long the board waits before it subscribes again after its stream ended. */
 const RESUBSCRIBE_MS = 500;
 /**
@@ -29,6 +34,8 @@ export type BoardChange = { kind: 'card'; card: BoardCard } | { kind: 'removed';
 export class Board {
   private readonly cards = new Map<string, BoardCard>();
   private readonly reading = new Map<string, boolean>(); // pane id -> read again after this one
+  private readonly refreshQueue = new Set<string>();
+  private refreshing = 0;
   private readonly changes = new Emitter<BoardChange>();
   readonly onChange = this.changes.event;
   private subscription: Subscription | null = null;
@@ -70,6 +77,7 @@ export class Board {
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
+    this.refreshQueue.clear();
     this.subscription?.close();
     this.changes.dispose();
   }
@@ -87,8 +95,8 @@ export class Board {
     const id = event.pane.id;
     const inboxChanged = this.inbox.apply(event) !== null;
     if (event.kind === 'pane.removed' || event.kind === 'agent.released') {
-      this.notified.delete(`${id}\0blocked`);
-      this.notified.delete(`${id}\0done`);
+      // As the daemon's notifier does: a removed pane's cooldowns go with it.
+      if (event.kind === 'pane.removed') for (const state of ['blocked', 'done']) this.notified.delete(`${id}\0${state}`);
       if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
       return;
     }
@@ -156,9 +164,35 @@ export class Board {
     return lastLinesWithText(screen.text, TAIL_LINES);
   }
 
+  /** Queues every working agent's tail for a refresh, read a few at a time behind the reads events ask for. */
   private refreshTails(): void {
     if (this.watchers === 0) return;
-    for (const card of this.cards.values()) if (card.info.state === 'working') this.schedule(card.info.id);
+    for (const card of this.cards.values()) if (card.info.state === 'working') this.refreshQueue.add(card.info.id);
+    this.pumpRefreshes();
+  }
+
+  private pumpRefreshes(): void {
+    while (this.refreshing < REFRESHES_IN_FLIGHT && this.refreshQueue.size > 0 && !this.closed) {
+      const id = this.refreshQueue.values().next().value!;
+      this.refreshQueue.delete(id);
+      if (this.reading.has(id)) continue; // a read for an event is on its way, tail included
+      this.refreshing++;
+      void this.refreshTail(id).finally(() => {
+        this.refreshing--;
+        this.pumpRefreshes();
+      });
+    }
+  }
+
+  /** Reads the tail alone: the rest of the card changes only with events, which read it whole. */
+  private async refreshTail(id: string): Promise<void> {
+    const card = this.cards.get(id);
+    if (card === undefined || card.info.state !== 'working') return;
+    const tail = await this.tail(card.info).catch(() => null);
+    if (tail === null || this.closed || this.cards.get(id) !== card || tail.join('\n') === card.tail.join('\n')) return;
+    const next = { ...card, tail };
+    this.cards.set(id, next);
+    this.changes.fire({ kind: 'card', card: next });
   }
 }
 
