@@ -26,7 +26,8 @@ describe('the web board and the attention inbox', () => {
     client?.close();
   });
 
-  const attentions = () => changes.filter((change) => change.kind === 'attention').map((change) => (change as { item: { id: number } }).item.id);
+  /** The blocked items pages were told of (a declined one may go done, which has a cooldown of its own). */
+  const attentions = () => changes.flatMap((change) => (change.kind === 'attention' && change.item.state === 'blocked' ? [change.item.id] : []));
   const blockAgain = async (agent: string) => {
     await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
     let item: any;
