@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect, type CorralClient } from '../../src/client/index.ts';
 import { Board, NOTIFY_COOLDOWN_MS, type BoardChange } from '../../src/web/board.ts';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 describe('the web board and the attention inbox', () => {
   const session = useDaemon();

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { useDaemon } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { httpRequest, pageSocket, sessionCookieOf, startWeb, type PageClient, type WebProcess } from '../helpers/web.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { httpRequest, pageSocket, sessionCookieOf, startWeb, type PageClient, type WebProcess } from '../../harness/web.ts';
 
 /** The web server's caps (src/web/sessions.ts MAX_SESSIONS, src/web/web-server.ts MAX_PAGE_SOCKETS). */
 const MAX_SESSIONS = 64;

@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { connectCalling, killDaemon } from '../helpers/restart.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { connectCalling } from '../../harness/raw-client.ts';
+import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { waitFor } from '../helpers/wait.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../helpers/web.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /**
  * Every notification the page shows, kept in localStorage so that it outlives a reload. Plain text:
