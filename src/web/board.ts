@@ -22,7 +22,12 @@ export const NOTIFY_COOLDOWN_MS = 30_000;
 /** Where a card's tail is cut from while the agent is not blocked: above its composer box (docs/protocol.md, `agent.read`). */
 const TAIL_REGION = 'above_prompt_box';
 
-export type BoardChange = { kind: 'card'; card: BoardCard } | { kind: 'removed'; id: string } | { kind: 'reset' } | { kind: 'attention'; item: InboxItem };
+export type BoardChange =
+  | { kind: 'card'; card: BoardCard }
+  | { kind: 'tails'; cards: BoardCard[] }
+  | { kind: 'removed'; id: string }
+  | { kind: 'reset' }
+  | { kind: 'attention'; item: InboxItem };
 
 /**
  * Every agent of one daemon as cards, kept live from one event stream shared by all pages: an event
@@ -36,6 +41,8 @@ export class Board {
   private readonly reading = new Map<string, boolean>(); // pane id -> read again after this one
   private readonly refreshQueue = new Set<string>();
   private refreshing = 0;
+  /** Cards whose tail a refresh changed, told to pages at once when the round is over. */
+  private readonly refreshed = new Map<string, BoardCard>();
   private readonly changes = new Emitter<BoardChange>();
   readonly onChange = this.changes.event;
   private subscription: Subscription | null = null;
@@ -137,15 +144,19 @@ export class Board {
     this.reading.set(id, false);
     try {
       const info = await this.client.call('agent.get', { target: id });
-      const tail = await this.tail(info);
       if (this.closed) return;
       if (info.agent === null) {
         if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
-      } else {
-        const card: BoardCard = { info, tail, inbox: cardInbox(this.inbox.of(id)) };
-        this.cards.set(id, card);
-        this.changes.fire({ kind: 'card', card });
+        return;
       }
+      // A new state is told at once, with the tail it had; its own tail follows (a second read).
+      const before = this.cards.get(id);
+      if (before !== undefined && before.info.state !== info.state) this.put({ info, tail: before.tail, inbox: cardInbox(this.inbox.of(id)) });
+      const tail = await this.tail(info);
+      if (this.closed) return;
+      const card = this.cards.get(id);
+      if (card !== undefined && card.info === info && card.tail.join('\n') === tail.join('\n')) return;
+      this.put({ info, tail, inbox: cardInbox(this.inbox.of(id)) });
     } catch {
       // the pane went away meanwhile: its removal event says so
     } finally {
@@ -153,6 +164,11 @@ export class Board {
       this.reading.delete(id);
       if (again && !this.closed) void this.read(id);
     }
+  }
+
+  private put(card: BoardCard): void {
+    this.cards.set(card.info.id, card);
+    this.changes.fire({ kind: 'card', card });
   }
 
   /**
@@ -182,6 +198,18 @@ export class Board {
         this.pumpRefreshes();
       });
     }
+    if (this.refreshing === 0 && this.refreshQueue.size === 0) this.flushTails();
+  }
+
+  /**
+   * One message for a whole round of refreshed tails: a page then draws once per round, not once per
+   * working agent (a hundred of them kept ten pages' renderers busy, bench/web.ts). A card an event
+   * read again meanwhile is left out: its newer card was told already.
+   */
+  private flushTails(): void {
+    const cards = [...this.refreshed.values()].filter((card) => this.cards.get(card.info.id) === card);
+    this.refreshed.clear();
+    if (cards.length > 0 && !this.closed) this.changes.fire({ kind: 'tails', cards });
   }
 
   /** Reads the tail alone: the rest of the card changes only with events, which read it whole. */
@@ -192,7 +220,7 @@ export class Board {
     if (tail === null || this.closed || this.cards.get(id) !== card || tail.join('\n') === card.tail.join('\n')) return;
     const next = { ...card, tail };
     this.cards.set(id, next);
-    this.changes.fire({ kind: 'card', card: next });
+    this.refreshed.set(id, next);
   }
 }
 

@@ -12,6 +12,7 @@ import {
   BOARD_GET,
   BOARD_REMOVED,
   BOARD_RESET,
+  BOARD_TAILS,
   LEASE_CHANGED,
   LEASE_RELEASE,
   LEASE_TAKE,
@@ -101,6 +102,7 @@ export class PageSocket implements LeaseHolder {
 
   private onBoard(change: BoardChange): void {
     if (change.kind === 'card') this.notify(BOARD_CARD, change.card, true);
+    else if (change.kind === 'tails') this.notify(BOARD_TAILS, { tails: change.cards.map((card) => ({ id: card.info.id, tail: card.tail })) }, true);
     else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id });
     else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard());
     else {

@@ -131,6 +131,12 @@ export const BOARD_CARD = defineNotification({
   params: returns<BoardCard>(),
 });
 
+export const BOARD_TAILS = defineNotification({
+  name: 'board.tails',
+  summary: "Working agents' screen tails read again (every few seconds while a page is open), all in one message.",
+  params: returns<{ tails: { id: string; tail: string[] }[] }>(),
+});
+
 export const BOARD_REMOVED = defineNotification({
   name: 'board.removed',
   summary: 'A pane left the board (its agent was released or the pane removed).',
@@ -167,7 +173,7 @@ export const LEASE_CHANGED = defineNotification({
   params: returns<LeaseInfo>(),
 });
 
-export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
+export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
 
 /** How long a card's screen tail is, in lines. */
 export const TAIL_LINES = 4;

@@ -82,6 +82,13 @@ rpc.on('board.card', (card: BoardCard) => {
   model.cards.set(card.info.id, card);
   draw();
 });
+rpc.on('board.tails', ({ tails }: { tails: { id: string; tail: string[] }[] }) => {
+  for (const { id, tail } of tails) {
+    const card = model.cards.get(id);
+    if (card) model.cards.set(id, { ...card, tail });
+  }
+  draw();
+});
 rpc.on('board.removed', ({ id }: { id: string }) => {
   model.cards.delete(id);
   draw();
