@@ -26,6 +26,7 @@ export function exitCodeFor(code: string): number {
     case 'pane_exited':
     case 'agent_not_found':
     case 'no_agent':
+    case 'host_not_found':
       return EXIT.notFound;
     case 'agent_gone':
       return EXIT.goneWhileWaiting;

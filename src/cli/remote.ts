@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { shellQuote } from '../client/index.ts';
 import { EXIT } from './exit-codes.ts';
 
 /** Where a command runs: here, or on `host` through ssh (`--host user@box` or $CORRAL_HOST). */
@@ -24,11 +25,6 @@ export function remoteRun(argv: string[], env: NodeJS.ProcessEnv = process.env):
   }
   host ??= env.CORRAL_HOST;
   return host ? { host, args } : null;
-}
-
-/** One word for a POSIX shell, single-quoted. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /**

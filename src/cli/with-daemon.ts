@@ -1,4 +1,4 @@
-import { checkProtocol as check, ClientError, DaemonConnection } from '../client/index.ts';
+import { checkProtocol as check, ClientError, endpointOf, type DaemonAddress, type DaemonConnection } from '../client/index.ts';
 import type { ServerStatus } from '../protocol/methods/server.ts';
 
 export { ClientError, DaemonConnection, type ClientErrorCode } from '../client/index.ts';
@@ -9,20 +9,22 @@ export function checkProtocol(client: DaemonConnection): Promise<ServerStatus> {
 }
 
 /**
- * Opens one connection (the one `corral/client` is built on; the CLI never reconnects), checks the
+ * Opens one connection (the one `corral/client` is built on; the CLI never reconnects) to the daemon
+ * at a socket path or an endpoint (a host through ssh: src/client/fleet/ssh-endpoint.ts), checks the
  * protocol, runs `use`, and always closes the connection. With `deadlineMs`, one deadline covers all
  * of it (connect, the protocol check, the call and its answer): a daemon that accepts and never
  * answers fails with `timeout` instead of holding the caller forever.
  */
 export async function withDaemon<T>(
-  socketPath: string,
+  address: DaemonAddress,
   use: (connection: DaemonConnection, status: ServerStatus) => Promise<T>,
   options: { deadlineMs?: number } = {},
 ): Promise<T> {
+  const endpoint = endpointOf(address);
   let abandoned = false;
   let connection: DaemonConnection | null = null;
   const session = (async () => {
-    const opened = await DaemonConnection.connect(socketPath, options.deadlineMs);
+    const opened = await endpoint.dial(options.deadlineMs);
     if (abandoned) {
       opened.dispose();
       throw new ClientError('timeout', 'abandoned');
@@ -40,7 +42,7 @@ export async function withDaemon<T>(
     timer = setTimeout(() => {
       abandoned = true;
       (connection as DaemonConnection | null)?.dispose();
-      reject(new ClientError('timeout', `the daemon at ${socketPath} did not answer within ${options.deadlineMs} ms`));
+      reject(new ClientError('timeout', `the daemon at ${endpoint.label} did not answer within ${options.deadlineMs} ms`));
     }, options.deadlineMs);
   });
   session.catch(() => {}); // its failure after the deadline has nobody to tell

@@ -2,7 +2,8 @@ import { CorralError } from '../protocol/errors.ts';
 import { AGENT_WAIT, type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { ParamsOf } from '../protocol/method.ts';
 import { retryWithin, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonConnection } from './connection.ts';
+import { ClientError, type DaemonConnection } from './connection.ts';
+import { endpointOf, type DaemonAddress } from './endpoint.ts';
 
 export type AgentWaitParams = ParamsOf<typeof AGENT_WAIT>;
 
@@ -29,7 +30,8 @@ function daemonWentAway(error: unknown): boolean {
  * state_change_seq is durable (docs/events.md), so a `sinceSeq` keeps its meaning on the new daemon.
  * It gives up with `daemon_unreachable` only once the daemon stays away past `graceMs`.
  */
-export async function waitCarryingOn(socket: string, params: AgentWaitParams, options: CarryOnOptions): Promise<AgentWaitResult> {
+export async function waitCarryingOn(address: DaemonAddress, params: AgentWaitParams, options: CarryOnOptions): Promise<AgentWaitResult> {
+  const endpoint = endpointOf(address);
   const started = performance.now();
   const deadline = params.timeoutMs !== undefined ? Date.now() + params.timeoutMs : undefined;
   const stopped = options.signal ?? new AbortController().signal;
@@ -37,7 +39,7 @@ export async function waitCarryingOn(socket: string, params: AgentWaitParams, op
   // The first ask carries the timeout as given (the daemon's message names it); a later one what is left.
   let reasked = false;
   const once = async (): Promise<AgentWaitResult> => {
-    const connection = await DaemonConnection.connect(socket);
+    const connection = await endpoint.dial();
     const cancel = () => connection.dispose();
     stopped.addEventListener('abort', cancel, { once: true });
     try {
@@ -75,7 +77,7 @@ export async function waitCarryingOn(socket: string, params: AgentWaitParams, op
       }).catch((failure: unknown) => ({ failure }));
       if (next === null) {
         if (stopped.aborted) throw error;
-        throw new ClientError('daemon_unreachable', `the daemon at ${socket} went away and did not come back within ${options.graceMs} ms; the wait ended (agents keep running): run it again once the daemon is back`);
+        throw new ClientError('daemon_unreachable', `the daemon at ${endpoint.label} went away and did not come back within ${options.graceMs} ms; the wait ended (agents keep running): run it again once the daemon is back`);
       }
       attempt = 'result' in next ? Promise.resolve(next.result) : Promise.reject(next.failure);
     }

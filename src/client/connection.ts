@@ -1,11 +1,19 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Disposable } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
 import { CorralError, isErrorCode } from '../protocol/errors.ts';
 import { FrameDecoder, MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 
-export type ClientErrorCode = 'daemon_unreachable' | 'protocol_mismatch' | 'connection_closed' | 'bad_reply' | 'timeout';
+export type ClientErrorCode =
+  | 'daemon_unreachable'
+  | 'protocol_mismatch'
+  | 'connection_closed'
+  | 'bad_reply'
+  | 'timeout'
+  /** A fleet target or command names a host the config does not (docs/fleet.md). */
+  | 'host_not_found';
 
 /** A failure on the client's side of the socket (never sent by the daemon). */
 export class ClientError extends Error {
@@ -34,8 +42,10 @@ interface Reply {
 const CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`. Requests may
- * be concurrent; notifications go to listeners. It never reconnects: `corral/client` does that above it.
+ * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`: over the
+ * daemon's socket, or over any byte stream that reaches it (`ssh box corral server bridge`, see
+ * src/client/fleet/ssh-endpoint.ts). Requests may be concurrent; notifications go to listeners. It
+ * never reconnects: `corral/client` does that above it.
  */
 export class DaemonConnection {
   private readonly pending = new Map<number, Pending>();
@@ -48,8 +58,11 @@ export class DaemonConnection {
   private readonly closeEmitter = new Emitter<Error>();
 
   private constructor(
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
+    /** Where the daemon is, for messages: its socket path, or the host a bridge reaches. */
     readonly socketPath: string,
+    /** Why the stream ended, when its owner knows better than "the daemon closed it" (ssh's own reason). */
+    closeReason: () => string | null = () => null,
   ) {
     socket.on('data', (chunk: Buffer) => {
       for (const frame of this.decoder.push(chunk).frames) this.receive(frame);
@@ -58,9 +71,17 @@ export class DaemonConnection {
     socket.on('close', () =>
       this.fail(
         this.refusal ??
-          new ClientError('connection_closed', `the daemon at ${socketPath} closed the connection (it stopped or crashed; agents keep running): run the command again once it is back`),
+          new ClientError(
+            'connection_closed',
+            closeReason() ?? `the daemon at ${socketPath} closed the connection (it stopped or crashed; agents keep running): run the command again once it is back`,
+          ),
       ),
     );
+  }
+
+  /** A connection over a stream that already reaches the daemon; `label` names it in messages. */
+  static over(stream: Duplex, label: string, closeReason?: () => string | null): DaemonConnection {
+    return new DaemonConnection(stream, label, closeReason);
   }
 
   static connect(socketPath: string, timeoutMs = CONNECT_TIMEOUT_MS): Promise<DaemonConnection> {

@@ -9,12 +9,13 @@ import type { MethodMap, MethodName } from '../protocol/methods/index.ts';
 import type { AnyCorralEvent } from '../protocol/methods/events.ts';
 import type { ServerStatus } from '../protocol/methods/server.ts';
 import { backoffDelays, DEFAULT_RECONNECT_GRACE_MS, sleep, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonConnection } from './connection.ts';
+import { ClientError, type DaemonConnection } from './connection.ts';
 import { checkProtocol } from './protocol-check.ts';
 import { waitCarryingOn, type AgentWaitParams } from './carry-on-wait.ts';
 import type { AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
 import { resolveTargets, type TargetOptions } from './targets.ts';
+import { endpointOf, type Endpoint } from './endpoint.ts';
 
 export { ClientError, DaemonConnection, type ClientErrorCode } from './connection.ts';
 export { checkProtocol } from './protocol-check.ts';
@@ -29,10 +30,22 @@ export type { SubscribeOptions, Subscription } from './subscription.ts';
 export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
 export { resolveTargets, type TargetOptions } from './targets.ts';
 export { InboxView } from './inbox-view.ts';
+export { endpointOf, socketEndpoint, type DaemonAddress, type Endpoint } from './endpoint.ts';
+export { connectFleet, Fleet, fleetHosts, type FleetAgentList, type FleetOptions } from './fleet/fleet.ts';
+export type { FleetWaitOptions, FleetWaitParams, FleetWaitResult } from './fleet/fleet-wait.ts';
+export type { FleetAgentInfo, FleetEvent, HostCursor, HostState, HostStatus } from './fleet/host-link.ts';
+export { qualify, splitHostTarget, type HostTarget } from './fleet/host-target.ts';
+export { hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
+export { needsYou, rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
+export { shellQuote } from './fleet/shell-quote.ts';
+export { bridgeArgv, sshEndpoint } from './fleet/ssh-endpoint.ts';
+export { LOCAL_HOST, type FleetConfig, type HostSpec } from '../protocol/fleet-config.ts';
 
 export interface ConnectOptions {
   /** The daemon socket; default $CORRAL_SOCKET, then $XDG_RUNTIME_DIR/corral/corral.sock, then /tmp/corral-$UID/corral.sock. */
   socket?: string;
+  /** Another way to reach the daemon (a host through ssh: `sshEndpoint`); `socket` is then unused. */
+  endpoint?: Endpoint;
   /** Back-off for reconnecting after a lost connection, or `false` to never reconnect (default: 100 ms doubling to 5 s). */
   reconnect?: BackoffOptions | false;
   /** Told about a protocol major mismatch (default: `process.emitWarning`). */
@@ -61,7 +74,7 @@ export class CorralClient {
   constructor(
     connection: DaemonConnection,
     status: ServerStatus,
-    private readonly options: ConnectOptions & { socket: string },
+    private readonly options: ConnectOptions & { endpoint: Endpoint },
   ) {
     this.current = connection;
     this.status = status;
@@ -69,8 +82,14 @@ export class CorralClient {
     this.watch(connection);
   }
 
+  /** The daemon's socket path (or, reached another way, the endpoint's label). */
   get socket(): string {
-    return this.options.socket;
+    return this.options.endpoint.label;
+  }
+
+  /** How this client reaches the daemon; each dial opens a new connection. */
+  get endpoint(): Endpoint {
+    return this.options.endpoint;
   }
 
   /** The underlying connection (the CLI's commands use it directly); replaced after a reconnect. */
@@ -106,7 +125,7 @@ export class CorralClient {
    */
   wait(params: AgentWaitParams, options: { reconnectGraceMs?: number; signal?: AbortSignal } = {}): Promise<AgentWaitResult> {
     const reconnect = this.options.reconnect;
-    return waitCarryingOn(this.options.socket, params, {
+    return waitCarryingOn(this.options.endpoint, params, {
       graceMs: reconnect === false ? 0 : (options.reconnectGraceMs ?? DEFAULT_RECONNECT_GRACE_MS),
       ...(reconnect ? { backoff: reconnect } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -119,7 +138,7 @@ export class CorralClient {
    * by itself from the last event it delivered.
    */
   async subscribe(options: SubscribeOptions, onEvent: (event: AnyCorralEvent) => void): Promise<Subscription> {
-    const stream = new EventStream(this.options.socket, options, onEvent, this.options.reconnect ?? {});
+    const stream = new EventStream(this.options.endpoint, options, onEvent, this.options.reconnect ?? {});
     await stream.start();
     this.streams.add(stream);
     void stream.ended.finally(() => this.streams.delete(stream)).catch(() => {});
@@ -145,7 +164,7 @@ export class CorralClient {
     const delay = backoffDelays(this.options.reconnect || {});
     while (await sleep(delay(), this.stopped.signal)) {
       try {
-        const connection = await DaemonConnection.connect(this.options.socket);
+        const connection = await this.options.endpoint.dial();
         try {
           this.status = await checkProtocol(connection, { strict: this.options.strictProtocol ?? false, warn: this.warn });
         } catch (error) {
@@ -164,15 +183,15 @@ export class CorralClient {
 
 /** Connects to the daemon, checks the protocol version, and resolves to a typed client. */
 export async function connect(options: ConnectOptions = {}): Promise<CorralClient> {
-  const socket = resolveSocketPath(options.socket);
-  const connection = await DaemonConnection.connect(socket, options.connectTimeoutMs);
+  const endpoint = options.endpoint ?? endpointOf(resolveSocketPath(options.socket));
+  const connection = await endpoint.dial(options.connectTimeoutMs);
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
   const abandon = () => connection.dispose();
   options.signal?.addEventListener('abort', abandon, { once: true });
   try {
     if (options.signal?.aborted) throw new ClientError('connection_closed', 'the connect was abandoned');
     const status = await checkProtocol(connection, { strict: options.strictProtocol ?? false, warn });
-    return new CorralClient(connection, status, { ...options, socket });
+    return new CorralClient(connection, status, { ...options, endpoint });
   } catch (error) {
     connection.dispose();
     throw error;

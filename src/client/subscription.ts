@@ -2,7 +2,8 @@ import { CorralError } from '../protocol/errors.ts';
 import { EVENT } from '../protocol/notifications.ts';
 import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, retryWithin, type BackoffOptions } from './backoff.ts';
-import { ClientError, DaemonConnection } from './connection.ts';
+import { ClientError, type DaemonConnection } from './connection.ts';
+import { endpointOf, type DaemonAddress, type Endpoint } from './endpoint.ts';
 
 export interface SubscribeOptions {
   /** The filter language of docs/events.md, e.g. `kind:agent.attention pane:api`. */
@@ -40,13 +41,15 @@ export class EventStream implements Subscription {
   private connection: DaemonConnection | null = null;
   private readonly stopped = new AbortController();
   private finish!: (error?: Error) => void;
+  private readonly endpoint: Endpoint;
 
   constructor(
-    private readonly socket: string,
+    address: DaemonAddress,
     private readonly options: SubscribeOptions,
     private readonly onEvent: (event: AnyCorralEvent) => void,
     private readonly reconnect: BackoffOptions | false,
   ) {
+    this.endpoint = endpointOf(address);
     this.cursor = options.since ?? 0;
     this.epoch = options.epoch;
     this.ended = new Promise<void>((resolve, reject) => {
@@ -69,7 +72,7 @@ export class EventStream implements Subscription {
   }
 
   private async open(since: number | undefined): Promise<{ snapshot: EventsSnapshot }> {
-    const connection = await DaemonConnection.connect(this.socket);
+    const connection = await this.endpoint.dial();
     this.connection = connection;
     let dropped = false;
     connection.onNotification(EVENT, (event) => {
@@ -114,7 +117,7 @@ export class EventStream implements Subscription {
       });
       if (opened !== null || this.stopped.signal.aborted) return;
       this.stopped.abort();
-      this.finish(new ClientError('daemon_unreachable', `the daemon at ${this.socket} went away and did not come back within ${graceMs} ms; resume later with since=${this.cursor}`));
+      this.finish(new ClientError('daemon_unreachable', `the daemon at ${this.endpoint.label} went away and did not come back within ${graceMs} ms; resume later with since=${this.cursor}`));
     } catch (error) {
       this.stopped.abort();
       this.finish(error as Error);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { startSshd, type LocalSshd } from '../helpers/sshd.ts';
+import { startSshd, type LocalSshd } from '../../harness/sshd.ts';
 
 /** The longest any one step of the streaming test may take; a hang guard, not a figure. */
 const STEP_MS = 90_000;

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
-import { startSshd, type LocalSshd } from '../helpers/sshd.ts';
+import { startSshd, type LocalSshd } from '../../harness/sshd.ts';
 
 /** One `[[agents]]` table of the fake Claude, as TOML lines. */
 function fakeAgent(name: string, extra: string[] = []): string {

@@ -29,6 +29,14 @@ export function registerServerCommands(program: Command): void {
     });
 
   server
+    .command('bridge')
+    .description("join stdin and stdout to the daemon's socket, for a client on another machine (`ssh box corral server bridge`; docs/fleet.md)")
+    .action(async (_options, cmd: Command) => {
+      const { runBridge } = await import('../bridge.ts');
+      await runBridge(globalsOf(cmd).socket);
+    });
+
+  server
     .command('manifests')
     .description('agent manifests in use, their versions and sources, and files that failed to load')
     .action(async (_options, cmd: Command) => {

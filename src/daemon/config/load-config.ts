@@ -1,5 +1,6 @@
 import { parse, TomlError } from 'smol-toml';
 import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
+import { fleetProblemLine, readFleetConfig } from '../../protocol/fleet-config.ts';
 import { isPlainObject } from '../../protocol/validate.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, DEFAULT_CONFIG, NOTIFY_PLACEHOLDERS, type CorralConfig, type KeySpec } from './config-schema.ts';
@@ -36,9 +37,13 @@ export function parseConfig(text: string, file: string): CorralConfig {
   }
   const config = structuredClone(DEFAULT_CONFIG) as CorralConfig;
   const lines = text.split('\n');
+  // The fleet's tables are the clients' (docs/fleet.md): checked here so that a typo fails the start, then ignored.
+  const fleet = readFleetConfig(document);
+  if ('problem' in fleet) throw new ConfigError(file, fleetProblemLine(text, fleet.problem), fleet.problem.problem);
   for (const [table, body] of Object.entries(document)) {
+    if (table === 'hosts' || table === 'fleet') continue;
     if (!Object.hasOwn(CONFIG_KEYS, table)) {
-      throw new ConfigError(file, lineOf(lines, null, table), `unknown key "${table}" (known tables: ${Object.keys(CONFIG_KEYS).join(', ')})`);
+      throw new ConfigError(file, lineOf(lines, null, table), `unknown key "${table}" (known tables: ${[...Object.keys(CONFIG_KEYS), 'hosts', 'fleet'].join(', ')})`);
     }
     const keys = CONFIG_KEYS[table as keyof CorralConfig];
     if (!isPlainObject(body)) throw new ConfigError(file, lineOf(lines, null, table), `"${table}" must be a table ([${table}])`);

@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { makeTempDir } from '../../harness/daemon.ts';
+import { makeTempDir } from './daemon.ts';
 
 export const SSHD = '/usr/sbin/sshd';
 
@@ -12,7 +12,42 @@ export interface LocalSshd {
   readonly host: string;
   /** For $CORRAL_SSH: ssh with the config that reaches this sshd with the throwaway key. */
   readonly sshCommand: string;
+  /** The ssh_config file that reaches it as `host` (for `ssh -F`). */
+  readonly sshConfig: string;
+  /** The machine goes away: the listener and every session it forked (their commands too) are killed at once. */
+  halt(): Promise<void>;
+  /** The machine is back: the same sshd (port, keys) listens again. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Every process below `pid`, from the parent links in /proc (sshd's sessions call setsid, so no group holds them). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const walk = (at: number) => {
+    for (const child of children.get(at) ?? []) {
+      found.push(child);
+      walk(child);
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 function freePort(): Promise<number> {
@@ -80,31 +115,52 @@ export async function startSshd(): Promise<LocalSshd> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr!.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sshd did not listen in time:\n${log}`)), 15_000);
-    child.stderr!.on('data', (text: string) => {
-      log += text;
-      if (log.includes(`Server listening on 127.0.0.1 port ${port}`)) {
+  const listen = async (): Promise<ChildProcess> => {
+    const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr!.setEncoding('utf8');
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`sshd did not listen in time:\n${log}`)), 15_000);
+      child.stderr!.on('data', (text: string) => {
+        log += text;
+        if (log.includes(`Server listening on 127.0.0.1 port ${port}`)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
         clearTimeout(timer);
-        resolve();
+        reject(new Error(`sshd exited with ${code} before listening:\n${log}`));
+      });
+    });
+    return child;
+  };
+  let child = await listen();
+  const halt = async () => {
+    const sessions = descendants(child.pid!);
+    child.kill('SIGKILL');
+    for (const pid of sessions) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
       }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`sshd exited with ${code} before listening:\n${log}`));
-    });
-  });
+    }
+    await exited(child);
+  };
   return {
     host: 'corral-test',
     sshCommand: `ssh -F ${join(dir, 'ssh_config')}`,
+    sshConfig: join(dir, 'ssh_config'),
+    halt,
+    resume: async () => {
+      await halt();
+      child = await listen();
+    },
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await exited;
+        await exited(child);
       }
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,108 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { Duplex } from 'node:stream';
+import type { HostSpec } from '../../protocol/fleet-config.ts';
+import { SERVER_STATUS } from '../../protocol/methods/server.ts';
+import { ClientError, DaemonConnection } from '../connection.ts';
+import type { Endpoint } from '../endpoint.ts';
+import { shellQuote } from './shell-quote.ts';
+
+/** The longest a dial may take: ssh's handshake plus the remote corral's start. */
+const DIAL_TIMEOUT_MS = 20_000;
+/** What is kept of ssh's stderr to say why a host could not be reached. */
+const STDERR_TAIL_BYTES = 2048;
+/**
+ * A silent network drop is noticed by ssh's keepalive: no answer to 3 probes 5 s apart (15 s), then
+ * ssh exits and the host shows offline. A closed connection is noticed at once.
+ */
+const SSH_DEFAULTS = ['-T', '-o', 'BatchMode=yes', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=3', '-o', 'ConnectTimeout=10'];
+
+/**
+ * The ssh command line that joins a local connection to the host's daemon: $CORRAL_SSH (default
+ * `ssh`, split on spaces), the host's `ssh_options`, no terminal and no password prompt, then on the
+ * host `COMMAND [--socket S] server bridge` quoted for its shell.
+ */
+export function bridgeArgv(host: HostSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (host.ssh === null) throw new Error(`host ${host.name} is this machine: it needs no ssh`);
+  const [ssh = 'ssh', ...options] = (env.CORRAL_SSH ?? 'ssh').split(/\s+/).filter(Boolean);
+  const remote = [...host.command, ...(host.socket !== null ? ['--socket', host.socket] : []), 'server', 'bridge'].map(shellQuote).join(' ');
+  return [ssh, ...options, ...host.sshOptions, ...SSH_DEFAULTS, '--', host.ssh, remote];
+}
+
+/** Why the bridge ended, from ssh's exit and the end of its stderr. */
+function reasonOf(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
+  const last = stderr.trim().split('\n').at(-1)?.replace(/^corral: /, '').slice(0, 300);
+  if (code === 0) return 'the daemon on the host closed the connection (it stopped or restarted; agents keep running)';
+  const exit = signal !== null ? `ssh ended by ${signal}` : code === 255 ? 'ssh lost or could not make the connection (exit 255)' : `corral on the host exited with ${code}`;
+  return last ? `${exit}: ${last}` : exit;
+}
+
+/**
+ * ssh's stdout and stdin as one stream that closes only when it is destroyed (after ssh exited, so its
+ * reason is known by then). Reading is paused while the connection has not taken the last chunk.
+ */
+function pipesOf(child: ChildProcessWithoutNullStreams): Duplex {
+  const stream = new Duplex({
+    read: () => child.stdout.resume(),
+    write: (chunk: Buffer, _encoding, done) => {
+      if (child.stdin.writable) child.stdin.write(chunk, () => done());
+      else done();
+    },
+    final: (done) => {
+      child.stdin.end();
+      done();
+    },
+    destroy: (_error, done) => {
+      child.stdin.destroy();
+      child.stdout.destroy();
+      done(null);
+    },
+  });
+  child.stdin.on('error', () => {}); // ssh gone: its exit says why
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (!stream.push(chunk)) child.stdout.pause();
+  });
+  return stream;
+}
+
+/**
+ * A host reached through ssh: each dial starts `ssh HOST corral server bridge` and speaks JSON-RPC
+ * over its stdin and stdout. The dial resolves once the daemon there answers `server.status`, and
+ * rejects with `daemon_unreachable` and ssh's reason otherwise; closing the connection ends ssh.
+ */
+export function sshEndpoint(host: HostSpec, env: NodeJS.ProcessEnv = process.env): Endpoint {
+  const label = `${host.name} (${host.ssh})`;
+  return {
+    label,
+    dial: async (timeoutMs = DIAL_TIMEOUT_MS) => {
+      const [command, ...args] = bridgeArgv(host, env);
+      const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL_BYTES)));
+      const stream = pipesOf(child);
+      let reason: string | null = null;
+      const ended = new Promise<string>((resolve) => {
+        child.once('error', (error) => resolve((reason = `cannot run ${command} (${error.message})`)));
+        child.once('close', (code, signal) => resolve((reason = reasonOf(code, signal, stderr))));
+      });
+      // Either end closes both: ssh gone closes the connection (once its reason is known), and a closed connection ends ssh.
+      void ended.then(() => stream.destroy());
+      stream.once('close', () => child.kill('SIGTERM'));
+      stream.on('error', () => {});
+      const client = DaemonConnection.over(stream, label, () => (reason !== null ? `host ${label}: ${reason}` : null));
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([client.call(SERVER_STATUS, {}), late, ended.then((why) => Promise.reject(new Error(why)))]);
+        return client;
+      } catch (error) {
+        client.dispose();
+        const why = (error as Error).message.startsWith('the daemon at') ? await ended : (error as Error).message;
+        throw new ClientError('daemon_unreachable', `cannot reach the daemon on host ${label}: ${why}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
