@@ -9,6 +9,7 @@ import { registerAgentActCommands } from './commands/agent-act.ts';
 import { registerAttachCommand } from './commands/attach.ts';
 import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
+import { registerHostCommands } from './commands/host.ts';
 import { registerInboxCommands } from './commands/inbox.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerHookReportCommand } from './commands/hook-report.ts';
@@ -21,6 +22,7 @@ import { registerWebCommand } from './commands/web.ts';
 import { EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
+import { routeHostTargets } from './host-targets.ts';
 
 /**
  * The offline commands load the detection engine (~0.3-0.8 s measured on this machine), so they are
@@ -59,7 +61,8 @@ async function buildProgram(argv: string[]): Promise<Command> {
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => routeHostTargets(action));
   registerDaemonCommand(program);
   registerServerCommands(program);
   registerPaneCommands(program);
@@ -73,6 +76,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerTopCommand(program);
   registerUpCommands(program);
   registerEventsCommand(program);
+  registerHostCommands(program);
   registerInboxCommands(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());

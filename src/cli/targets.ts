@@ -1,4 +1,4 @@
-import { resolveTargets, type TargetOptions } from '../client/index.ts';
+import { resolveTargets, type DaemonAddress, type TargetOptions } from '../client/index.ts';
 import { PANE_LIST, type PaneLifecycle } from '../protocol/methods/pane.ts';
 import { isGroupTarget } from '../protocol/pane-target.ts';
 import { withDaemon, type DaemonConnection } from './with-daemon.ts';
@@ -28,7 +28,7 @@ export async function oneTarget(client: DaemonConnection, target: string, what: 
  * --json an array of `{id, result}`. `states` keeps only a group's panes in those lifecycles.
  */
 export async function forEachTarget<T>(
-  socket: string,
+  daemon: DaemonAddress,
   target: string,
   json: boolean,
   run: (client: DaemonConnection, id: string) => Promise<T>,
@@ -36,7 +36,7 @@ export async function forEachTarget<T>(
   options: Pick<TargetOptions, 'states'> = {},
 ): Promise<void> {
   const group = isGroupTarget(target);
-  const results = await withDaemon(socket, async (client) => {
+  const results = await withDaemon(daemon, async (client) => {
     const done: { id: string; result: T }[] = [];
     for (const id of await targetsOf(client, target, options)) done.push({ id, result: await run(client, id) });
     return done;

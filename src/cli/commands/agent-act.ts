@@ -47,10 +47,10 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--no-submit', 'type the text without pressing Enter')
     .option('--queue', "if the agent is working, queue the prompt until it is next idle (see `corral agent queue`)")
     .action(async (target: string, text: string, options: { submit: boolean; queue?: boolean }, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const body = { text: await promptText(text), submit: options.submit, queue: options.queue === true };
       await forEachTarget(
-        socket,
+        daemon,
         target,
         json,
         (client, id) => client.call(AGENT_PROMPT, { target: id, ...body }),
@@ -71,13 +71,13 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--text <text>', 'the answer to a free-text question, submitted with Enter')
     .option('--timeout <duration>', 'give up after this long (default 10s; 15m, 90s, 500ms, a plain number is ms); exit 124', positiveDuration)
     .action(async (target: string, words: string[], options: { keys?: string[]; text?: string; timeout?: number }, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const choice = words.length > 0 ? words.join(' ') : undefined;
       if ([choice, options.keys, options.text].filter((given) => given !== undefined).length !== 1) {
         throw new UsageError('give a choice, --keys KEY... or --text TEXT, exactly one');
       }
       // An answer is a decision about one form: a group must name exactly one pane, and the answer names the prompt it was chosen from.
-      const { id, result } = await withDaemon(socket, async (client) => {
+      const { id, result } = await withDaemon(daemon, async (client) => {
         const id = await oneTarget(client, target, 'agent answer');
         const { prompt } = await client.call(AGENT_GET, { target: id });
         const answer = {
@@ -99,13 +99,13 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .option('--clear', 'drop every waiting prompt')
     .action(async (target: string, options: { clear?: boolean }, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       if (options.clear) {
-        return forEachTarget(socket, target, json, (client, id) => client.call(AGENT_CLEAR_QUEUE, { target: id }), (result, id) =>
+        return forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_CLEAR_QUEUE, { target: id }), (result, id) =>
           printText(`cleared ${result.cleared} queued prompt${result.cleared === 1 ? '' : 's'} of ${id}`),
         );
       }
-      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_QUEUE, { target: id }), (result, id) => {
+      await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_QUEUE, { target: id }), (result, id) => {
         if (result.prompts.length === 0) return printText(`no prompts queued for ${id}`);
         const now = Date.now();
         printTable(
@@ -126,7 +126,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--tokens <n>', 'a token count to show', nonNegativeInt)
     .option('--ttl <duration>', 'expire after this long (default 10m; a plain number is ms); no field at all removes the source', positiveDuration)
     .action(async (target: string, options: { source: string; title?: string; displayAgent?: string; stateLabel?: string; tokens?: number; ttl?: number }, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const report = {
         source: options.source,
         ...(options.title !== undefined ? { title: options.title } : {}),
@@ -136,7 +136,7 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
         ...(options.ttl !== undefined ? { ttlMs: options.ttl } : {}),
       };
       await forEachTarget(
-        socket,
+        daemon,
         target,
         json,
         (client, id) => client.call(PANE_REPORT_METADATA, { target: id, ...report }),

@@ -9,7 +9,9 @@ import {
   type AgentListResult,
   type AgentReadSource,
 } from '../../protocol/methods/agent-query.ts';
+import type { FleetAgentList } from '../../client/index.ts';
 import { withDaemon } from '../with-daemon.ts';
+import { printRollups, spansFleet, withFleet } from '../fleet.ts';
 import { globalsOf } from '../globals.ts';
 import { forEachTarget } from '../targets.ts';
 import { printJson, printTable, printText } from '../output.ts';
@@ -51,6 +53,16 @@ function printAgentList(result: AgentListResult): void {
   }
 }
 
+/** The fleet's table: the agents of every host, those of a host that is away marked stale with their last known state. */
+function printFleetList(list: FleetAgentList): void {
+  const now = Date.now();
+  printTable(
+    ['HOST', 'ID', 'NAME', 'AGENT', 'STATE', 'TITLE'],
+    list.agents.map((a) => [a.host, a.id, a.name ?? '-', agentOf(a), `${a.state} ${formatAge(now - a.stateSince)}${a.stale ? ' (stale)' : ''}`, titleOf(a) || '-']),
+  );
+  printRollups(list);
+}
+
 /** `corral agent list|read|focus` and `corral pane focus`. */
 export function registerAgentQueryCommands(agent: Command, program: Command): void {
   agent
@@ -61,8 +73,10 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .option('--state <state>', 'only agents in this state (idle does not take done), repeatable', collect, [])
     .option('--workspace <w>', 'only this workspace')
     .option('--name <pattern>', 'only panes whose name matches (* any run, ? one character)')
+    .option('--fleet', 'every host of the fleet: a HOST column, a rollup per host and one "needs you" count (default: [fleet] by_default)')
+    .option('--no-fleet', 'this machine only, whatever [fleet] by_default says')
     .action(async (options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, socket, json } = globalsOf(cmd);
       const filter = {
         ...(options.agent !== undefined ? { agent: options.agent as string } : {}),
         ...((options.state as string[]).length > 0 ? { state: options.state as AgentInfo['state'][] } : {}),
@@ -70,7 +84,12 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
         ...(options.name !== undefined ? { name: options.name as string } : {}),
       };
       const params = { filter, ...(options.all ? { all: true } : {}) };
-      const result = await withDaemon(socket, (client) => client.call(AGENT_LIST, params));
+      if (spansFleet(options.fleet as boolean | undefined)) {
+        const list = await withFleet(socket, (fleet) => fleet.list(params));
+        if (json) return printJson(list);
+        return printFleetList(list);
+      }
+      const result = await withDaemon(daemon, (client) => client.call(AGENT_LIST, params));
       if (json) return printJson(result);
       printAgentList(result);
     });
@@ -84,14 +103,14 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences (not with detection)')
     .action(async (target: string, options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const params = {
         ...(options.keepBlank ? {} : { trim: true }),
         ...(options.source !== undefined ? { source: options.source as AgentReadSource } : {}),
         ...(options.lines !== undefined ? { lines: options.lines as number } : {}),
         ...(options.ansi ? { ansi: true } : {}),
       };
-      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_READ, { target: id, ...params }), (result) => printText(result.text));
+      await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_READ, { target: id, ...params }), (result) => printText(result.text));
     });
 
   agent
@@ -99,8 +118,8 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .description('mark the pane seen: done becomes idle')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
+      const { daemon, json } = globalsOf(cmd);
+      await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
     });
 
   const pane = program.commands.find((c) => c.name() === 'pane');
@@ -110,7 +129,7 @@ export function registerAgentQueryCommands(agent: Command, program: Command): vo
     .description('mark the pane seen, as a person looking at it would: done becomes idle')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
+      const { daemon, json } = globalsOf(cmd);
+      await forEachTarget(daemon, target, json, (client, id) => client.call(PANE_FOCUS, { target: id }), (info) => printText(`${paneLabel(info)}: ${info.state}`));
     });
 }

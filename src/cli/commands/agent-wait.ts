@@ -2,7 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CorralError } from '../../protocol/errors.ts';
 import { DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
-import { DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../../client/index.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, endpointFor, fleetHosts, splitHostTarget, waitAcrossHosts, waitCarryingOn, type FleetWaitParams, type FleetWaitResult } from '../../client/index.ts';
+import { spansFleet } from '../fleet.ts';
 import { checkProtocol, withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
@@ -21,6 +22,36 @@ function collectStates(value: string, previous: AgentState[]): AgentState[] {
 function resultOf(error: CorralError): AgentWaitResult & { gone?: string[] } {
   const { matched, states, seq, elapsedMs, gone } = error.details as Partial<AgentWaitResult & { gone: string[] }>;
   return { matched: matched ?? [], states: states ?? {}, seq: seq ?? 0, elapsedMs: elapsedMs ?? 0, ...(gone ? { gone } : {}) };
+}
+
+/** `--since-seq 12`, or per host `box1=12,local=40`. */
+function seqOption(value: string): number | Record<string, number> {
+  if (/^\d+$/.test(value)) return nonNegativeInt(value);
+  const seqs: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)=(\d+)$/.exec(part);
+    if (!match) throw new InvalidArgumentError('expected a seq (N), or one per host (HOST=N,HOST=N)');
+    seqs[match[1]!] = Number(match[2]);
+  }
+  return seqs;
+}
+
+/** The wait across hosts: one per host, under one deadline; printed and exited as the local wait is. */
+async function waitOnFleet(socket: string, params: FleetWaitParams, reconnectMs: number | undefined, json: boolean): Promise<void> {
+  const links = new Map(fleetHosts({ socket }).map((spec) => [spec.name, { endpoint: endpointFor(spec) }] as const));
+  let result: FleetWaitResult;
+  try {
+    result = await waitAcrossHosts(links, params, { reconnectGraceMs: reconnectMs ?? DEFAULT_RECONNECT_GRACE_MS });
+  } catch (error) {
+    if (json && error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone')) printJson(error.details);
+    throw error;
+  }
+  if (json) return printJson(result);
+  for (const [target, state] of Object.entries(result.states)) printText(`${target}: ${state}${result.matched.includes(target) ? '' : ' (not matched)'}`);
+  for (const [target, screen] of Object.entries(result.screens ?? {})) {
+    printText(`--- ${target} screen ---`);
+    printText(screen);
+  }
 }
 
 /**
@@ -45,12 +76,15 @@ export function registerAgentWaitCommand(agent: Command): void {
     .option('--any', 'return when any target matches (the default)')
     .option('--all', 'return when every target matches at once')
     .option('--timeout <duration>', 'give up after this long (15m, 90s, 500ms; a plain number is ms); exit 124', duration)
-    .option('--since-seq <n>', 'only a change after this state_change_seq counts (from `agent list --json` .seq)', nonNegativeInt)
+    .option('--since-seq <n>', 'only a change after this state_change_seq counts (from `agent list --json` .seq); across hosts HOST=N,HOST=N', seqOption)
     .option('--stable <duration>', 'the state must hold this long (a plain number is ms)', duration)
+    .option('--fleet', 'with --all-agents: every host of the fleet (targets as TARGET@HOST span hosts without it)')
+    .option('--no-fleet', 'this machine only, whatever [fleet] by_default says')
     .option('--reconnect <duration>', `when the daemon goes away, keep trying to reach it this long, then exit 4 (default ${DEFAULT_RECONNECT_GRACE_MS / 1000}s; 0: exit at once)`, duration)
     .action(async (targets: string[], options, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       if (options.any && options.all) throw new UsageError('give --any or --all, not both');
+      const acrossHosts = targets.some((target) => splitHostTarget(target).host !== null) || (options.allAgents && spansFleet(options.fleet as boolean | undefined));
       if (targets.length === 0 && !options.allAgents) throw new UsageError('name a target (a pane, @WORKSPACE or a pattern), or give --all-agents');
       const until = options.until as AgentState[];
       const params = {
@@ -61,9 +95,15 @@ export function registerAgentWaitCommand(agent: Command): void {
         mode: options.all ? ('all' as const) : ('any' as const),
         ...(until.length > 0 ? { until } : {}),
         ...(options.timeout !== undefined ? { timeoutMs: options.timeout as number } : {}),
-        ...(options.sinceSeq !== undefined ? { sinceSeq: options.sinceSeq as number } : {}),
         ...(options.stable !== undefined ? { stableMs: options.stable as number } : {}),
       };
+      const sinceSeq = options.sinceSeq as number | Record<string, number> | undefined;
+      if (acrossHosts) {
+        if (typeof sinceSeq === 'number') throw new UsageError('across hosts, --since-seq takes a seq per host: HOST=N,HOST=N (from `agent list --fleet --json` .seq)');
+        return waitOnFleet(socket, { ...params, ...(sinceSeq !== undefined ? { sinceSeq } : {}) }, options.reconnect as number | undefined, json);
+      }
+      if (sinceSeq !== undefined && typeof sinceSeq !== 'number') throw new UsageError('--since-seq HOST=N is for targets on several hosts; here give one number');
+      if (sinceSeq !== undefined) Object.assign(params, { sinceSeq });
       let result: AgentWaitResult;
       try {
         // The first connect fails at once (exit 4) when no daemon runs; after that the wait carries on.

@@ -17,8 +17,8 @@ export function registerAgentCommands(program: Command): Command {
     .description("one pane's agent: identity, state, seen and what decided")
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_GET, { target: id }), (info) => printFields(agentFields(info)));
+      const { daemon, json } = globalsOf(cmd);
+      await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_GET, { target: id }), (info) => printFields(agentFields(info)));
     });
 
   agent
@@ -30,7 +30,7 @@ export function registerAgentCommands(program: Command): Command {
     .option('--title <title>', 'the OSC title the program had set (with --file)')
     .option('--progress <state[;percent]>', 'the OSC 9;4 progress, as 3 or 1;40 (with --file)')
     .action(async (target: string | undefined, options, cmd: Command) => {
-    const { socket, json } = globalsOf(cmd);
+    const { daemon, json } = globalsOf(cmd);
     if (options.file !== undefined) {
       if (target !== undefined) throw new UsageError('give a pane or --file, not both');
       if (options.agent === undefined) throw new UsageError('--agent NAME is required with --file');
@@ -39,7 +39,7 @@ export function registerAgentCommands(program: Command): Command {
       return;
     }
     if (target === undefined) throw new UsageError('name a pane, or explain a saved screen with --file SCREEN --agent NAME');
-    await forEachTarget(socket, target, json, (client, id) => client.call(AGENT_EXPLAIN, { target: id }), (result) => printText(formatLiveExplain(result)));
+    await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_EXPLAIN, { target: id }), (result) => printText(formatLiveExplain(result)));
   });
 
   return agent;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
-import { DEFAULT_RECONNECT_GRACE_MS, EventStream } from '../../client/index.ts';
+import { connectFleet, DEFAULT_RECONNECT_GRACE_MS, EventStream, fleetHosts, type FleetEvent, type HostStatus } from '../../client/index.ts';
+import { spansFleet, withFleet } from '../fleet.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { duration } from './parse.ts';
 import { globalsOf } from '../globals.ts';
@@ -15,9 +16,16 @@ export function registerEventsCommand(program: Command): void {
     .option('--since <cursor>', 'start after this cursor (default: the oldest retained; with --follow, now)')
     .option('--follow', 'keep streaming new events until interrupted')
     .option('--filter <expr>', 'field:value terms: kind, pane, agent, workspace, state; e.g. "kind:agent.attention workspace:api state:blocked" (docs/events.md)')
+    .option('--fleet', 'every host of the fleet, each event with its host; --since then takes HOST=CURSOR,HOST=CURSOR (default: [fleet] by_default)')
+    .option('--no-fleet', 'this machine only, whatever [fleet] by_default says')
     .option('--reconnect <duration>', `with --follow: when the daemon goes away, keep trying to reach it this long and resume from the last cursor, then exit 4 (default ${DEFAULT_RECONNECT_GRACE_MS / 1000}s)`, duration)
-    .action(async (options: { since?: string; follow?: boolean; filter?: string; reconnect?: number }, cmd: Command) => {
+    .action(async (options: { since?: string; follow?: boolean; filter?: string; reconnect?: number; fleet?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
+      if (spansFleet(options.fleet)) {
+        const since = options.since === undefined ? {} : parseHostCursors(options.since);
+        const print = (event: FleetEvent) => process.stdout.write(`${json ? JSON.stringify(event) : `${event.host.padEnd(8)}  ${formatEvent(event)}`}\n`);
+        return options.follow ? followFleet(socket, since, options.filter, print) : readFleet(socket, since, options.filter, print);
+      }
       const since = options.since === undefined ? undefined : parseCursor(options.since);
       const print = (event: CorralEvent) => process.stdout.write(`${json ? JSON.stringify(event) : formatEvent(event)}\n`);
       const filter = options.filter !== undefined ? { filter: options.filter } : {};
@@ -65,6 +73,56 @@ async function follow(socket: string, options: { since?: number; filter?: string
     process.off('SIGTERM', stop);
     stream.close();
   }
+}
+
+/** `box1=120,local=7`: where each host's events start (exclusive). */
+function parseHostCursors(text: string): Record<string, number> {
+  const cursors: Record<string, number> = {};
+  for (const part of text.split(',')) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9._-]*)=(\d+)$/.exec(part);
+    if (!match) throw new UsageError(`with --fleet, --since takes HOST=CURSOR,HOST=CURSOR (from the host and cursor of the last event seen), not "${text}"`);
+    cursors[match[1]!] = parseCursor(match[2]!);
+  }
+  return cursors;
+}
+
+/** Every host's retained events (after its cursor), merged by time; a host that is away is said on stderr and skipped. */
+async function readFleet(socket: string, since: Record<string, number>, filter: string | undefined, print: (event: FleetEvent) => void): Promise<void> {
+  const events = await withFleet(socket, async (fleet) => {
+    const all: FleetEvent[] = [];
+    for (const host of fleet.hosts()) {
+      if (host.state !== 'connected') {
+        process.stderr.write(`corral: host ${host.name} is ${host.state}${host.reason ? ` (${host.reason})` : ''}: its events are left out\n`);
+        continue;
+      }
+      let cursor = since[host.name];
+      for (;;) {
+        const page = await fleet.callOn(host.name, 'events.read', { ...(cursor !== undefined ? { since: cursor } : {}), ...(filter !== undefined ? { filter } : {}), limit: PAGE });
+        all.push(...page.events.map((event) => ({ ...event, host: host.name }) as FleetEvent));
+        cursor = page.cursor;
+        if (!page.more) break;
+      }
+    }
+    return all;
+  });
+  events.sort((a, b) => a.ts - b.ts).forEach(print);
+}
+
+/** Streams every host's events until SIGINT or SIGTERM; a host that drops resumes from its own cursor when it is back. */
+async function followFleet(socket: string, since: Record<string, number>, filter: string | undefined, print: (event: FleetEvent) => void): Promise<void> {
+  const cursors = Object.fromEntries(Object.entries(since).map(([host, cursor]) => [host, { cursor, epoch: null }]));
+  const fleet = await connectFleet(fleetHosts({ socket }), { since: cursors, onWarning: (message) => process.stderr.write(`corral: ${message}\n`) });
+  const tell = (status: HostStatus) => process.stderr.write(`corral: host ${status.name} ${status.state}${status.reason ? ` (${status.reason})` : ''}\n`);
+  fleet.hosts().filter((status) => status.state !== 'connected').forEach(tell);
+  fleet.onHostChange((status) => {
+    if (status.state !== 'connecting') tell(status);
+  });
+  fleet.subscribe(filter !== undefined ? { filter } : {}, print);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  fleet.close();
 }
 
 function parseCursor(text: string): number {

@@ -92,7 +92,7 @@ export function registerPaneCommands(program: Command): void {
     .option('--env <KEY=VALUE>', 'extra environment variable, repeatable', envPair)
     .option('--no-integrate', "start an agent without Corral's hooks for this launch (docs/reporting.md)")
     .action(async (command: string, args: string[], options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const params = {
         command,
         args,
@@ -107,7 +107,7 @@ export function registerPaneCommands(program: Command): void {
         ...(options.rows !== undefined ? { rows: options.rows as number } : {}),
         ...(options.integrate === false ? { integrate: false } : {}),
       };
-      const info = await withDaemon(socket, (client) => client.call(PANE_SPAWN, params));
+      const info = await withDaemon(daemon, (client) => client.call(PANE_SPAWN, params));
       if (json) printJson(info);
       else printText(info.id);
     });
@@ -116,8 +116,8 @@ export function registerPaneCommands(program: Command): void {
     .command('list')
     .description('every pane, running or exited')
     .action(async (_options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      const { panes } = await withDaemon(socket, (client) => client.call(PANE_LIST, {}));
+      const { daemon, json } = globalsOf(cmd);
+      const { panes } = await withDaemon(daemon, (client) => client.call(PANE_LIST, {}));
       if (json) return printJson(panes);
       printTable(
         ['ID', 'NAME', 'STATE', 'PID', 'SIZE', 'COMMAND'],
@@ -130,8 +130,8 @@ export function registerPaneCommands(program: Command): void {
     .description('one pane with its foreground process')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_GET, { target: id }), printDetail);
+      const { daemon, json } = globalsOf(cmd);
+      await forEachTarget(daemon, target, json, (client, id) => client.call(PANE_GET, { target: id }), printDetail);
     });
 
   pane
@@ -139,8 +139,8 @@ export function registerPaneCommands(program: Command): void {
     .description('end the pane process group (SIGHUP, then SIGKILL) and remove the pane')
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each pane in turn)')
     .action(async (target: string, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
-      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_KILL, { target: id }), (info) => printText(info.id));
+      const { daemon, json } = globalsOf(cmd);
+      await forEachTarget(daemon, target, json, (client, id) => client.call(PANE_KILL, { target: id }), (info) => printText(info.id));
     });
 
   pane
@@ -149,9 +149,9 @@ export function registerPaneCommands(program: Command): void {
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each lost or exited pane in turn)')
     .option('--fresh', 'start the plain command, without resuming')
     .action(async (target: string, options: { fresh?: boolean }, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       await forEachTarget(
-        socket,
+        daemon,
         target,
         json,
         (client, id) => client.call(PANE_RESPAWN, { target: id, ...(options.fresh ? { fresh: true } : {}) }),
@@ -167,9 +167,9 @@ export function registerPaneCommands(program: Command): void {
     .argument('<cols>', 'columns', positiveInt)
     .argument('<rows>', 'rows', positiveInt)
     .action(async (target: string, cols: number, rows: number, _options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       // Without --json a resize prints nothing, for one pane or a group.
-      await forEachTarget(socket, target, json, (client, id) => client.call(PANE_RESIZE, { target: id, cols, rows }), () => {}, { states: RUNNING });
+      await forEachTarget(daemon, target, json, (client, id) => client.call(PANE_RESIZE, { target: id, cols, rows }), () => {}, { states: RUNNING });
     });
 
   pane
@@ -181,7 +181,7 @@ export function registerPaneCommands(program: Command): void {
     .option('--keys <names...>', 'key names, sent after the text')
     .option('--key <name>', 'one key name, repeatable', collect, [])
     .action(async (target: string, words: string[], options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const keys = [...((options.keys as string[] | undefined) ?? []), ...(options.key as string[])];
       if (words.length > 0 && keys.length > 0) throw new UsageError('give keys as trailing words or with --keys/--key, not both');
       const sends = words.length > 0 ? sendsOfWords(words) : [{ text: undefined, keys }];
@@ -195,7 +195,7 @@ export function registerPaneCommands(program: Command): void {
         return { bytes };
       };
       // Without --json a send prints nothing, for one pane or a group.
-      await forEachTarget(socket, target, json, sendAll, () => {}, { states: RUNNING });
+      await forEachTarget(daemon, target, json, sendAll, () => {}, { states: RUNNING });
     });
 
   pane
@@ -207,7 +207,7 @@ export function registerPaneCommands(program: Command): void {
     .option('--keep-blank', 'keep the blank rows below the last row with text (left out by default)')
     .option('--ansi', 'keep colours and attributes as escape sequences')
     .action(async (target: string, options, cmd: Command) => {
-      const { socket, json } = globalsOf(cmd);
+      const { daemon, json } = globalsOf(cmd);
       const base = {
         source: options.scrollback ? ('scrollback' as const) : ('screen' as const),
         ...(options.keepBlank ? {} : { trim: true }),
@@ -227,6 +227,6 @@ export function registerPaneCommands(program: Command): void {
         }
         return options.lines === undefined && params.source === 'scrollback' ? { ...first, text: pages.join('\n'), more: false } : first;
       };
-      await forEachTarget(socket, target, json, readOne, (result) => printText(result.text));
+      await forEachTarget(daemon, target, json, readOne, (result) => printText(result.text));
     });
 }

@@ -7,7 +7,7 @@ import { waitCarryingOn, type AgentWaitParams } from '../carry-on-wait.ts';
 import { ClientError } from '../connection.ts';
 import { checkProtocol } from '../protocol-check.ts';
 import { qualify, splitHostTarget } from './host-target.ts';
-import type { HostLink } from './host-link.ts';
+import type { Endpoint } from '../endpoint.ts';
 
 /** `agent.wait` over the fleet: targets as `TARGET@HOST` (no host: this machine), `sinceSeq` per host. */
 export type FleetWaitParams = Omit<AgentWaitParams, 'sinceSeq'> & { sinceSeq?: Record<string, number> };
@@ -28,7 +28,7 @@ export interface FleetWaitOptions {
 }
 
 /** The targets of each host, as that host's daemon is asked them. */
-function byHost(params: FleetWaitParams, links: ReadonlyMap<string, HostLink>): Map<string, string[]> {
+function byHost(params: FleetWaitParams, links: ReadonlyMap<string, { readonly endpoint: Endpoint }>): Map<string, string[]> {
   const grouped = new Map<string, string[]>();
   if (params.allAgents) for (const name of links.keys()) grouped.set(name, []);
   for (const text of params.targets ?? []) {
@@ -57,7 +57,7 @@ function merge(parts: ReadonlyMap<string, Partial<AgentWaitResult>>, started: nu
  * when every host's targets all matched, each host judged at once on its own (hosts share no clock).
  * A host that answers with an error ends the whole wait with it; a timeout carries every host's part.
  */
-export async function waitAcrossHosts(links: ReadonlyMap<string, HostLink>, params: FleetWaitParams, options: FleetWaitOptions = {}): Promise<FleetWaitResult> {
+export async function waitAcrossHosts(links: ReadonlyMap<string, { readonly endpoint: Endpoint }>, params: FleetWaitParams, options: FleetWaitOptions = {}): Promise<FleetWaitResult> {
   const started = performance.now();
   const grouped = byHost(params, links);
   if (grouped.size === 0) throw new CorralError('invalid_params', 'the wait names no target: give targets, or allAgents', { field: 'targets' });

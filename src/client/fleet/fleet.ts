@@ -10,7 +10,7 @@ import { namePattern } from '../../protocol/pane-target.ts';
 import { resolveSocketPath } from '../../protocol/socket-path.ts';
 import type { BackoffOptions } from '../backoff.ts';
 import { ClientError } from '../connection.ts';
-import { socketEndpoint } from '../endpoint.ts';
+import { socketEndpoint, type Endpoint } from '../endpoint.ts';
 import { waitAcrossHosts, type FleetWaitOptions, type FleetWaitParams, type FleetWaitResult } from './fleet-wait.ts';
 import { HostLink, type FleetAgentInfo, type FleetEvent, type HostCursor, type HostStatus } from './host-link.ts';
 import { splitHostTarget } from './host-target.ts';
@@ -40,6 +40,11 @@ export interface FleetAgentList {
 
 type ListParams = ParamsOf<MethodMap['agent.list']>;
 type CallArgs<N extends MethodName> = {} extends ParamsOf<MethodMap[N]> ? [params?: ParamsOf<MethodMap[N]>] : [params: ParamsOf<MethodMap[N]>];
+
+/** How a host is reached: this machine's socket, or ssh. */
+export function endpointFor(spec: HostSpec, env: NodeJS.ProcessEnv = process.env): Endpoint {
+  return spec.ssh === null ? socketEndpoint(resolveSocketPath(spec.socket ?? undefined)) : sshEndpoint(spec, env);
+}
 
 /** The config's hosts with this machine first (as `local`, the daemon at `socket`). */
 export function fleetHosts(options: { socket?: string; configPath?: string } = {}): HostSpec[] {
@@ -74,7 +79,7 @@ export class Fleet implements Disposable {
     const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
     for (const spec of hosts) {
       if (this.links.has(spec.name)) throw new CorralError('invalid_params', `two hosts of the fleet are named "${spec.name}"`, { field: 'hosts' });
-      const endpoint = spec.ssh === null ? socketEndpoint(resolveSocketPath(spec.socket ?? undefined)) : sshEndpoint(spec, options.env);
+      const endpoint = endpointFor(spec, options.env);
       const since = options.since?.[spec.name];
       const link = new HostLink(spec, endpoint, { ...(options.reconnect ? { backoff: options.reconnect } : {}), ...(since ? { since } : {}), warn });
       link.onStatus((status) => this.hostEmitter.fire(status));

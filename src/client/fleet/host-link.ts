@@ -17,7 +17,8 @@ export type HostState = 'connecting' | 'connected' | 'offline';
 /** Where a host's event stream stands: resume it later by passing this back (`connectFleet(hosts, {since})`). */
 export interface HostCursor {
   cursor: number;
-  epoch: string;
+  /** The stream the cursor belongs to; null when not known (a cursor typed by a person), taken as the host's current one. */
+  epoch: string | null;
 }
 
 export interface HostStatus {
@@ -167,7 +168,8 @@ export class HostLink implements Disposable {
     });
     const { snapshot, cursor, epoch } = await this.subscribe(connection);
     snapshotCursor = cursor;
-    this.cursor = { cursor: this.cursor && this.cursor.epoch === epoch ? this.cursor.cursor : cursor, epoch };
+    const resumed = this.cursor !== null && (this.cursor.epoch === null || this.cursor.epoch === epoch);
+    this.cursor = { cursor: resumed ? this.cursor!.cursor : cursor, epoch };
     this.keepSnapshot(snapshot);
     for (const event of held) this.deliver(event, cursor);
     this.reason = null;
@@ -180,7 +182,7 @@ export class HostLink implements Disposable {
     const from = this.cursor;
     if (from === null) return connection.call(EVENTS_SUBSCRIBE, {});
     try {
-      return await connection.call(EVENTS_SUBSCRIBE, { since: from.cursor, epoch: from.epoch });
+      return await connection.call(EVENTS_SUBSCRIBE, { since: from.cursor, ...(from.epoch !== null ? { epoch: from.epoch } : {}) });
     } catch (error) {
       if (!(error instanceof CorralError) || error.code !== 'cursor_too_old') throw error;
       const fresh = await connection.call(EVENTS_SUBSCRIBE, {});

@@ -1,0 +1,34 @@
+import { connectFleet, fleetHosts, loadFleetConfig, type Fleet, type FleetAgentList, type HostRollup } from '../client/index.ts';
+import { formatAge } from './commands/format.ts';
+import { printText } from './output.ts';
+
+/** Whether a command spans every host: --fleet / --no-fleet, else `[fleet] by_default` of config.toml. */
+export function spansFleet(flag: boolean | undefined): boolean {
+  return flag ?? loadFleetConfig().byDefault;
+}
+
+/** This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command. */
+export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>): Promise<T> {
+  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: (message) => process.stderr.write(`corral: ${message}\n`) });
+  try {
+    return await use(fleet);
+  } finally {
+    fleet.close();
+  }
+}
+
+/** `connected`, or `offline 2m (why)`, as a host's state reads in a table. */
+export function hostStateText(host: Pick<HostRollup, 'state' | 'since' | 'reason'>): string {
+  if (host.state === 'connected') return 'connected';
+  return `${host.state} ${formatAge(Date.now() - host.since)}${host.reason ? ` (${host.reason})` : ''}`;
+}
+
+/** The rollup lines under a fleet list: one per host, then the fleet with its one "needs you" count. */
+export function printRollups(list: FleetAgentList): void {
+  for (const host of list.hosts) {
+    const counts = Object.entries(host.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`);
+    const stale = host.stale > 0 ? `, ${host.stale} stale` : '';
+    printText(`${host.name}: ${host.state === 'connected' ? '' : `${hostStateText(host)}; `}${counts.join(', ') || 'no agents'}${stale}`);
+  }
+  printText(`fleet: ${list.agents.length} agents on ${list.hosts.length} hosts, ${list.fleet.needsYou} need you`);
+}
