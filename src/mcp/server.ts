@@ -1,4 +1,5 @@
 import { ClientError, connect } from '../client/index.ts';
+import { HostClients } from './host-clients.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { LineBound, idOf, isToolCall, type OversizedLine } from './line-bound.ts';
 import { TOOLS } from './tools.ts';
@@ -19,6 +20,7 @@ export async function runMcpServer(options: { socket: string; version: string })
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const client = await connect({ socket: options.socket, onWarning: (message) => process.stderr.write(`corral mcp: ${message}\n`) });
+  const hosts = new HostClients(client, options.socket);
   const server = new Server({ name: 'corral', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -29,7 +31,8 @@ export async function runMcpServer(options: { socket: string; version: string })
     const tool = TOOLS.find((candidate) => candidate.name === request.params.name);
     if (!tool) return failure(`unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
     try {
-      const result = await tool.run(client, request.params.arguments ?? {}, extra.signal);
+      const { client: on, args } = await hosts.route(request.params.arguments ?? {});
+      const result = await tool.run(on, args, extra.signal);
       return { content: [{ type: 'text' as const, text: JSON.stringify(result, null, 2) }] };
     } catch (error) {
       if (error instanceof CorralError) return failure(`${error.code}: ${error.message}`);
@@ -46,6 +49,7 @@ export async function runMcpServer(options: { socket: string; version: string })
   input.once('end', () => void server.close());
   await server.connect(transport);
   await closed;
+  hosts.close();
   client.close();
 }
 

@@ -4,6 +4,7 @@ import { PANE_SIZE } from '../protocol/pane-size.ts';
 import { isGroupTarget } from '../protocol/pane-target.ts';
 import { AGENT_STATES } from '../protocol/states.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
+import { LIST_FLEET } from './fleet-tool.ts';
 
 type Args = Record<string, any>;
 
@@ -20,11 +21,12 @@ const target = {
   description:
     'The agent: its pane name (as given to spawn_agent) or pane id such as "w1:p2". Or a group: "@WORKSPACE" for every ' +
     'pane of that workspace, or a glob over names and ids ("test-*"); the tool then acts on each pane in turn and returns ' +
-    '{results: [{id, result}]}, with {id, error} in place of result for a pane where it failed.',
+    '{results: [{id, result}]}, with {id, error} in place of result for a pane where it failed. On another machine of ' +
+    'the fleet (see list_fleet): append @HOST, as "api@build".',
 };
 const oneTarget = {
   type: 'string',
-  description: 'The agent: its pane name or pane id such as "w1:p2" (or a "@WORKSPACE" or glob that names exactly one pane).',
+  description: 'The agent: its pane name or pane id such as "w1:p2" (or a "@WORKSPACE" or glob that names exactly one pane); on another machine of the fleet, append @HOST ("api@build").',
 };
 
 /**
@@ -252,7 +254,7 @@ export const TOOLS: Tool[] = [
       additionalProperties: false,
     },
     async run(client, args, signal) {
-      return waitForAgents(client.socket, args as WaitArgs, signal);
+      return waitForAgents(client.endpoint, args as WaitArgs, signal);
     },
   },
   {
@@ -282,4 +284,5 @@ export const TOOLS: Tool[] = [
       return client.call('inbox.ack', args.all === true ? { all: true } : { ids: args.ids ?? [] });
     },
   },
+  LIST_FLEET,
 ];

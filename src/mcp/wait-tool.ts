@@ -1,4 +1,4 @@
-import { DaemonConnection, DEFAULT_RECONNECT_GRACE_MS, waitCarryingOn } from '../client/index.ts';
+import { DEFAULT_RECONNECT_GRACE_MS, endpointOf, waitCarryingOn, type DaemonAddress } from '../client/index.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { type AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../protocol/states.ts';
@@ -33,7 +33,7 @@ export type WaitOutcome =
  * and registers for changes in one step (so no transition between reading and waiting is missed), and
  * closing the connection cancels it there, which is how an MCP cancellation reaches the daemon.
  */
-export async function waitForAgents(socket: string, args: WaitArgs, signal: AbortSignal, reconnectGraceMs = DEFAULT_RECONNECT_GRACE_MS): Promise<WaitOutcome> {
+export async function waitForAgents(socket: DaemonAddress, args: WaitArgs, signal: AbortSignal, reconnectGraceMs = DEFAULT_RECONNECT_GRACE_MS): Promise<WaitOutcome> {
   const seconds = Math.min(args.timeoutSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
   try {
     if (signal.aborted) throw new CorralError('timeout', 'the wait was cancelled');
@@ -63,11 +63,11 @@ export async function waitForAgents(socket: string, args: WaitArgs, signal: Abor
 }
 
 /** The prompts of the blocked targets; a target gone in between is left out. */
-async function promptsOf(socket: string, states: AgentWaitResult['states']): Promise<Prompts> {
+async function promptsOf(socket: DaemonAddress, states: AgentWaitResult['states']): Promise<Prompts> {
   const blocked = Object.entries(states).filter(([, state]) => state === 'blocked');
   if (blocked.length === 0) return {};
   const prompts: Record<string, AgentPrompt> = {};
-  const connection = await DaemonConnection.connect(socket);
+  const connection = await endpointOf(socket).dial();
   try {
     for (const [name] of blocked) {
       try {

@@ -6,8 +6,10 @@ import { connectFleet, DaemonClient, localHost, type Fleet, type FleetEvent } fr
 import { EVENTS_READ } from '../../src/protocol/methods/events.ts';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
 import { startFleetHost, type FleetHost } from '../helpers/fleet.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -82,6 +84,24 @@ describe('a fleet: this machine and two more, each reached through its own sshd 
     const done = await cli('agent', 'wait', 'north@box1', 'south@box2', '--all', '--until', 'done', '--since-seq', since, '--timeout', '60000', '--json');
     assert.equal(done.code, 0, done.stderr);
     assert.deepEqual(JSON.parse(done.stdout).states, { 'north@box1': 'done', 'south@box2': 'done' });
+
+    // MCP's tools take the same targets, and list_fleet is the one view.
+    const mcp = new Client({ name: 'corral-test', version: '1.0.0' });
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [CORRAL_BIN, 'mcp'], env: env as Record<string, string>, stderr: 'pipe' }));
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = (await mcp.callTool({ name, arguments: args }, undefined, { timeout: STEP_MS })) as { isError?: boolean; content: { text: string }[] };
+        assert.ok(!result.isError, `${name}: ${result.content[0]?.text}`);
+        return JSON.parse(result.content[0]!.text);
+      };
+      const viewed = await call('list_fleet', {});
+      assert.deepEqual(viewed.hosts.map((h: { name: string; state: string }) => [h.name, h.state]), [['local', 'connected'], ['box1', 'connected'], ['box2', 'connected']]);
+      assert.deepEqual(viewed.agents.map((a: { host: string; name: string }) => `${a.name}@${a.host}`), ['north@box1', 'south@box2']);
+      const read = await call('read_agent', { target: 'south@box2' });
+      assert.equal(typeof read.text, 'string');
+    } finally {
+      await mcp.close();
+    }
 
     // An unknown host is "not found" (3), as an unknown pane is.
     const nowhere = await cli('agent', 'get', 'north@nowhere');

@@ -59,6 +59,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       'answer_agent',
       'explain_agent',
       'list_agents',
+      'list_fleet',
       'prompt_agent',
       'read_agent',
       'spawn_agent',
