@@ -28,11 +28,12 @@ interface Machine {
 async function machine(index: number): Promise<Machine> {
   const dir = makeTempDir('corral-bench-fleet-');
   mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
-  // A shorter debounce only brings idle sooner between trials; it does not change how a wait wakes.
+  // A shorter debounce only brings idle sooner between trials; it does not change how a wait wakes. The work
+  // lasts long enough that the screen is seen working: with 30 ms, one trial of a run never saw it.
   writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[arbiter]\ndebounce_ms = 100\n');
   const [daemon, sshd] = await Promise.all([startDaemon({ dir }), startSshd()]);
   const direct = await DaemonClient.connect(daemon.socket);
-  await direct.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_AGENT], name: 'agent', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '30' } });
+  await direct.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_AGENT], name: 'agent', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '500' } });
   for (let i = 1; i < PANES; i += 1) await direct.call(PANE_SPAWN, { command: '/bin/sh', args: ['-c', 'exec sleep 3600'], name: `shell-${i}`, cwd: dir });
   await direct.call(AGENT_WAIT, { targets: ['agent'], until: ['idle'], timeoutMs: 60_000 });
   return { name: `box${index + 1}`, daemon, sshd, direct };

@@ -4,7 +4,14 @@ import { printText } from './output.ts';
 
 /** Whether a command spans every host: --fleet / --no-fleet, else `[fleet] by_default` of config.toml. */
 export function spansFleet(flag: boolean | undefined): boolean {
-  return flag ?? loadFleetConfig().byDefault;
+  if (flag !== undefined) return flag;
+  try {
+    return loadFleetConfig().byDefault;
+  } catch (error) {
+    // A broken config must not stop a command on this machine; the fleet commands say what is wrong.
+    process.stderr.write(`corral: ${(error as Error).message}; running on this machine only\n`);
+    return false;
+  }
 }
 
 /** This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command. */

@@ -106,9 +106,10 @@ export class HostLink implements Disposable {
   }
 
   /** The host's agents now, which also refreshes what is kept of them. */
-  async list(params: { all?: boolean } = {}): Promise<AgentListResult> {
+  async list(params: { all?: boolean; filter?: object } = {}): Promise<AgentListResult> {
     const result = await this.live().call(AGENT_LIST, params);
-    if (!params.all) this.keep(result.agents);
+    // Only a whole list is what the host has (a filtered one, or one with agentless panes, is not kept).
+    if (!params.all && (params.filter === undefined || Object.keys(params.filter).length === 0)) this.keep(result.agents);
     return result;
   }
 
