@@ -6,12 +6,14 @@
 // CORRAL_BENCH_WAITS: waits, default 30)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectFleet, DaemonClient, type Fleet } from '../src/client/index.ts';
+import { fileURLToPath } from 'node:url';
+import { connectFleet, DaemonConnection, type Fleet } from '../src/client/index.ts';
 import { AGENT_LIST, AGENT_WAIT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
-import { FAKE_AGENT } from '../test/daemon/agent-wait-fixture.ts';
-import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../test/helpers/daemon.ts';
-import { startSshd, type LocalSshd } from '../test/helpers/sshd.ts';
-import { summary } from './_lib.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../harness/daemon.ts';
+import { startSshd, type LocalSshd } from '../harness/sshd.ts';
+import { summary } from '../harness/figures.ts';
+
+const FAKE_AGENT = fileURLToPath(new URL('../test/fixtures/agents/fake-claude.mjs', import.meta.url));
 
 const HOSTS = 3;
 const PANES = 50;
@@ -22,7 +24,7 @@ interface Machine {
   name: string;
   daemon: DaemonProcess;
   sshd: LocalSshd;
-  direct: DaemonClient;
+  direct: DaemonConnection;
 }
 
 async function machine(index: number): Promise<Machine> {
@@ -32,7 +34,7 @@ async function machine(index: number): Promise<Machine> {
   // lasts long enough that the screen is seen working: with 30 ms, one trial of a run never saw it.
   writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[arbiter]\ndebounce_ms = 100\n');
   const [daemon, sshd] = await Promise.all([startDaemon({ dir }), startSshd()]);
-  const direct = await DaemonClient.connect(daemon.socket);
+  const direct = await DaemonConnection.connect(daemon.socket);
   await direct.call(PANE_SPAWN, { command: process.execPath, args: [FAKE_AGENT], name: 'agent', cwd: dir, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '500' } });
   for (let i = 1; i < PANES; i += 1) await direct.call(PANE_SPAWN, { command: '/bin/sh', args: ['-c', 'exec sleep 3600'], name: `shell-${i}`, cwd: dir });
   await direct.call(AGENT_WAIT, { targets: ['agent'], until: ['idle'], timeoutMs: 60_000 });

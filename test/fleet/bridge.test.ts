@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Duplex } from 'node:stream';
 import { describe, it } from 'node:test';
-import { DaemonClient } from '../../src/client/index.ts';
+import { DaemonConnection } from '../../src/client/index.ts';
 import { AGENT_LIST, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, makeTempDir } from '../helpers/daemon.ts';
+import { CORRAL_BIN, makeTempDir } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
 
 describe('corral server bridge', () => {
@@ -15,7 +15,7 @@ describe('corral server bridge', () => {
   it("joins its stdin and stdout to the daemon's socket, and a client speaks through it", async () => {
     const child = spawn(process.execPath, [CORRAL_BIN, '--socket', session.daemon.socket, 'server', 'bridge'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const client = DaemonClient.over(Duplex.from({ readable: child.stdout, writable: child.stdin }), 'the bridge');
+    const client = DaemonConnection.over(Duplex.from({ readable: child.stdout, writable: child.stdin }), 'the bridge');
     const [status, list] = await Promise.all([client.call(SERVER_STATUS, {}), client.call(AGENT_LIST, {})]);
     assert.equal(status.pid, session.daemon.pid);
     assert.deepEqual(list.agents, []);

@@ -6,7 +6,7 @@ import { ClientError, hostByName, loadFleetConfig, loadHosts, splitHostTarget } 
 import { ConfigError, parseConfig } from '../../src/daemon/config/index.ts';
 import { CorralError } from '../../src/protocol/errors.ts';
 import { isGroupTarget } from '../../src/protocol/pane-target.ts';
-import { makeTempDir } from '../helpers/daemon.ts';
+import { makeTempDir } from '../../harness/daemon.ts';
 
 const HOSTS = `
 [notify]

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connectFleet, DaemonClient, localHost, type Fleet, type FleetEvent } from '../../src/client/index.ts';
+import { connectFleet, DaemonConnection, localHost, type Fleet, type FleetEvent } from '../../src/client/index.ts';
 import { EVENTS_READ } from '../../src/protocol/methods/events.ts';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runCli } from '../helpers/cli.ts';
-import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../helpers/daemon.ts';
-import { startFleetHost, type FleetHost } from '../helpers/fleet.ts';
-import { waitFor } from '../helpers/wait.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 /**
  * A host whose sshd is gone shows offline within this: ssh sees its connection closed at once, and
@@ -131,7 +131,7 @@ describe('a fleet: this machine and two more, each reached through its own sshd 
     await waitFor(() => seen.some((e) => e.host === 'box1' && e.kind === 'agent.stateChanged' && e.data.to === 'done'), { timeoutMs: STEP_MS, what: "box1's events" });
 
     // box2's daemon runs on while no one can reach it: what it records then is missed, until the host is back.
-    const direct = await DaemonClient.connect(box2.daemon.socket);
+    const direct = await DaemonConnection.connect(box2.daemon.socket);
     try {
       await direct.call(PANE_SPAWN, { command: '/bin/sh', args: ['-c', 'sleep 60'], name: 'while-away', cwd: box2.daemon.dir });
       await box2.sshd.resume();

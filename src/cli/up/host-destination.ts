@@ -1,9 +1,11 @@
+import { loadHosts } from '../../client/index.ts';
+
 /**
- * The ssh destination of an agent's `host`: one with `@` is used as written; a bare name is handed to
- * ssh as it is (its own config may name it).
- * AT MERGE: resolve a bare name through `hostByName` of src/client/fleet/hosts.ts (the config's
- * `[[hosts]]`, `ssh = "user@box"`), and say so in docs/fleet.md.
+ * The ssh destination of an agent's `host`: one with `@` is used as written; a bare name that
+ * config.toml's `[[hosts]]` names is that host's `ssh` (docs/fleet.md); any other is handed to ssh
+ * as it is (its own config may name it).
  */
 export function sshDestination(host: string): string {
-  return host;
+  if (host.includes('@')) return host;
+  return loadHosts().find((spec) => spec.name === host)?.ssh ?? host;
 }
