@@ -64,6 +64,11 @@ describe('a fleet: this machine and two more, each reached through its own sshd 
     assert.deepEqual(list.hosts.map((h) => [h.name, total(h.counts)]), [['local', 0], ['box1', 1], ['box2', 1]]);
     assert.equal(list.fleet.needsYou, list.agents.filter((a) => a.state === 'done').length);
     assert.equal(list.fleet.counts.idle + list.fleet.counts.done, 2);
+
+    const events = await cli('events', '--fleet', '--json', '--filter', 'kind:pane.created');
+    assert.equal(events.code, 0, events.stderr);
+    const created = events.stdout.trim().split('\n').map((line) => JSON.parse(line) as { host: string; pane: { name: string } });
+    assert.deepEqual(created.map((e) => `${e.pane.name}@${e.host}`).sort(), ['north@box1', 'south@box2']);
   });
 
   it('waits across both hosts, and answers a blocked agent on the second from here', async () => {
