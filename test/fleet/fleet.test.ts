@@ -65,6 +65,10 @@ describe('a fleet: this machine and two more, each reached through its own sshd 
     assert.equal(list.fleet.needsYou, list.agents.filter((a) => a.state === 'done').length);
     assert.equal(list.fleet.counts.idle + list.fleet.counts.done, 2);
 
+    const top = await cli('top', '--once', '--fleet', '--json');
+    assert.equal(top.code, 0, top.stderr);
+    assert.deepEqual((JSON.parse(top.stdout) as { id: string; name: string }[]).map((row) => `${row.name} ${row.id}`).sort(), ['north w1:p1@box1', 'south w1:p1@box2']);
+
     const events = await cli('events', '--fleet', '--json', '--filter', 'kind:pane.created');
     assert.equal(events.code, 0, events.stderr);
     const created = events.stdout.trim().split('\n').map((line) => JSON.parse(line) as { host: string; pane: { name: string } });

@@ -3,6 +3,8 @@ import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
 import { INBOX_LIST } from '../../protocol/methods/inbox.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { withDaemon } from '../with-daemon.ts';
+import { qualify } from '../../client/index.ts';
+import { withFleet } from '../fleet.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
@@ -28,24 +30,32 @@ export function registerTopCommand(program: Command): void {
     .description('a live full-screen view of every agent, updated by the event stream; keys move, focus, attach, quit')
     .option('--once', 'print one frame as plain text and exit (with --json: the rows)')
     .option('--cols <n>', 'width of the --once frame (default: the terminal width, else 80)')
+    .option('--fleet', 'with --once: every host of the fleet, each pane as ID@HOST (docs/fleet.md)')
     .option('--detach-key <key>', 'the control key that leaves an attached pane: C-\\, C-], C-a ...', DEFAULT_DETACH_KEY)
-    .action(async (options: { once?: boolean; cols?: string; detachKey: string }, cmd: Command) => {
+    .action(async (options: { once?: boolean; cols?: string; detachKey: string; fleet?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const detachKey = parseDetachKey(options.detachKey);
       if (options.once) {
         const cols = options.cols === undefined ? process.stdout.columns || 80 : Number(options.cols);
         if (!Number.isInteger(cols) || cols < 20 || cols > 1000) throw new UsageError('--cols must be an integer from 20 to 1000');
         const rows = new TopRows();
-        await withDaemon(socket, async (client) => {
-          rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
-          rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
-        });
+        if (options.fleet) {
+          // Pane ids repeat across hosts: each row is named by its id on its host. A host that is away keeps its last known rows.
+          const list = await withFleet(socket, (fleet) => fleet.list());
+          rows.reset(list.agents.map(({ host, stale: _stale, ...info }) => ({ ...info, id: qualify(info.id, host) })));
+        } else {
+          await withDaemon(socket, async (client) => {
+            rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
+            rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
+          });
+        }
         const sorted = rows.sorted();
         const needing = rows.needing();
         if (json) return printJson(sorted.map((info) => ({ ...info, inbox: rows.inbox.of(info.id) })));
         return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false, needing }).join('\n'));
       }
       if (json) throw new UsageError('--json needs --once: the live view is for people');
+      if (options.fleet) throw new UsageError('the live view shows one host; --fleet goes with --once (or watch every host with `corral events --fleet --follow`)');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
       await withDaemon(socket, (client) => runTop(client, { stdin: process.stdin, stdout: process.stdout, detachKey, describe }));
     });
