@@ -4,12 +4,13 @@
 // Run: node --import tsx bench/params-check.ts   (prints one JSON line, then a line for people)
 import { CorralError } from '../src/protocol/errors.ts';
 import type { MethodDecl } from '../src/protocol/method.ts';
+import { checkParams } from '../src/protocol/params-check.ts';
 import { AGENT_ANSWER, AGENT_LIST, AGENT_PROMPT, AGENT_WAIT, EVENTS_READ, PANE_REPORT_AGENT, PANE_SEND, PANE_SPAWN, SERVER_STATUS } from '../src/protocol/methods/index.ts';
 
 const ITERATIONS = Number(process.env.CORRAL_BENCH_ITERATIONS ?? 200_000);
 
 /** What the dispatcher does with a request's params (src/daemon/rpc-server.ts). */
-const check = (method: MethodDecl<unknown, unknown>, params: unknown): unknown => method.params(params, '');
+const check = (method: MethodDecl<unknown, unknown>, params: unknown): unknown => checkParams(method, params);
 
 const VALID: [MethodDecl<any, any>, object][] = [
   [SERVER_STATUS, {}],

@@ -1,7 +1,8 @@
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
 import { CorralError } from '../protocol/errors.ts';
 import { ALL_METHODS } from '../protocol/methods/index.ts';
-import { isPlainObject } from '../protocol/validate.ts';
+import { checkParams } from '../protocol/params-check.ts';
+import { isPlainObject } from '../protocol/plain-object.ts';
 import type { Connection } from './connection.ts';
 import type { HandlerBinding, RequestContext } from './handler.ts';
 import type { Logger } from './logger.ts';
@@ -48,7 +49,7 @@ export class RpcServer {
       if (!ALL_METHODS.some((declared) => declared.name === method.name)) throw new Error(`method ${method.name} is not declared in ALL_METHODS`);
       this.server.addMethod(method.name, async (params: unknown, context: RequestContext) => {
         if (!this.accepting) throw new CorralError('shutting_down', 'the daemon is stopping; start it again and retry');
-        const checked = method.params(params, '');
+        const checked = checkParams(method, params);
         try {
           return await handle(checked, context);
         } catch (error) {

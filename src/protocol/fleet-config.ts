@@ -1,5 +1,5 @@
 import { MAX_SOCKET_PATH_BYTES } from './socket-path.ts';
-import { isPlainObject } from './validate.ts';
+import { isPlainObject } from './plain-object.ts';
 
 /**
  * One machine of the fleet, from a `[[hosts]]` table of config.toml (docs/config.md). The daemon

@@ -1,10 +1,10 @@
-import { str } from './validate.ts';
+import { Type } from '@sinclair/typebox';
 
 /**
  * A pane's id (`w1:p3`) or name, as every method that names a pane takes it. Where a method or
  * command takes several panes, a target may also be a group (see `isGroupTarget`).
  */
-export const paneTarget = str({ min: 1, max: 128 });
+export const paneTarget = Type.String({ minLength: 1, maxLength: 128 });
 
 /** `*` any run of characters, `?` one character; everything else literal; the whole text must match. */
 export function namePattern(pattern: string): RegExp {

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import { DisposableStore } from '../base/disposable.ts';
 import { ClientError, CorralError, DaemonConnection, type CorralClient } from '../client/index.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
+import { checkParams } from '../protocol/params-check.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from '../protocol/methods/attach.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
 import type { Board, BoardChange } from './board.ts';
@@ -167,33 +168,33 @@ export class PageSocket implements LeaseHolder {
     if (through) return this.passThrough(through, raw);
     switch (method) {
       case BOARD_GET.name:
-        BOARD_GET.params(raw, 'params');
+        checkParams(BOARD_GET, raw, 'params');
         return this.wholeBoard();
       case TERMINAL_OPEN.name:
-        return this.open(TERMINAL_OPEN.params(raw, 'params').target);
+        return this.open(checkParams(TERMINAL_OPEN, raw, 'params').target);
       case TERMINAL_CLOSE.name:
-        return this.closeTerminal(TERMINAL_CLOSE.params(raw, 'params').target);
+        return this.closeTerminal(checkParams(TERMINAL_CLOSE, raw, 'params').target);
       case TERMINAL_INPUT.name: {
-        const { target, data } = TERMINAL_INPUT.params(raw, 'params');
+        const { target, data } = checkParams(TERMINAL_INPUT, raw, 'params');
         const id = await this.paneId(target);
         this.needLease(id);
         await this.client.call('pane.send', { target: id, text: data });
         return { sent: data.length };
       }
       case TERMINAL_RESIZE.name: {
-        const { target, cols, rows } = TERMINAL_RESIZE.params(raw, 'params');
+        const { target, cols, rows } = checkParams(TERMINAL_RESIZE, raw, 'params');
         const id = await this.paneId(target);
         this.needLease(id);
         await this.client.connection.call(PANE_RESIZE, { target: id, cols, rows });
         return { cols, rows };
       }
       case LEASE_TAKE.name: {
-        const id = await this.paneId(LEASE_TAKE.params(raw, 'params').target);
+        const id = await this.paneId(checkParams(LEASE_TAKE, raw, 'params').target);
         if (!this.leases.take(id, this)) throw new WebError('lease_held', `${this.leases.info(id, this).holder} holds the control lease of ${id}`);
         return this.leases.info(id, this);
       }
       case LEASE_RELEASE.name: {
-        const id = await this.paneId(LEASE_RELEASE.params(raw, 'params').target);
+        const id = await this.paneId(checkParams(LEASE_RELEASE, raw, 'params').target);
         this.leases.release(id, this);
         return this.leases.info(id, this);
       }
@@ -204,7 +205,7 @@ export class PageSocket implements LeaseHolder {
 
   /** A daemon method a page may call as it is; answering or prompting waits while another viewer types. */
   private async passThrough(decl: MethodDecl<unknown, unknown>, raw: unknown): Promise<unknown> {
-    const params = decl.params(raw, 'params') as { target?: string };
+    const params = checkParams(decl, raw, 'params') as { target?: string };
     if ((decl.name === 'agent.answer' || decl.name === 'agent.prompt') && params.target !== undefined) {
       const id = await this.paneId(params.target);
       const lease = this.leases.info(id, this);

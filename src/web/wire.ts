@@ -3,6 +3,7 @@
  * frame, declared like the daemon's methods (src/protocol/method.ts) and checked by the same
  * validators. The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
  */
+import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { defineMethod, defineNotification, returns, type MethodDecl } from '../protocol/method.ts';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../protocol/methods/agent-act.ts';
 import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../protocol/methods/agent.ts';
@@ -10,7 +11,7 @@ import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
 import { EVENTS_READ } from '../protocol/methods/events.ts';
 import { paneCols, paneRows } from '../protocol/pane-size.ts';
 import { paneTarget } from '../protocol/pane-target.ts';
-import { params, str } from '../protocol/validate.ts';
+import { STRICT } from '../protocol/schema.ts';
 
 /** Errors only `corral web` answers, beside the daemon's (src/protocol/errors.ts), in the same shape. */
 export const WEB_ERRORS = {
@@ -25,8 +26,10 @@ export interface WebMethodDecl<P, R, N extends string = string> extends MethodDe
   readonly webErrors: readonly WebErrorCode[];
 }
 
-function defineWebMethod<const N extends string, P, R>(decl: WebMethodDecl<P, R, N>): WebMethodDecl<P, R, N> {
-  return defineMethod(decl) as WebMethodDecl<P, R, N>;
+function defineWebMethod<const N extends string, PS extends TObject, R>(
+  decl: Parameters<typeof defineMethod<N, PS, ReturnType<typeof returns<R>>>>[0] & { readonly webErrors: readonly WebErrorCode[] },
+): WebMethodDecl<Static<PS>, R, N> {
+  return defineMethod(decl) as WebMethodDecl<Static<PS>, R, N>;
 }
 
 /** The largest message a page may send; the server closes a socket that sends more (1009). */
@@ -55,7 +58,7 @@ export interface CardInbox {
 export const BOARD_GET = defineWebMethod({
   name: 'board.get',
   summary: 'Every agent as a card, and who holds the control lease of each pane.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<{ cards: BoardCard[]; leases: LeaseInfo[] }>(),
   errors: [],
   webErrors: [],
@@ -64,7 +67,7 @@ export const BOARD_GET = defineWebMethod({
 export const TERMINAL_OPEN = defineWebMethod({
   name: 'terminal.open',
   summary: "Mirror a pane's terminal on this socket (terminal.output); viewing never resizes the pane.",
-  params: params({ target: paneTarget }),
+  params: Type.Object({ target: paneTarget }, STRICT),
   result: returns<{ id: string; cols: number; rows: number; lease: LeaseInfo }>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
   webErrors: ['too_many_terminals'],
@@ -73,7 +76,7 @@ export const TERMINAL_OPEN = defineWebMethod({
 export const TERMINAL_CLOSE = defineWebMethod({
   name: 'terminal.close',
   summary: 'Stop mirroring the pane on this socket, and give back its lease if this socket held it.',
-  params: params({ target: paneTarget }),
+  params: Type.Object({ target: paneTarget }, STRICT),
   result: returns<{ closed: boolean }>(),
   errors: [],
   webErrors: [],
@@ -82,7 +85,7 @@ export const TERMINAL_CLOSE = defineWebMethod({
 export const TERMINAL_INPUT = defineWebMethod({
   name: 'terminal.input',
   summary: 'Type into the pane: only the holder of its control lease may.',
-  params: params({ target: paneTarget, data: str({ min: 1, max: 64 * 1024 }) }),
+  params: Type.Object({ target: paneTarget, data: Type.String({ minLength: 1, maxLength: 64 * 1024 }) }, STRICT),
   result: returns<{ sent: number }>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_input_full'],
   webErrors: ['lease_required'],
@@ -91,7 +94,7 @@ export const TERMINAL_INPUT = defineWebMethod({
 export const TERMINAL_RESIZE = defineWebMethod({
   name: 'terminal.resize',
   summary: "Resize the pane's PTY on purpose: only the holder of its control lease may.",
-  params: params({ target: paneTarget, cols: paneCols, rows: paneRows }),
+  params: Type.Object({ target: paneTarget, cols: paneCols, rows: paneRows }, STRICT),
   result: returns<{ cols: number; rows: number }>(),
   errors: ['pane_not_found', 'pane_exited'],
   webErrors: ['lease_required'],
@@ -100,7 +103,7 @@ export const TERMINAL_RESIZE = defineWebMethod({
 export const LEASE_TAKE = defineWebMethod({
   name: 'lease.take',
   summary: "Take the pane's control lease: one writer at a time, seen by every viewer, given back on close.",
-  params: params({ target: paneTarget }),
+  params: Type.Object({ target: paneTarget }, STRICT),
   result: returns<LeaseInfo>(),
   errors: ['pane_not_found'],
   webErrors: ['lease_held'],
@@ -109,7 +112,7 @@ export const LEASE_TAKE = defineWebMethod({
 export const LEASE_RELEASE = defineWebMethod({
   name: 'lease.release',
   summary: "Give back the pane's control lease.",
-  params: params({ target: paneTarget }),
+  params: Type.Object({ target: paneTarget }, STRICT),
   result: returns<LeaseInfo>(),
   errors: ['pane_not_found'],
   webErrors: [],

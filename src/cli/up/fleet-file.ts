@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
-import { isPlainObject } from '../../protocol/validate.ts';
+import { isPlainObject } from '../../protocol/plain-object.ts';
 
 /** A fleet file larger than this is not a fleet file (prompts included). */
 export const MAX_FLEET_FILE_BYTES = 1 << 20;

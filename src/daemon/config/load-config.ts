@@ -1,7 +1,7 @@
 import { parse, TomlError } from 'smol-toml';
 import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
 import { fleetProblemLine, readFleetConfig } from '../../protocol/fleet-config.ts';
-import { isPlainObject } from '../../protocol/validate.ts';
+import { isPlainObject } from '../../protocol/plain-object.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, DEFAULT_CONFIG, NOTIFY_PLACEHOLDERS, type CorralConfig, type KeySpec } from './config-schema.ts';
 

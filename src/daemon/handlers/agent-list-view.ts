@@ -1,11 +1,11 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { ROLLUP_ORDER, type WorkspaceRollup } from '../../protocol/methods/agent-query.ts';
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
-import type { Infer } from '../../protocol/validate.ts';
+import type { Static } from '@sinclair/typebox';
 import type { AGENT_LIST_FILTER } from '../../protocol/methods/agent-query.ts';
 import { namePattern } from '../../protocol/pane-target.ts';
 
-export type AgentListFilter = Infer<typeof AGENT_LIST_FILTER>;
+export type AgentListFilter = Static<typeof AGENT_LIST_FILTER>;
 
 export { namePattern };
 

@@ -1,7 +1,7 @@
 import type { ArbiterMemory } from '../../arbiter/index.ts';
 import { PANE_LIFECYCLES, type PaneLifecycle } from '../../protocol/methods/pane.ts';
 import { isPaneSize } from '../../protocol/pane-size.ts';
-import { isPlainObject } from '../../protocol/validate.ts';
+import { isPlainObject } from '../../protocol/plain-object.ts';
 import { STATE_FILE_VERSION } from './state-file.ts';
 
 /** One pane as the state file keeps it. */

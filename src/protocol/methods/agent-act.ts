@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { arrayOf, bool, described, int, optional, params, str, type Validator } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import type { AgentPrompt } from '../prompt.ts';
 import type { AgentState } from '../states.ts';
 import { paneTarget } from '../pane-target.ts';
@@ -12,12 +13,12 @@ export type PromptResult = { delivered: true; seq: number } | { queued: true; po
 export const AGENT_PROMPT = defineMethod({
   name: 'agent.prompt',
   summary: 'Type a prompt into the agent and submit it, or queue it until the agent is next idle (queue: true).',
-  params: params({
+  params: Type.Object({
     target,
-    text: str({ max: 1 << 20 }),
-    submit: optional(bool()),
-    queue: optional(bool()),
-  }),
+    text: Type.String({ maxLength: 1 << 20 }),
+    submit: Type.Optional(Type.Boolean()),
+    queue: Type.Optional(Type.Boolean()),
+  }, STRICT),
   result: returns<PromptResult>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'pane_input_full'],
 });
@@ -32,7 +33,7 @@ export interface QueuedPrompt {
 export const AGENT_QUEUE = defineMethod({
   name: 'agent.queue',
   summary: "The prompts waiting in the pane's steering queue, first to be delivered first.",
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<{ queued: number; prompts: QueuedPrompt[] }>(),
   errors: ['pane_not_found'],
 });
@@ -40,20 +41,17 @@ export const AGENT_QUEUE = defineMethod({
 export const AGENT_CLEAR_QUEUE = defineMethod({
   name: 'agent.clearQueue',
   summary: "Empty the pane's steering queue; nothing waiting in it is delivered.",
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<{ cleared: number }>(),
   errors: ['pane_not_found'],
 });
 
 export const DEFAULT_ANSWER_TIMEOUT_MS = 10_000;
 
-const optionNumber = int({ min: 0, max: 99 });
-const choiceId = str({ min: 1, max: 64 });
+const optionNumber = Type.Integer({ minimum: 0, maximum: 99 });
+const choiceId = Type.String({ minLength: 1, maxLength: 64 });
 /** A choice: its id in the prompt (`yes`), or, as before prompts were read, an option number typed as digits. */
-const choiceParam: Validator<number | string> = described(
-  (value, field) => (typeof value === 'string' ? choiceId(value, field) : optionNumber(value, field)),
-  { oneOf: [choiceId.schema, optionNumber.schema] },
-);
+const choiceParam = Type.Union([choiceId, optionNumber]);
 
 /** What `agent.answer` did: the agent left blocked (`state`), or shows its next prompt (`prompt`, still blocked). */
 export interface AnswerResult {
@@ -68,14 +66,14 @@ export interface AnswerResult {
 export const AGENT_ANSWER = defineMethod({
   name: 'agent.answer',
   summary: "Answer a blocked agent's prompt (promptId) with a choice id, keys or text; typed once, returns once the agent left blocked or shows its next prompt.",
-  params: params({
+  params: Type.Object({
     target,
-    choice: optional(choiceParam),
-    keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 64 })),
-    text: optional(str({ max: 1 << 16 })),
-    promptId: optional(str({ min: 1, max: 64 })),
-    timeoutMs: optional(int({ min: 1, max: 3_600_000 })),
-  }),
+    choice: Type.Optional(choiceParam),
+    keys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 64 })),
+    text: Type.Optional(Type.String({ maxLength: 1 << 16 })),
+    promptId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
+  }, STRICT),
   result: returns<AnswerResult>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'prompt_changed', 'invalid_params', 'invalid_key', 'timeout', 'cancelled'],
 });

@@ -1,6 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { arrayOf, bool, int, object, oneOf, optional, params, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { Literals, STRICT } from '../schema.ts';
 import type { AgentInfo, AgentProgress } from './agent.ts';
 import { paneTarget } from '../pane-target.ts';
 
@@ -12,12 +13,12 @@ export const ROLLUP_ORDER = ['blocked', 'working', 'done', 'idle', 'unknown'] as
 /** A name pattern for `agent.list`: `*` any run of characters, `?` one character, all else literal. */
 export const NAME_PATTERN_MAX = 128;
 
-export const AGENT_LIST_FILTER = object({
-  agent: optional(str({ min: 1, max: 64 })),
-  state: optional(arrayOf(oneOf(AGENT_STATES), { max: AGENT_STATES.length })),
-  workspace: optional(str({ min: 1, max: 64 })),
-  name: optional(str({ min: 1, max: NAME_PATTERN_MAX })),
-});
+export const AGENT_LIST_FILTER = Type.Object({
+  agent: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  state: Type.Optional(Type.Array(Literals(AGENT_STATES), { maxItems: AGENT_STATES.length })),
+  workspace: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_PATTERN_MAX })),
+}, STRICT);
 
 export interface WorkspaceRollup {
   workspace: string;
@@ -36,7 +37,7 @@ export interface AgentListResult {
 export const AGENT_LIST = defineMethod({
   name: 'agent.list',
   summary: 'Every pane with an identified agent (all panes with `all`), filtered, with a rollup per workspace.',
-  params: params({ filter: optional(AGENT_LIST_FILTER), all: optional(bool()) }),
+  params: Type.Object({ filter: Type.Optional(AGENT_LIST_FILTER), all: Type.Optional(Type.Boolean()) }, STRICT),
   result: returns<AgentListResult>(),
   errors: [],
 });
@@ -60,16 +61,16 @@ export interface AgentReadResult {
 export const AGENT_READ = defineMethod({
   name: 'agent.read',
   summary: "The pane's screen, scrollback, or exactly what detection reads; never marks the pane seen.",
-  params: params({
+  params: Type.Object({
     target,
-    source: optional(oneOf(AGENT_READ_SOURCES)),
-    lines: optional(int({ min: 1, max: 100_000 })),
-    ansi: optional(bool()),
+    source: Type.Optional(Literals(AGENT_READ_SOURCES)),
+    lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    ansi: Type.Optional(Type.Boolean()),
     /** Screen and detection: leave out the blank rows below the last row with text before `lines` counts. */
-    trim: optional(bool()),
+    trim: Type.Optional(Type.Boolean()),
     /** Screen and detection: only the rows of this region, as manifests name regions (`above_prompt_box`: above the composer); plain text. */
-    region: optional(str({ min: 1, max: 64 })),
-  }),
+    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  }, STRICT),
   result: returns<AgentReadResult>(),
   errors: ['pane_not_found', 'invalid_params'],
 });
@@ -77,7 +78,7 @@ export const AGENT_READ = defineMethod({
 export const AGENT_FOCUS = defineMethod({
   name: 'agent.focus',
   summary: 'Mark the pane seen (done becomes idle); the change is published like any other.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<AgentInfo>(),
   errors: ['pane_not_found'],
 });
@@ -85,7 +86,7 @@ export const AGENT_FOCUS = defineMethod({
 export const PANE_FOCUS = defineMethod({
   name: 'pane.focus',
   summary: 'Mark the pane seen (done becomes idle), as a person looking at it would.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<AgentInfo>(),
   errors: ['pane_not_found'],
 });

@@ -1,6 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { arrayOf, bool, int, oneOf, optional, params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { Literals, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** A wait names at most this many targets. */
@@ -31,17 +32,24 @@ export interface AgentWaitResult {
 export const AGENT_WAIT = defineMethod({
   name: 'agent.wait',
   summary: 'Wait until any or all targets are in one of the states (level-triggered), or time out.',
-  params: params({
-    targets: optional(arrayOf(paneTarget, { min: 1, max: MAX_WAIT_TARGETS, hint: 'must name at least one pane, or be left out with allAgents' })),
-    allAgents: optional(bool()),
-    allowUnknown: optional(bool()),
-    read: optional(bool()),
-    until: optional(arrayOf(oneOf(AGENT_STATES), { min: 1, max: AGENT_STATES.length, hint: 'must name at least one state, or be left out' })),
-    mode: optional(oneOf(WAIT_MODES)),
-    timeoutMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
-    sinceSeq: optional(int({ min: 0 })),
-    stableMs: optional(int({ min: 0, max: MAX_WAIT_MS })),
-  }),
+  params: Type.Object(
+    {
+      targets: Type.Optional(
+        Type.Array(paneTarget, { minItems: 1, maxItems: MAX_WAIT_TARGETS, errorMessage: 'must name at least one pane, or be left out with allAgents' }),
+      ),
+      allAgents: Type.Optional(Type.Boolean()),
+      allowUnknown: Type.Optional(Type.Boolean()),
+      read: Type.Optional(Type.Boolean()),
+      until: Type.Optional(
+        Type.Array(Literals(AGENT_STATES), { minItems: 1, maxItems: AGENT_STATES.length, errorMessage: 'must name at least one state, or be left out' }),
+      ),
+      mode: Type.Optional(Literals(WAIT_MODES)),
+      timeoutMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_MS })),
+      sinceSeq: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+      stableMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_MS })),
+    },
+    STRICT,
+  ),
   result: returns<AgentWaitResult>(),
   errors: ['pane_not_found', 'no_agent', 'agent_gone', 'timeout', 'cancelled'],
 });

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { params, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import type { AgentState, RawState } from '../states.ts';
 import type { PaneLifecycle } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';
@@ -42,7 +43,7 @@ const target = paneTarget;
 export const AGENT_GET = defineMethod({
   name: 'agent.get',
   summary: "One pane's agent: identity, effective state, seen, revision and what decided.",
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<AgentInfo>(),
   errors: ['pane_not_found'],
 });
@@ -50,7 +51,7 @@ export const AGENT_GET = defineMethod({
 export const AGENT_EXPLAIN = defineMethod({
   name: 'agent.explain',
   summary: 'Why the pane has its state: the detection explain of its screen plus the arbiter view.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<AgentExplainResult>(),
   errors: ['pane_not_found'],
 });

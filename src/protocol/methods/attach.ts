@@ -1,5 +1,6 @@
 import { defineMethod, defineNotification, returns } from '../method.ts';
-import { int, optional, params, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
@@ -16,12 +17,15 @@ export const PANE_ATTACH = defineMethod({
   name: 'pane.attach',
   summary:
     "Mirror the pane on this connection: pane.output carries a full redraw, then the raw output, until pane.detach, exit or disconnect.",
-  params: params({
-    target,
-    // The attaching terminal's size; the pane takes it (the latest resize of any client wins).
-    cols: optional(paneCols),
-    rows: optional(paneRows),
-  }),
+  params: Type.Object(
+    {
+      target,
+      // The attaching terminal's size; the pane takes it (the latest resize of any client wins).
+      cols: Type.Optional(paneCols),
+      rows: Type.Optional(paneRows),
+    },
+    STRICT,
+  ),
   result: returns<PaneAttachResult>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
@@ -29,7 +33,7 @@ export const PANE_ATTACH = defineMethod({
 export const PANE_DETACH = defineMethod({
   name: 'pane.detach',
   summary: 'Stop mirroring the pane on this connection; the pane keeps running.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<{ detached: boolean }>(),
   errors: ['pane_not_found'],
 });

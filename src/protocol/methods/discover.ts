@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 
 /** An OpenRPC document (https://spec.open-rpc.org), as `rpc.discover` answers it. */
 export interface OpenRpcDocument {
@@ -13,7 +14,7 @@ export interface OpenRpcDocument {
 export const RPC_DISCOVER = defineMethod({
   name: 'rpc.discover',
   summary: 'The OpenRPC document of this protocol: every method, its params, result and errors, and every notification and event.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<OpenRpcDocument>(),
   errors: [],
 });

@@ -1,7 +1,8 @@
 import type { EventEnvelope } from '../notifications.ts';
 import { defineMethod, defineNotification, returns } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { described, int, optional, params, str, type Validator } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import { CorralError } from '../errors.ts';
 import { inGroup, isGroupTarget } from '../pane-target.ts';
 import type { AgentInfo } from './agent.ts';
@@ -179,18 +180,15 @@ export function matchesEventFilter(filter: EventFilter, event: EventEnvelope, ag
   return true;
 }
 
-const filterText: Validator<string> = described(
-  (value, field) => {
-    const text = str({ max: 4096 })(value, field);
-    parseEventFilter(text, field);
-    return text;
-  },
-  { type: 'string', maxLength: 4096, description: 'field:value[,value] terms: kind, pane (an id, a name, @WORKSPACE or a pattern), agent, workspace, state (docs/events.md)' },
-);
+/** Parsed by the handler (parseEventFilter), which refuses a bad term with invalid_params naming `filter`. */
+const filterText = Type.String({
+  maxLength: 4096,
+  description: 'field:value[,value] terms: kind, pane (an id, a name, @WORKSPACE or a pattern), agent, workspace, state (docs/events.md)',
+});
 
-const cursor = int({ min: 0, max: Number.MAX_SAFE_INTEGER });
+const cursor = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 /** The stream a cursor belongs to: each daemon start is a new epoch (returned with every cursor). */
-const epoch = str({ min: 1, max: 64 });
+const epoch = Type.String({ minLength: 1, maxLength: 64 });
 
 /** The consistent view a subscriber starts from: taken at the returned cursor. */
 export interface EventsSnapshot {
@@ -202,7 +200,7 @@ export interface EventsSnapshot {
 export const EVENTS_SUBSCRIBE = defineMethod({
   name: 'events.subscribe',
   summary: 'Stream events on this connection as `event` notifications, from `since` (exclusive) or from now.',
-  params: params({ since: optional(cursor), epoch: optional(epoch), filter: optional(filterText) }),
+  params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText) }, STRICT),
   result: returns<{ cursor: number; epoch: string; snapshot: EventsSnapshot }>(),
   errors: ['cursor_too_old'],
 });
@@ -210,7 +208,7 @@ export const EVENTS_SUBSCRIBE = defineMethod({
 export const EVENTS_UNSUBSCRIBE = defineMethod({
   name: 'events.unsubscribe',
   summary: "Stop this connection's event stream.",
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<{ unsubscribed: boolean }>(),
   errors: [],
 });
@@ -222,7 +220,7 @@ export const MAX_EVENTS_READ_BYTES = 4 << 20;
 export const EVENTS_READ = defineMethod({
   name: 'events.read',
   summary: 'Retained events after `since` (exclusive), oldest first, at most `limit` and 4 MiB of them; `more` when some were left.',
-  params: params({ since: optional(cursor), epoch: optional(epoch), filter: optional(filterText), limit: optional(int({ min: 1, max: MAX_EVENTS_READ })) }),
+  params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENTS_READ })) }, STRICT),
   result: returns<{ cursor: number; epoch: string; oldest: number; events: CorralEvent[]; more: boolean }>(),
   errors: ['cursor_too_old'],
 });
@@ -230,7 +228,7 @@ export const EVENTS_READ = defineMethod({
 export const EVENTS_CURSOR = defineMethod({
   name: 'events.cursor',
   summary: 'The cursor of the last published event (0 before any) with its epoch, and the oldest retained cursor: a place to resume from later.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<{ cursor: number; epoch: string; oldest: number }>(),
   errors: [],
 });

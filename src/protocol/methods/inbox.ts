@@ -1,6 +1,7 @@
 import { defineMethod, returns } from '../method.ts';
 import type { AgentPrompt } from '../prompt.ts';
-import { arrayOf, bool, int, optional, params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 
 /**
  * One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,
@@ -29,7 +30,7 @@ export const MAX_INBOX_ITEMS = 1000;
 export const INBOX_LIST = defineMethod({
   name: 'inbox.list',
   summary: 'The attention inbox: every unacknowledged blocked or done item, oldest first.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<{ items: InboxItem[] }>(),
   errors: [],
 });
@@ -37,10 +38,10 @@ export const INBOX_LIST = defineMethod({
 export const INBOX_ACK = defineMethod({
   name: 'inbox.ack',
   summary: 'Acknowledge inbox items by id, or all of them; focusing or answering a pane acknowledges its items too.',
-  params: params({
-    ids: optional(arrayOf(int({ min: 1, max: Number.MAX_SAFE_INTEGER }), { max: MAX_INBOX_ITEMS })),
-    all: optional(bool()),
-  }),
+  params: Type.Object({
+    ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), { maxItems: MAX_INBOX_ITEMS })),
+    all: Type.Optional(Type.Boolean()),
+  }, STRICT),
   result: returns<{ acknowledged: number[] }>(),
   errors: ['invalid_params'],
 });

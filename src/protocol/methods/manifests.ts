@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 
 export interface ManifestEntry {
   id: string;
@@ -27,7 +28,7 @@ export interface ManifestsResult {
 export const SERVER_MANIFESTS = defineMethod({
   name: 'server.manifests',
   summary: 'The agent manifests in use, their versions and sources, and files that failed to load.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<ManifestsResult>(),
   errors: [],
 });
@@ -35,7 +36,7 @@ export const SERVER_MANIFESTS = defineMethod({
 export const SERVER_RELOAD_MANIFESTS = defineMethod({
   name: 'server.reloadManifests',
   summary: 'Reload manifests from every source, atomically; a broken file never replaces working rules.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<ManifestsResult>(),
   errors: [],
 });

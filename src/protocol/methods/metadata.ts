@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { int, optional, params, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** What one source reported for display; fields it left out are absent. Times are ms since the epoch. */
@@ -30,15 +31,15 @@ export const MAX_METADATA_TTL_MS = 86_400_000;
 export const PANE_REPORT_METADATA = defineMethod({
   name: 'pane.reportMetadata',
   summary: 'Display-only metadata for a pane (title, display agent, state label, tokens); never changes state; expires after its TTL.',
-  params: params({
+  params: Type.Object({
     target: paneTarget,
-    source: str({ min: 1, max: 64 }),
-    title: optional(str({ max: 256 })),
-    displayAgent: optional(str({ max: 64 })),
-    stateLabel: optional(str({ max: 64 })),
-    tokens: optional(int({ min: 0, max: Number.MAX_SAFE_INTEGER })),
-    ttlMs: optional(int({ min: 1, max: MAX_METADATA_TTL_MS })),
-  }),
+    source: Type.String({ minLength: 1, maxLength: 64 }),
+    title: Type.Optional(Type.String({ maxLength: 256 })),
+    displayAgent: Type.Optional(Type.String({ maxLength: 64 })),
+    stateLabel: Type.Optional(Type.String({ maxLength: 64 })),
+    tokens: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    ttlMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_METADATA_TTL_MS })),
+  }, STRICT),
   result: returns<{ metadata: PaneMetadata | null }>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'not_in_pane'],
 });

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { arrayOf, bool, int, object, oneOf, optional, params, recordOf, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { Literals, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
@@ -55,31 +56,38 @@ export interface PaneDetail extends PaneInfo {
 }
 
 const target = paneTarget;
-const name = str({
-  min: 1,
-  max: 64,
-  pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
-  hint: 'letters, digits, ".", "_" or "-", starting with a letter or digit',
+const name = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+  errorMessage: 'letters, digits, ".", "_" or "-", starting with a letter or digit',
 });
-const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const absolutePath = str({ min: 1, max: 4096, pattern: /^\//, hint: 'an absolute path' });
+const envName = Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' });
+const absolutePath = Type.String({ minLength: 1, maxLength: 4096, pattern: '^/', errorMessage: 'an absolute path' });
 
 export const PANE_SPAWN = defineMethod({
   name: 'pane.spawn',
   summary: 'Start a command on a new PTY pane.',
-  params: params({
-    command: str({ min: 1, max: 4096 }),
-    args: optional(arrayOf(str({ max: 65536 }), { max: 1024 })),
-    name: optional(name),
-    workspace: optional(name),
-    cwd: optional(absolutePath),
-    env: optional(recordOf(str({ max: 65536 }), { max: 1024, key: envName })),
-    cols: optional(paneCols),
-    rows: optional(paneRows),
-    integrate: optional(bool()),
-    /** The calling shell's PATH and folder: stand in for a missing `env.PATH` and `cwd` (docs/protocol.md). */
-    caller: optional(object({ path: optional(str({ max: 65536 })), cwd: optional(absolutePath) })),
-  }),
+  params: Type.Object(
+    {
+      command: Type.String({ minLength: 1, maxLength: 4096 }),
+      args: Type.Optional(Type.Array(Type.String({ maxLength: 65536 }), { maxItems: 1024 })),
+      name: Type.Optional(name),
+      workspace: Type.Optional(name),
+      cwd: Type.Optional(absolutePath),
+      env: Type.Optional(Type.Record(envName, Type.String({ maxLength: 65536 }), { ...STRICT, maxProperties: 1024 })),
+      cols: Type.Optional(paneCols),
+      rows: Type.Optional(paneRows),
+      integrate: Type.Optional(Type.Boolean()),
+      caller: Type.Optional(
+        Type.Object(
+          { path: Type.Optional(Type.String({ maxLength: 65536 })), cwd: Type.Optional(absolutePath) },
+          { ...STRICT, description: "The calling shell's PATH and folder: stand in for a missing `env.PATH` and `cwd` (docs/protocol.md)." },
+        ),
+      ),
+    },
+    STRICT,
+  ),
   result: returns<PaneInfo>(),
   errors: ['name_taken', 'spawn_failed'],
 });
@@ -87,7 +95,7 @@ export const PANE_SPAWN = defineMethod({
 export const PANE_LIST = defineMethod({
   name: 'pane.list',
   summary: 'Every pane, running or exited.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<{ panes: PaneInfo[] }>(),
   errors: [],
 });
@@ -95,7 +103,7 @@ export const PANE_LIST = defineMethod({
 export const PANE_GET = defineMethod({
   name: 'pane.get',
   summary: 'One pane with its foreground process and title.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<PaneDetail>(),
   errors: ['pane_not_found'],
 });
@@ -103,7 +111,7 @@ export const PANE_GET = defineMethod({
 export const PANE_KILL = defineMethod({
   name: 'pane.kill',
   summary: 'End the pane process group if running (SIGHUP, then SIGKILL) and remove the pane.',
-  params: params({ target }),
+  params: Type.Object({ target }, STRICT),
   result: returns<PaneInfo>(),
   errors: ['pane_not_found'],
 });
@@ -111,7 +119,7 @@ export const PANE_KILL = defineMethod({
 export const PANE_RESIZE = defineMethod({
   name: 'pane.resize',
   summary: 'Resize the PTY and the emulator.',
-  params: params({ target, cols: paneCols, rows: paneRows }),
+  params: Type.Object({ target, cols: paneCols, rows: paneRows }, STRICT),
   result: returns<PaneInfo>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
@@ -119,11 +127,14 @@ export const PANE_RESIZE = defineMethod({
 export const PANE_SEND = defineMethod({
   name: 'pane.send',
   summary: 'Write text, then named keys (Enter, Escape, Up, Tab, C-c, ...), to the pane.',
-  params: params({
-    target,
-    text: optional(str({ max: 1 << 20 })),
-    keys: optional(arrayOf(str({ min: 1, max: 32 }), { max: 1024 })),
-  }),
+  params: Type.Object(
+    {
+      target,
+      text: Type.Optional(Type.String({ maxLength: 1 << 20 })),
+      keys: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 1024 })),
+    },
+    STRICT,
+  ),
   result: returns<{ bytes: number }>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'invalid_key', 'pane_input_full'],
 });
@@ -136,15 +147,19 @@ export const MAX_READ_LINES = 2000;
 export const PANE_READ = defineMethod({
   name: 'pane.read',
   summary: 'The screen (bottom rows of the buffer) or the scrollback, as text; works on exited panes.',
-  params: params({
-    target,
-    source: optional(oneOf(READ_SOURCES)),
-    lines: optional(int({ min: 1, max: 100_000 })),
-    offset: optional(int({ min: 0, max: 1_000_000 })),
-    ansi: optional(bool()),
-    /** Screen: leave out the blank rows below the last row with text, so `lines` counts rows with text. */
-    trim: optional(bool()),
-  }),
+  params: Type.Object(
+    {
+      target,
+      source: Type.Optional(Literals(READ_SOURCES)),
+      lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+      ansi: Type.Optional(Type.Boolean()),
+      trim: Type.Optional(
+        Type.Boolean({ description: 'Screen: leave out the blank rows below the last row with text, so `lines` counts rows with text.' }),
+      ),
+    },
+    STRICT,
+  ),
   /** `more` (scrollback only): older lines remain beyond this page. */
   result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number; more?: boolean }>(),
   errors: ['pane_not_found'],
@@ -154,7 +169,7 @@ export const PANE_RESPAWN = defineMethod({
   name: 'pane.respawn',
   summary:
     "Start a lost or exited pane's command again: same id, name, cwd and size; with the agent's resume form and session id when its manifest declares one.",
-  params: params({ target, fresh: optional(bool()) }),
+  params: Type.Object({ target, fresh: Type.Optional(Type.Boolean()) }, STRICT),
   result: returns<PaneInfo & { resumed: string | null }>(),
   errors: ['pane_not_found', 'pane_running', 'pane_external', 'spawn_failed'],
 });

@@ -1,5 +1,6 @@
 import { defineMethod, defineNotification, returns } from '../method.ts';
-import { bool, optional, params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 export interface PaneRecordResult {
@@ -15,7 +16,7 @@ export const PANE_RECORD = defineMethod({
   name: 'pane.record',
   summary:
     "Stream the pane's output (and, with input, what is typed into it) on this connection as pane.recorded, starting with its current screen (sent before this reply); never resizes it or marks it seen.",
-  params: params({ target: paneTarget, input: optional(bool()) }),
+  params: Type.Object({ target: paneTarget, input: Type.Optional(Type.Boolean()) }, STRICT),
   result: returns<PaneRecordResult>(),
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });

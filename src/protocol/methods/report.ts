@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { int, optional, params, str } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** A report's answer: rejections are answers, never errors, so that hooks stay quiet. */
@@ -9,25 +10,25 @@ export interface ReportAnswer {
 }
 
 /** Absent: the reporter is an agent started outside Corral, listed as an external pane by source and session. */
-const target = optional(paneTarget);
-const source = str({ min: 1, max: 64 });
-const session = str({ min: 1, max: 256 });
-const pid = int({ min: 1, max: 2 ** 31 - 1 });
+const target = Type.Optional(paneTarget);
+const source = Type.String({ minLength: 1, maxLength: 64 });
+const session = Type.String({ minLength: 1, maxLength: 256 });
+const pid = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 
 export const PANE_REPORT_AGENT = defineMethod({
   name: 'pane.reportAgent',
   summary: "A hook's report of its agent's state (working, idle, blocked), with sequence, session and pid.",
-  params: params({
+  params: Type.Object({
     target,
     source,
-    agent: str({ min: 1, max: 64 }),
-    state: str({ min: 1, max: 32 }),
-    session: optional(session),
-    seq: optional(int({ min: 0, max: Number.MAX_SAFE_INTEGER })),
-    ts: optional(int({ min: 0, max: 2 ** 40 })),
-    message: optional(str({ max: 4096 })),
-    pid: optional(pid),
-  }),
+    agent: Type.String({ minLength: 1, maxLength: 64 }),
+    state: Type.String({ minLength: 1, maxLength: 32 }),
+    session: Type.Optional(session),
+    seq: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+    ts: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40 })),
+    message: Type.Optional(Type.String({ maxLength: 4096 })),
+    pid: Type.Optional(pid),
+  }, STRICT),
   result: returns<ReportAnswer>(),
   errors: ['pane_not_found'],
 });
@@ -35,7 +36,7 @@ export const PANE_REPORT_AGENT = defineMethod({
 export const PANE_RELEASE_AGENT = defineMethod({
   name: 'pane.releaseAgent',
   summary: "A hook's word that its agent session ended.",
-  params: params({ target, source, session: optional(session), pid: optional(pid) }),
+  params: Type.Object({ target, source, session: Type.Optional(session), pid: Type.Optional(pid) }, STRICT),
   result: returns<ReportAnswer>(),
   errors: ['pane_not_found'],
 });
@@ -43,7 +44,7 @@ export const PANE_RELEASE_AGENT = defineMethod({
 export const PANE_REPORT_SESSION = defineMethod({
   name: 'pane.reportSession',
   summary: 'Session identity only: which agent session runs in the pane, without a state.',
-  params: params({ target, source, agent: optional(str({ min: 1, max: 64 })), session, pid: optional(pid) }),
+  params: Type.Object({ target, source, agent: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), session, pid: Type.Optional(pid) }, STRICT),
   result: returns<ReportAnswer>(),
   errors: ['pane_not_found'],
 });

@@ -1,5 +1,6 @@
 import { defineMethod, returns } from '../method.ts';
-import { bool, params } from '../validate.ts';
+import { Type } from '@sinclair/typebox';
+import { STRICT } from '../schema.ts';
 
 export interface ServerStatus {
   version: string; // the daemon's package version
@@ -17,7 +18,7 @@ export interface ServerStatus {
 export const SERVER_STATUS = defineMethod({
   name: 'server.status',
   summary: 'Daemon version, protocol version, pid, uptime, pane count, open connections and pending waits.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<ServerStatus>(),
   errors: [],
 });
@@ -35,7 +36,7 @@ export interface ConfigReloadResult {
 export const SERVER_RELOAD_CONFIG = defineMethod({
   name: 'server.reloadConfig',
   summary: 'Read config.toml again (as SIGHUP does): apply the changed keys that can change live, and name those that need a restart.',
-  params: params({}),
+  params: Type.Object({}, STRICT),
   result: returns<ConfigReloadResult>(),
   errors: ['config_invalid'],
 });
@@ -43,7 +44,7 @@ export const SERVER_RELOAD_CONFIG = defineMethod({
 export const SERVER_STOP = defineMethod({
   name: 'server.stop',
   summary: 'Stop the daemon after answering. `panes: false` leaves the agents running in the pty host; `panes: true` ends every pane (SIGHUP, then SIGKILL) and the host.',
-  params: params({ panes: bool() }),
+  params: Type.Object({ panes: Type.Boolean() }, STRICT),
   result: returns<{ panes: number; ending: boolean }>(),
   errors: [],
 });

@@ -1,18 +1,25 @@
+import { Kind, type TSchema } from '@sinclair/typebox';
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { EVENT_KINDS } from '../methods/events.ts';
 import { ALL_METHODS, ALL_NOTIFICATIONS } from '../methods/index.ts';
 import type { OpenRpcDocument } from '../methods/discover.ts';
-import type { JsonSchema } from '../validate.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../version.ts';
 import { WIRE_TYPES } from './wire-types.generated.ts';
+import { Published } from './published.ts';
 
 export const OPENRPC_VERSION = '1.3.2';
 
 /** Errors any method can answer with, whatever it declares (docs/protocol.md, "Errors"). */
 export const GENERIC_ERRORS: readonly ErrorCode[] = ['invalid_params', 'internal_error', 'shutting_down'];
 
+type JsonSchema = Record<string, unknown>;
+
 function errorObject(code: ErrorCode) {
   return { code: ERRORS[code].rpc, message: ERRORS[code].summary, data: { code } };
+}
+
+function isSchema(value: unknown): value is TSchema {
+  return typeof value === 'object' && value !== null && Kind in value;
 }
 
 function paramsOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
@@ -21,37 +28,34 @@ function paramsOf(schema: JsonSchema): { name: string; schema: JsonSchema; requi
   return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
 }
 
-function resultOf(name: string): JsonSchema {
-  const schema = WIRE_TYPES.results[name];
-  if (!schema) throw new Error(`no generated result schema for ${name}; run npm run schema:types`);
+function frozen(table: Record<string, JsonSchema>, name: string): JsonSchema {
+  const schema = table[name];
+  if (!schema) throw new Error(`no schema declared for ${name}`);
   return schema;
 }
 
 /**
- * The OpenRPC document `rpc.discover` answers, built from the method declarations: params from their
- * validators, results, notifications and events from the generated wire types, errors from ERRORS.
+ * The OpenRPC document `rpc.discover` answers, built from the declarations: params, results,
+ * notifications and events from their schemas (named ones become components), errors from ERRORS.
  * Notifications and events ride in the `x-notifications` and `x-events` extensions.
  */
 export function openRpcDocument(packageVersion: string): OpenRpcDocument {
+  const published = new Published();
   const methods = ALL_METHODS.map((method) => ({
     name: method.name,
     summary: method.summary,
     paramStructure: 'by-name',
-    params: paramsOf(method.params.schema ?? {}),
-    result: { name: 'result', schema: resultOf(method.name) },
+    params: paramsOf(published.schema(method.params)),
+    result: { name: 'result', schema: isSchema(method.result) ? published.schema(method.result) : frozen(WIRE_TYPES.results, method.name) },
     errors: [...new Set([...method.errors, ...GENERIC_ERRORS])].map(errorObject),
   }));
-  const notifications = ALL_NOTIFICATIONS.map((notification) => {
-    const schema = WIRE_TYPES.notifications[notification.name];
-    if (!schema) throw new Error(`no generated schema for notification ${notification.name}; run npm run schema:types`);
-    return { name: notification.name, summary: notification.summary, params: schema };
-  });
+  const notifications = ALL_NOTIFICATIONS.map((notification) => ({
+    name: notification.name,
+    summary: notification.summary,
+    params: isSchema(notification.params) ? published.schema(notification.params) : frozen(WIRE_TYPES.notifications, notification.name),
+  }));
   const events = Object.fromEntries(
-    EVENT_KINDS.map((kind) => {
-      const schema = WIRE_TYPES.events[kind];
-      if (!schema) throw new Error(`no generated schema for event ${kind}; run npm run schema:types`);
-      return [kind, schema];
-    }),
+    EVENT_KINDS.map((kind) => [kind, frozen(WIRE_TYPES.events, kind)]),
   );
   return {
     openrpc: OPENRPC_VERSION,
@@ -61,7 +65,10 @@ export function openRpcDocument(packageVersion: string): OpenRpcDocument {
       description: `JSON-RPC 2.0 over a Unix socket, one message per line (docs/protocol.md). Daemon ${packageVersion}.`,
     },
     methods,
-    components: { schemas: WIRE_TYPES.components, errors: Object.fromEntries(Object.keys(ERRORS).map((code) => [code, errorObject(code as ErrorCode)])) },
+    components: {
+      schemas: { ...WIRE_TYPES.components, ...published.components() },
+      errors: Object.fromEntries(Object.keys(ERRORS).map((code) => [code, errorObject(code as ErrorCode)])),
+    },
     'x-notifications': notifications,
     'x-events': events,
   };
