@@ -1,3 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Literals } from './schema.ts';
+
 /**
  * What a blocked agent asks, as data (docs/protocol.md, "The prompt"): read from its screen by the
  * manifest's prompt readers, with the kind from its own reports (OSC 7501 `kind`, hook payloads)
@@ -11,29 +14,30 @@ export function isPromptKind(value: unknown): value is PromptKind {
 }
 
 /** One answer the prompt offers, as shown. */
-export interface PromptChoice {
-  /** Stable within the prompt: the label in lower case, words joined by `-` (`yes`, `no-exit`, `cancel`). */
-  id: string;
-  /** The label as the agent draws it, without its number or key hint. */
-  label: string;
-  /** The key names that choose it, typed in order (`["1"]`, `["y"]`, `["Escape"]`, `["Down", "Enter"]`); empty when no key is known. */
-  keys: string[];
-  /** The choice the cursor is on: Enter takes it. */
-  default: boolean;
-}
+export const PromptChoice = Type.Object(
+  {
+    id: Type.String({ description: 'Stable within the prompt: the label in lower case, words joined by `-` (`yes`, `no-exit`, `cancel`).' }),
+    label: Type.String({ description: 'The label as the agent draws it, without its number or key hint.' }),
+    keys: Type.Array(Type.String(), {
+      description: 'The key names that choose it, typed in order (`["1"]`, `["y"]`, `["Escape"]`, `["Down", "Enter"]`); empty when no key is known.',
+    }),
+    default: Type.Boolean({ description: 'The choice the cursor is on: Enter takes it.' }),
+  },
+  { $id: 'PromptChoice', description: 'One answer the prompt offers, as shown.' },
+);
+export type PromptChoice = Static<typeof PromptChoice>;
 
 /** The prompt a blocked agent shows. */
-export interface AgentPrompt {
-  /** This prompt instance: changes when the dialog changes, and each time the agent is blocked anew. */
-  id: string;
-  kind: PromptKind;
-  /** The question as a person reads it, at most a few lines joined by "\n". */
-  text: string;
-  choices: PromptChoice[];
-  /** The answer is text typed into the form (a free-text question), submitted with Enter. */
-  freeText: boolean;
-  /** Why there are no choices, or what else to know about them; null when there is nothing to add. */
-  note: string | null;
-  /** Where it was read: `screen:<reader id>`, or `report:<source>` when the screen showed no reader's dialog. */
-  source: string;
-}
+export const AgentPrompt = Type.Object(
+  {
+    id: Type.String({ description: 'This prompt instance: changes when the dialog changes, and each time the agent is blocked anew.' }),
+    kind: Literals(PROMPT_KINDS),
+    text: Type.String({ description: 'The question as a person reads it, at most a few lines joined by "\\n".' }),
+    choices: Type.Array(PromptChoice),
+    freeText: Type.Boolean({ description: 'The answer is text typed into the form (a free-text question), submitted with Enter.' }),
+    note: Type.Union([Type.String(), Type.Null()], { description: 'Why there are no choices, or what else to know about them; null when there is nothing to add.' }),
+    source: Type.String({ description: 'Where it was read: `screen:<reader id>`, or `report:<source>` when the screen showed no reader\'s dialog.' }),
+  },
+  { $id: 'AgentPrompt', description: 'The prompt a blocked agent shows.' },
+);
+export type AgentPrompt = Static<typeof AgentPrompt>;

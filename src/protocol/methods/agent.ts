@@ -1,42 +1,44 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
-import type { AgentState, RawState } from '../states.ts';
-import type { PaneLifecycle } from './pane.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineMethod } from '../method.ts';
+import { Literals, Nullable, STRICT } from '../schema.ts';
+import { AGENT_STATES, RAW_STATES } from '../states.ts';
+import { PANE_LIFECYCLES, PaneProcess } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';
-import type { ArbiterExplain, DetectionExplain } from '../explain.ts';
-import type { AgentPrompt } from '../prompt.ts';
+import { ArbiterExplain, DetectionExplain } from '../explain.ts';
+import { AgentPrompt } from '../prompt.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
-export interface AgentProgress {
-  state: 0 | 1 | 2 | 3 | 4;
-  percent: number | null;
-}
+export const AgentProgress = Type.Object(
+  { state: Type.Union([0, 1, 2, 3, 4].map((value) => Type.Literal(value as 0 | 1 | 2 | 3 | 4))), percent: Nullable(Type.Number()) },
+  { $id: 'AgentProgress', description: "OSC 9;4 progress as last emitted by the pane's program." },
+);
+export type AgentProgress = Static<typeof AgentProgress>;
 
 /** One pane's agent as clients see it. Times are ms since the epoch. */
-export interface AgentInfo {
-  id: string; // the pane id
-  name: string | null;
-  workspace: string;
-  agent: string | null; // null when no agent is identified in the pane
-  identity: 'process' | 'report' | 'none';
-  state: AgentState; // `done` is idle while not seen
-  rawState: RawState;
-  seen: boolean;
-  stateSince: number;
-  revision: number;
-  /** Which precedence entry decided (docs/arbitration.md): screen_rule, report, full_lifecycle, ... */
-  rule: string;
-  /** The evidence that decided: `screen:<rule id>`, `report:<source>`, `fallback:<reason>`, ... */
-  source: string;
-  title: string | null;
-  progress: AgentProgress | null;
-  queued: number; // prompts waiting in the pane's steering queue
-  metadata: Record<string, unknown> | null; // display-only metadata reported for the pane
-  paneState: PaneLifecycle;
-  /** While blocked: what the agent asks, its choices, and the id an answer names (docs/protocol.md, "The prompt"). */
-  prompt?: AgentPrompt;
-}
+export const AgentInfo = Type.Object(
+  {
+    id: Type.String(), // the pane id
+    name: Nullable(Type.String()),
+    workspace: Type.String(),
+    agent: Nullable(Type.String()), // null when no agent is identified in the pane
+    identity: Literals(['process', 'report', 'none']),
+    state: Literals(AGENT_STATES), // `done` is idle while not seen
+    rawState: Literals(RAW_STATES),
+    seen: Type.Boolean(),
+    stateSince: Type.Number(),
+    revision: Type.Number(),
+    rule: Type.String({ description: 'Which precedence entry decided (docs/arbitration.md): screen_rule, report, full_lifecycle, ...' }),
+    source: Type.String({ description: 'The evidence that decided: `screen:<rule id>`, `report:<source>`, `fallback:<reason>`, ...' }),
+    title: Nullable(Type.String()),
+    progress: Nullable(AgentProgress),
+    queued: Type.Number(), // prompts waiting in the pane's steering queue
+    metadata: Nullable(Type.Record(Type.String(), Type.Unknown())), // display-only metadata reported for the pane
+    paneState: Literals(PANE_LIFECYCLES),
+    prompt: Type.Optional(AgentPrompt),
+  },
+  { $id: 'AgentInfo', description: "One pane's agent as clients see it. Times are ms since the epoch." },
+);
+export type AgentInfo = Static<typeof AgentInfo>;
 
 const target = paneTarget;
 
@@ -44,25 +46,25 @@ export const AGENT_GET = defineMethod({
   name: 'agent.get',
   summary: "One pane's agent: identity, effective state, seen, revision and what decided.",
   params: Type.Object({ target }, STRICT),
-  result: returns<AgentInfo>(),
+  result: AgentInfo,
   errors: ['pane_not_found'],
 });
+
+/** The live explain: `detection` as `corral agent explain --file` prints it, `arbiter` as in docs/arbitration.md. */
+export const AgentExplainResult = Type.Object({
+  pane: Type.Object({ id: Type.String(), name: Nullable(Type.String()) }),
+  agent: AgentInfo,
+  process: Nullable(PaneProcess),
+  detection: Nullable(DetectionExplain), // null when no manifest applies (no agent identified)
+  arbiter: ArbiterExplain,
+  prompt: Nullable(AgentPrompt, { description: 'While blocked: the prompt, as in `agent`, with the reader that read it in its `source`.' }),
+});
+export type AgentExplainResult = Static<typeof AgentExplainResult>;
 
 export const AGENT_EXPLAIN = defineMethod({
   name: 'agent.explain',
   summary: 'Why the pane has its state: the detection explain of its screen plus the arbiter view.',
   params: Type.Object({ target }, STRICT),
-  result: returns<AgentExplainResult>(),
+  result: AgentExplainResult,
   errors: ['pane_not_found'],
 });
-
-/** The live explain: `detection` as `corral agent explain --file` prints it, `arbiter` as in docs/arbitration.md. */
-export interface AgentExplainResult {
-  pane: { id: string; name: string | null };
-  agent: AgentInfo;
-  process: { pgid: number; pid: number; exe: string | null; argv: string[]; agentHint?: string } | null;
-  detection: DetectionExplain | null; // null when no manifest applies (no agent identified)
-  arbiter: ArbiterExplain;
-  /** While blocked: the prompt, as in `agent`, with the reader that read it in its `source`. */
-  prompt: AgentPrompt | null;
-}

@@ -1,6 +1,6 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { Literals, STRICT } from '../schema.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineMethod } from '../method.ts';
+import { Literals, Nullable, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
@@ -14,46 +14,66 @@ export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 32;
 
 /** A pane as listed: identity, command and lifecycle. Times are ms since the epoch. */
-export interface PaneInfo {
-  id: string; // 'w1:p1': workspace and pane, never reused within a daemon's life
-  name: string | null;
-  workspace: string;
-  state: PaneLifecycle;
-  command: string;
-  cwd: string;
-  pid: number;
-  cols: number;
-  rows: number;
-  createdAt: number;
-  exitedAt: number | null;
-  exitCode: number | null;
-  signal: number | null;
-  /** Present when the pane outlived a previous daemon and was taken back from the pty host. */
-  recovered?: true;
-  /** On a lost pane: its agent, last state and session as the previous daemon knew them. */
-  previous?: { agent: string | null; state: string; session: string | null };
-  /** An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session. */
-  external?: { source: string; session: string };
-}
+export const PaneInfo = Type.Object(
+  {
+    id: Type.String(), // 'w1:p1': workspace and pane, never reused within a daemon's life
+    name: Nullable(Type.String()),
+    workspace: Type.String(),
+    state: Literals(PANE_LIFECYCLES),
+    command: Type.String(),
+    cwd: Type.String(),
+    pid: Type.Number(),
+    cols: Type.Number(),
+    rows: Type.Number(),
+    createdAt: Type.Number(),
+    exitedAt: Nullable(Type.Number()),
+    exitCode: Nullable(Type.Number()),
+    signal: Nullable(Type.Number()),
+    recovered: Type.Optional(Type.Literal(true, { description: 'Present when the pane outlived a previous daemon and was taken back from the pty host.' })),
+    previous: Type.Optional(
+      Type.Object(
+        { agent: Nullable(Type.String()), state: Type.String(), session: Nullable(Type.String()) },
+        { description: 'On a lost pane: its agent, last state and session as the previous daemon knew them.' },
+      ),
+    ),
+    external: Type.Optional(
+      Type.Object(
+        { source: Type.String(), session: Type.String() },
+        { description: 'An agent started outside Corral, known from its hook reports only (no process, no screen): their source and session.' },
+      ),
+    ),
+  },
+  { $id: 'PaneInfo', description: 'A pane as listed: identity, command and lifecycle. Times are ms since the epoch.' },
+);
+export type PaneInfo = Static<typeof PaneInfo>;
 
 /** The PTY's foreground process group, as read from /proc. */
-export interface PaneProcess {
-  pgid: number;
-  pid: number; // the group leader, or the first live member when the leader already exited
-  exe: string | null;
-  argv: string[];
-  agentHint?: string; // CORRAL_AGENT from a member's environment
-}
+export const PaneProcess = Type.Object(
+  {
+    pgid: Type.Number(),
+    pid: Type.Number(), // the group leader, or the first live member when the leader already exited
+    exe: Nullable(Type.String()),
+    argv: Type.Array(Type.String()),
+    agentHint: Type.Optional(Type.String()), // CORRAL_AGENT from a member's environment
+  },
+  { $id: 'PaneProcess', description: "The PTY's foreground process group, as read from /proc." },
+);
+export type PaneProcess = Static<typeof PaneProcess>;
 
 /** PaneInfo plus what may be large: args stay out of every event and list, and live here only. */
-export interface PaneDetail extends PaneInfo {
-  args: string[];
-  /** The environment the spawn asked for, as the daemon keeps it: secrets left out, their names in `droppedEnv`. */
-  env: Record<string, string>;
-  droppedEnv?: string[];
-  process: PaneProcess | null; // null once exited, or when /proc cannot be read
-  title: string | null; // the last OSC 0/2 title the program set
-}
+export const PaneDetail = Type.Composite([
+  PaneInfo,
+  Type.Object({
+    args: Type.Array(Type.String()),
+    env: Type.Record(Type.String(), Type.String(), {
+      description: 'The environment the spawn asked for, as the daemon keeps it: secrets left out, their names in `droppedEnv`.',
+    }),
+    droppedEnv: Type.Optional(Type.Array(Type.String())),
+    process: Nullable(PaneProcess), // null once exited, or when /proc cannot be read
+    title: Nullable(Type.String()), // the last OSC 0/2 title the program set
+  }),
+]);
+export type PaneDetail = Static<typeof PaneDetail>;
 
 const target = paneTarget;
 const name = Type.String({
@@ -88,7 +108,7 @@ export const PANE_SPAWN = defineMethod({
     },
     STRICT,
   ),
-  result: returns<PaneInfo>(),
+  result: PaneInfo,
   errors: ['name_taken', 'spawn_failed'],
 });
 
@@ -96,7 +116,7 @@ export const PANE_LIST = defineMethod({
   name: 'pane.list',
   summary: 'Every pane, running or exited.',
   params: Type.Object({}, STRICT),
-  result: returns<{ panes: PaneInfo[] }>(),
+  result: Type.Object({ panes: Type.Array(PaneInfo) }),
   errors: [],
 });
 
@@ -104,7 +124,7 @@ export const PANE_GET = defineMethod({
   name: 'pane.get',
   summary: 'One pane with its foreground process and title.',
   params: Type.Object({ target }, STRICT),
-  result: returns<PaneDetail>(),
+  result: PaneDetail,
   errors: ['pane_not_found'],
 });
 
@@ -112,7 +132,7 @@ export const PANE_KILL = defineMethod({
   name: 'pane.kill',
   summary: 'End the pane process group if running (SIGHUP, then SIGKILL) and remove the pane.',
   params: Type.Object({ target }, STRICT),
-  result: returns<PaneInfo>(),
+  result: PaneInfo,
   errors: ['pane_not_found'],
 });
 
@@ -120,7 +140,7 @@ export const PANE_RESIZE = defineMethod({
   name: 'pane.resize',
   summary: 'Resize the PTY and the emulator.',
   params: Type.Object({ target, cols: paneCols, rows: paneRows }, STRICT),
-  result: returns<PaneInfo>(),
+  result: PaneInfo,
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
 
@@ -135,7 +155,7 @@ export const PANE_SEND = defineMethod({
     },
     STRICT,
   ),
-  result: returns<{ bytes: number }>(),
+  result: Type.Object({ bytes: Type.Number() }),
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'invalid_key', 'pane_input_full'],
 });
 
@@ -160,8 +180,13 @@ export const PANE_READ = defineMethod({
     },
     STRICT,
   ),
-  /** `more` (scrollback only): older lines remain beyond this page. */
-  result: returns<{ source: (typeof READ_SOURCES)[number]; text: string; cols: number; rows: number; more?: boolean }>(),
+  result: Type.Object({
+    source: Literals(READ_SOURCES),
+    text: Type.String(),
+    cols: Type.Number(),
+    rows: Type.Number(),
+    more: Type.Optional(Type.Boolean({ description: '(scrollback only) older lines remain beyond this page.' })),
+  }),
   errors: ['pane_not_found'],
 });
 
@@ -170,6 +195,6 @@ export const PANE_RESPAWN = defineMethod({
   summary:
     "Start a lost or exited pane's command again: same id, name, cwd and size; with the agent's resume form and session id when its manifest declares one.",
   params: Type.Object({ target, fresh: Type.Optional(Type.Boolean()) }, STRICT),
-  result: returns<PaneInfo & { resumed: string | null }>(),
+  result: Type.Composite([PaneInfo, Type.Object({ resumed: Nullable(Type.String()) })]),
   errors: ['pane_not_found', 'pane_running', 'pane_external', 'spawn_failed'],
 });
