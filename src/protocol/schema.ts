@@ -13,11 +13,11 @@ export const STRICT = { additionalProperties: false } as const;
 export type SchemaOf<T> = TSchema & { static: T };
 
 /** One of a list of string constants. */
-export function Literals<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<TLiteral<T[number]>[]> {
+export function Literals<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
   return Type.Union(
     values.map((value) => Type.Literal(value)),
     options,
-  );
+  ) as never;
 }
 
 /** `T` or null. */

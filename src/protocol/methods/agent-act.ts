@@ -1,14 +1,18 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
-import type { AgentPrompt } from '../prompt.ts';
-import type { AgentState } from '../states.ts';
+import { defineMethod } from '../method.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { Literals, STRICT } from '../schema.ts';
+import { AgentPrompt } from '../prompt.ts';
+import { AGENT_STATES } from '../states.ts';
 import { paneTarget } from '../pane-target.ts';
 
 const target = paneTarget;
 
 /** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait sinceSeq`), or queued it. */
-export type PromptResult = { delivered: true; seq: number } | { queued: true; position: number };
+export const PromptResult = Type.Union([
+  Type.Object({ delivered: Type.Literal(true), seq: Type.Number() }),
+  Type.Object({ queued: Type.Literal(true), position: Type.Number() }),
+]);
+export type PromptResult = Static<typeof PromptResult>;
 
 export const AGENT_PROMPT = defineMethod({
   name: 'agent.prompt',
@@ -19,22 +23,22 @@ export const AGENT_PROMPT = defineMethod({
     submit: Type.Optional(Type.Boolean()),
     queue: Type.Optional(Type.Boolean()),
   }, STRICT),
-  result: returns<PromptResult>(),
+  result: PromptResult,
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'pane_input_full'],
 });
 
 /** One prompt waiting in a pane's steering queue. */
-export interface QueuedPrompt {
-  text: string;
-  submit: boolean;
-  queuedAt: number; // ms since the epoch
-}
+export const QueuedPrompt = Type.Object(
+  { text: Type.String(), submit: Type.Boolean(), queuedAt: Type.Number({ description: 'ms since the epoch' }) },
+  { $id: 'QueuedPrompt', description: "One prompt waiting in a pane's steering queue." },
+);
+export type QueuedPrompt = Static<typeof QueuedPrompt>;
 
 export const AGENT_QUEUE = defineMethod({
   name: 'agent.queue',
   summary: "The prompts waiting in the pane's steering queue, first to be delivered first.",
   params: Type.Object({ target }, STRICT),
-  result: returns<{ queued: number; prompts: QueuedPrompt[] }>(),
+  result: Type.Object({ queued: Type.Number(), prompts: Type.Array(QueuedPrompt) }),
   errors: ['pane_not_found'],
 });
 
@@ -42,7 +46,7 @@ export const AGENT_CLEAR_QUEUE = defineMethod({
   name: 'agent.clearQueue',
   summary: "Empty the pane's steering queue; nothing waiting in it is delivered.",
   params: Type.Object({ target }, STRICT),
-  result: returns<{ cleared: number }>(),
+  result: Type.Object({ cleared: Type.Number() }),
   errors: ['pane_not_found'],
 });
 
@@ -54,14 +58,15 @@ const choiceId = Type.String({ minLength: 1, maxLength: 64 });
 const choiceParam = Type.Union([choiceId, optionNumber]);
 
 /** What `agent.answer` did: the agent left blocked (`state`), or shows its next prompt (`prompt`, still blocked). */
-export interface AnswerResult {
-  state: AgentState;
-  elapsedMs: number;
-  /** Still blocked on a new prompt (a form's next question): that prompt, with its new id. */
-  prompt?: AgentPrompt;
-  /** This request repeated one already typed (same promptId and answer): nothing was typed again. */
-  repeated?: true;
-}
+export const AnswerResult = Type.Object({
+  state: Literals(AGENT_STATES),
+  elapsedMs: Type.Number(),
+  prompt: Type.Optional(AgentPrompt), // still blocked on a new prompt (a form's next question): that prompt, with its new id
+  repeated: Type.Optional(
+    Type.Literal(true, { description: 'This request repeated one already typed (same promptId and answer): nothing was typed again.' }),
+  ),
+});
+export type AnswerResult = Static<typeof AnswerResult>;
 
 export const AGENT_ANSWER = defineMethod({
   name: 'agent.answer',
@@ -74,6 +79,6 @@ export const AGENT_ANSWER = defineMethod({
     promptId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
   }, STRICT),
-  result: returns<AnswerResult>(),
+  result: AnswerResult,
   errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'prompt_changed', 'invalid_params', 'invalid_key', 'timeout', 'cancelled'],
 });

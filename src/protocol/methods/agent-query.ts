@@ -1,8 +1,8 @@
-import { defineMethod, returns } from '../method.ts';
+import { defineMethod } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { Type } from '@sinclair/typebox';
-import { Literals, STRICT } from '../schema.ts';
-import type { AgentInfo, AgentProgress } from './agent.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { Literals, Nullable, STRICT } from '../schema.ts';
+import { AgentInfo, AgentProgress } from './agent.ts';
 import { paneTarget } from '../pane-target.ts';
 
 const target = paneTarget;
@@ -20,43 +20,46 @@ export const AGENT_LIST_FILTER = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_PATTERN_MAX })),
 }, STRICT);
 
-export interface WorkspaceRollup {
-  workspace: string;
-  /** The most pressing state among the workspace's listed agents (ROLLUP_ORDER). */
-  state: AgentState;
-  counts: Record<AgentState, number>;
-}
+const agentState = Literals(AGENT_STATES);
 
-export interface AgentListResult {
-  /** The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `sinceSeq`. */
-  seq: number;
-  agents: AgentInfo[];
-  workspaces: WorkspaceRollup[];
-}
+export const WorkspaceRollup = Type.Object(
+  {
+    workspace: Type.String(),
+    state: Literals(AGENT_STATES, { description: "The most pressing state among the workspace's listed agents (ROLLUP_ORDER)." }),
+    counts: Type.Record(agentState, Type.Number()),
+  },
+  { $id: 'WorkspaceRollup' },
+);
+export type WorkspaceRollup = Static<typeof WorkspaceRollup>;
+
+export const AgentListResult = Type.Object({
+  seq: Type.Number({ description: 'The daemon-wide state_change_seq when the list was taken: pass it to `agent.wait` as `sinceSeq`.' }),
+  agents: Type.Array(AgentInfo),
+  workspaces: Type.Array(WorkspaceRollup),
+});
+export type AgentListResult = Static<typeof AgentListResult>;
 
 export const AGENT_LIST = defineMethod({
   name: 'agent.list',
   summary: 'Every pane with an identified agent (all panes with `all`), filtered, with a rollup per workspace.',
   params: Type.Object({ filter: Type.Optional(AGENT_LIST_FILTER), all: Type.Optional(Type.Boolean()) }, STRICT),
-  result: returns<AgentListResult>(),
+  result: AgentListResult,
   errors: [],
 });
 
 export const AGENT_READ_SOURCES = ['screen', 'detection', 'scrollback'] as const;
 export type AgentReadSource = (typeof AGENT_READ_SOURCES)[number];
 
-export interface AgentReadResult {
-  source: AgentReadSource;
-  /** For `detection`: the snapshot lines detection evaluates, joined with "\n". */
-  text: string;
-  cols: number;
-  rows: number;
-  /** What detection sees of the program's OSC title and progress (null until it emitted one). */
-  title: string | null;
-  progress: AgentProgress | null;
-  /** For `detection` only: the cursor detection sees (0-based, in the screen). */
-  cursor?: { x: number; y: number };
-}
+export const AgentReadResult = Type.Object({
+  source: Literals(AGENT_READ_SOURCES),
+  text: Type.String({ description: 'For `detection`: the snapshot lines detection evaluates, joined with "\\n".' }),
+  cols: Type.Number(),
+  rows: Type.Number(),
+  title: Nullable(Type.String(), { description: "What detection sees of the program's OSC title and progress (null until it emitted one)." }),
+  progress: Nullable(AgentProgress),
+  cursor: Type.Optional(Type.Object({ x: Type.Number(), y: Type.Number() }, { description: 'For `detection` only: the cursor detection sees (0-based, in the screen).' })),
+});
+export type AgentReadResult = Static<typeof AgentReadResult>;
 
 export const AGENT_READ = defineMethod({
   name: 'agent.read',
@@ -71,7 +74,7 @@ export const AGENT_READ = defineMethod({
     /** Screen and detection: only the rows of this region, as manifests name regions (`above_prompt_box`: above the composer); plain text. */
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   }, STRICT),
-  result: returns<AgentReadResult>(),
+  result: AgentReadResult,
   errors: ['pane_not_found', 'invalid_params'],
 });
 
@@ -79,7 +82,7 @@ export const AGENT_FOCUS = defineMethod({
   name: 'agent.focus',
   summary: 'Mark the pane seen (done becomes idle); the change is published like any other.',
   params: Type.Object({ target }, STRICT),
-  result: returns<AgentInfo>(),
+  result: AgentInfo,
   errors: ['pane_not_found'],
 });
 
@@ -87,6 +90,6 @@ export const PANE_FOCUS = defineMethod({
   name: 'pane.focus',
   summary: 'Mark the pane seen (done becomes idle), as a person looking at it would.',
   params: Type.Object({ target }, STRICT),
-  result: returns<AgentInfo>(),
+  result: AgentInfo,
   errors: ['pane_not_found'],
 });

@@ -1,6 +1,6 @@
-import { defineMethod, returns } from '../method.ts';
+import { defineMethod } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Literals, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
@@ -17,17 +17,16 @@ export type WaitMode = (typeof WAIT_MODES)[number];
  * How a wait ends; on `timeout` and `agent_gone` the same fields travel in `error.data`
  * (with `gone` listing the targets that can no longer match).
  */
-export interface AgentWaitResult {
-  /** The targets (as the caller named them) matching at the moment the wait ended. */
-  matched: string[];
-  /** Each target's displayed state at that moment; `gone` when its pane or agent is no longer there. */
-  states: Record<string, AgentState | 'gone'>;
-  /** The daemon-wide state_change_seq at that moment. */
-  seq: number;
-  elapsedMs: number;
-  /** With `read`: the screen of each matched target when the wait ended. */
-  screens?: Record<string, string>;
-}
+export const AgentWaitResult = Type.Object({
+  matched: Type.Array(Type.String(), { description: 'The targets (as the caller named them) matching at the moment the wait ended.' }),
+  states: Type.Record(Type.String(), Literals([...AGENT_STATES, 'gone']), {
+    description: "Each target's displayed state at that moment; `gone` when its pane or agent is no longer there.",
+  }),
+  seq: Type.Number({ description: 'The daemon-wide state_change_seq at that moment.' }),
+  elapsedMs: Type.Number(),
+  screens: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'With `read`: the screen of each matched target when the wait ended.' })),
+});
+export type AgentWaitResult = Static<typeof AgentWaitResult>;
 
 export const AGENT_WAIT = defineMethod({
   name: 'agent.wait',
@@ -50,6 +49,6 @@ export const AGENT_WAIT = defineMethod({
     },
     STRICT,
   ),
-  result: returns<AgentWaitResult>(),
+  result: AgentWaitResult,
   errors: ['pane_not_found', 'no_agent', 'agent_gone', 'timeout', 'cancelled'],
 });
