@@ -1,17 +1,18 @@
-import { defineMethod, defineNotification, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
+import { defineMethod, defineNotification } from '../method.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { Literals, Nullable, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
 const target = paneTarget;
 
-export interface PaneAttachResult {
-  id: string;
-  name: string | null;
-  cols: number; // the pane's size after the optional resize
-  rows: number;
-}
+export const PaneAttachResult = Type.Object({
+  id: Type.String(),
+  name: Nullable(Type.String()),
+  cols: Type.Number(), // the pane's size after the optional resize
+  rows: Type.Number(),
+});
+export type PaneAttachResult = Static<typeof PaneAttachResult>;
 
 export const PANE_ATTACH = defineMethod({
   name: 'pane.attach',
@@ -26,7 +27,7 @@ export const PANE_ATTACH = defineMethod({
     },
     STRICT,
   ),
-  result: returns<PaneAttachResult>(),
+  result: PaneAttachResult,
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
 });
 
@@ -34,12 +35,13 @@ export const PANE_DETACH = defineMethod({
   name: 'pane.detach',
   summary: 'Stop mirroring the pane on this connection; the pane keeps running.',
   params: Type.Object({ target }, STRICT),
-  result: returns<{ detached: boolean }>(),
+  result: Type.Object({ detached: Type.Boolean() }),
   errors: ['pane_not_found'],
 });
 
 /** Why the daemon ended an attachment by itself. */
-export type DetachReason = 'exited' | 'removed';
+export const DETACH_REASONS = ['exited', 'removed'] as const;
+export type DetachReason = (typeof DETACH_REASONS)[number];
 
 /**
  * Bytes for the attached terminal, in stream order: UTF-8 text with escape sequences. `redraw`
@@ -49,11 +51,11 @@ export type DetachReason = 'exited' | 'removed';
 export const PANE_OUTPUT = defineNotification({
   name: 'pane.output',
   summary: "A chunk of an attached pane's terminal output, or a full redraw.",
-  params: returns<{ id: string; data: string; redraw: boolean }>(),
+  params: Type.Object({ id: Type.String(), data: Type.String(), redraw: Type.Boolean() }),
 });
 
 export const PANE_DETACHED = defineNotification({
   name: 'pane.detached',
   summary: 'The daemon ended an attachment: the pane exited or was removed.',
-  params: returns<{ id: string; reason: DetachReason; exitCode: number | null; signal: number | null }>(),
+  params: Type.Object({ id: Type.String(), reason: Literals(DETACH_REASONS), exitCode: Nullable(Type.Number()), signal: Nullable(Type.Number()) }),
 });

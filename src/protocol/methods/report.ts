@@ -1,13 +1,14 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
+import { defineMethod } from '../method.ts';
+import { Type, type Static } from '@sinclair/typebox';
 import { STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** A report's answer: rejections are answers, never errors, so that hooks stay quiet. */
-export interface ReportAnswer {
-  accepted: boolean;
-  reason?: string; // a stable code, e.g. stale_seq, stale_generation, nested_agent (docs/reporting.md)
-}
+export const ReportAnswer = Type.Object({
+  accepted: Type.Boolean(),
+  reason: Type.Optional(Type.String()), // a stable code, e.g. stale_seq, stale_generation, nested_agent (docs/reporting.md)
+});
+export type ReportAnswer = Static<typeof ReportAnswer>;
 
 /** Absent: the reporter is an agent started outside Corral, listed as an external pane by source and session. */
 const target = Type.Optional(paneTarget);
@@ -29,7 +30,7 @@ export const PANE_REPORT_AGENT = defineMethod({
     message: Type.Optional(Type.String({ maxLength: 4096 })),
     pid: Type.Optional(pid),
   }, STRICT),
-  result: returns<ReportAnswer>(),
+  result: ReportAnswer,
   errors: ['pane_not_found'],
 });
 
@@ -37,7 +38,7 @@ export const PANE_RELEASE_AGENT = defineMethod({
   name: 'pane.releaseAgent',
   summary: "A hook's word that its agent session ended.",
   params: Type.Object({ target, source, session: Type.Optional(session), pid: Type.Optional(pid) }, STRICT),
-  result: returns<ReportAnswer>(),
+  result: ReportAnswer,
   errors: ['pane_not_found'],
 });
 
@@ -45,6 +46,6 @@ export const PANE_REPORT_SESSION = defineMethod({
   name: 'pane.reportSession',
   summary: 'Session identity only: which agent session runs in the pane, without a state.',
   params: Type.Object({ target, source, agent: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), session, pid: Type.Optional(pid) }, STRICT),
-  result: returns<ReportAnswer>(),
+  result: ReportAnswer,
   errors: ['pane_not_found'],
 });
