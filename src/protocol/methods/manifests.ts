@@ -1,35 +1,38 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
+import { defineMethod } from '../method.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { Literals, STRICT } from '../schema.ts';
 
-export interface ManifestEntry {
-  id: string;
-  name: string;
-  version: string;
-  source: string; // bundled, catalog:<origin>, user:<path>
-  layer: 'bundled' | 'catalog' | 'user';
-  file: string;
-  shadowed: { version: string; source: string }[];
-}
+export const ManifestEntry = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    version: Type.String(),
+    source: Type.String(), // bundled, catalog:<origin>, user:<path>
+    layer: Literals(['bundled', 'catalog', 'user']),
+    file: Type.String(),
+    shadowed: Type.Array(Type.Object({ version: Type.String(), source: Type.String() })),
+  },
+  { $id: 'ManifestEntry' },
+);
+export type ManifestEntry = Static<typeof ManifestEntry>;
 
-export interface ManifestProblem {
-  file: string;
-  code: string;
-  message: string;
-  line?: number;
-  column?: number;
-}
+export const ManifestProblem = Type.Object(
+  { file: Type.String(), code: Type.String(), message: Type.String(), line: Type.Optional(Type.Number()), column: Type.Optional(Type.Number()) },
+  { $id: 'ManifestProblem' },
+);
+export type ManifestProblem = Static<typeof ManifestProblem>;
 
-export interface ManifestsResult {
-  manifests: ManifestEntry[];
-  errors: ManifestProblem[]; // files that failed to load; the rules they would have replaced stay in use
-}
+export const ManifestsResult = Type.Object({
+  manifests: Type.Array(ManifestEntry),
+  errors: Type.Array(ManifestProblem), // files that failed to load; the rules they would have replaced stay in use
+});
+export type ManifestsResult = Static<typeof ManifestsResult>;
 
 export const SERVER_MANIFESTS = defineMethod({
   name: 'server.manifests',
   summary: 'The agent manifests in use, their versions and sources, and files that failed to load.',
   params: Type.Object({}, STRICT),
-  result: returns<ManifestsResult>(),
+  result: ManifestsResult,
   errors: [],
 });
 
@@ -37,6 +40,6 @@ export const SERVER_RELOAD_MANIFESTS = defineMethod({
   name: 'server.reloadManifests',
   summary: 'Reload manifests from every source, atomically; a broken file never replaces working rules.',
   params: Type.Object({}, STRICT),
-  result: returns<ManifestsResult>(),
+  result: ManifestsResult,
   errors: [],
 });

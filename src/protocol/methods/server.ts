@@ -1,43 +1,41 @@
-import { defineMethod, returns } from '../method.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
+import { defineMethod } from '../method.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, STRICT } from '../schema.ts';
 
-export interface ServerStatus {
-  version: string; // the daemon's package version
-  protocolVersion: number; // MAJOR: clients refuse or warn when it differs from theirs
-  protocolMinor: number; // MINOR: additions only (docs/protocol.md, "Versions")
-  pid: number;
-  uptimeMs: number;
-  paneCount: number;
-  socket: string;
-  connections: number; // client connections open now, this one included
-  waits: number; // pending agent.wait calls
-
-}
+export const ServerStatus = Type.Object({
+  version: Type.String(), // the daemon's package version
+  protocolVersion: Type.Number(), // MAJOR: clients refuse or warn when it differs from theirs
+  protocolMinor: Type.Number(), // MINOR: additions only (docs/protocol.md, "Versions")
+  pid: Type.Number(),
+  uptimeMs: Type.Number(),
+  paneCount: Type.Number(),
+  socket: Type.String(),
+  connections: Type.Number(), // client connections open now, this one included
+  waits: Type.Number(), // pending agent.wait calls
+});
+export type ServerStatus = Static<typeof ServerStatus>;
 
 export const SERVER_STATUS = defineMethod({
   name: 'server.status',
   summary: 'Daemon version, protocol version, pid, uptime, pane count, open connections and pending waits.',
   params: Type.Object({}, STRICT),
-  result: returns<ServerStatus>(),
+  result: ServerStatus,
   errors: [],
 });
 
 /** What a config reload did, by dotted key (`notify.command`): only keys whose value changed are named. */
-export interface ConfigReloadResult {
-  /** The file read; null when the default path has no file (the embedded defaults apply). */
-  file: string | null;
-  /** Changed keys now in effect. */
-  applied: string[];
-  /** Changed keys that take effect only when the daemon starts again. */
-  restart: string[];
-}
+export const ConfigReloadResult = Type.Object({
+  file: Nullable(Type.String(), { description: 'The file read; null when the default path has no file (the embedded defaults apply).' }),
+  applied: Type.Array(Type.String(), { description: 'Changed keys now in effect.' }),
+  restart: Type.Array(Type.String(), { description: 'Changed keys that take effect only when the daemon starts again.' }),
+});
+export type ConfigReloadResult = Static<typeof ConfigReloadResult>;
 
 export const SERVER_RELOAD_CONFIG = defineMethod({
   name: 'server.reloadConfig',
   summary: 'Read config.toml again (as SIGHUP does): apply the changed keys that can change live, and name those that need a restart.',
   params: Type.Object({}, STRICT),
-  result: returns<ConfigReloadResult>(),
+  result: ConfigReloadResult,
   errors: ['config_invalid'],
 });
 
@@ -45,6 +43,6 @@ export const SERVER_STOP = defineMethod({
   name: 'server.stop',
   summary: 'Stop the daemon after answering. `panes: false` leaves the agents running in the pty host; `panes: true` ends every pane (SIGHUP, then SIGKILL) and the host.',
   params: Type.Object({ panes: Type.Boolean() }, STRICT),
-  result: returns<{ panes: number; ending: boolean }>(),
+  result: Type.Object({ panes: Type.Number(), ending: Type.Boolean() }),
   errors: [],
 });
