@@ -1,21 +1,25 @@
-import { defineNotification, returns } from './method.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineNotification } from './method.ts';
+import { Nullable } from './schema.ts';
+
+/** The envelope's fields besides `kind` and `data`, which each kind declares (methods/events.ts). */
+export const ENVELOPE_FIELDS = {
+  cursor: Type.Number(),
+  ts: Type.Number({ description: 'ms since the epoch' }),
+  pane: Nullable(Type.Object({ id: Type.String(), name: Nullable(Type.String()) })),
+};
 
 /**
  * The envelope of every server-to-client event notification. `cursor` is monotonic and never reused;
  * `pane` is null for daemon-wide events. Kinds and their `data` are declared with the events stream.
  */
-export interface EventEnvelope<Kind extends string = string, Data = unknown> {
-  cursor: number;
-  ts: number; // ms since the epoch
-  kind: Kind;
-  pane: { id: string; name: string | null } | null;
-  data: Data;
-}
+export const EventEnvelope = Type.Object({ ...ENVELOPE_FIELDS, kind: Type.String(), data: Type.Unknown() });
+export type EventEnvelope<Kind extends string = string, Data = unknown> = Omit<Static<typeof EventEnvelope>, 'kind' | 'data'> & { kind: Kind; data: Data };
 
 export const EVENT = defineNotification({
   name: 'event',
   summary: 'One event pushed to a subscribed connection.',
-  params: returns<EventEnvelope>(),
+  params: EventEnvelope,
 });
 
 /**
@@ -26,5 +30,5 @@ export const EVENT = defineNotification({
 export const SERVER_PROBE = defineNotification({
   name: 'server.probe',
   summary: 'Ignore: tells the daemon whether a client that stopped sending still reads.',
-  params: returns<Record<string, never>>(),
+  params: Type.Object({}, { additionalProperties: false }),
 });

@@ -1,14 +1,14 @@
-import type { EventEnvelope } from '../notifications.ts';
-import { defineMethod, defineNotification, returns } from '../method.ts';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { ENVELOPE_FIELDS, type EventEnvelope } from '../notifications.ts';
+import { defineMethod, defineNotification } from '../method.ts';
 import { AGENT_STATES, type AgentState } from '../states.ts';
-import { Type } from '@sinclair/typebox';
-import { STRICT } from '../schema.ts';
+import { Literals, Nullable, STRICT } from '../schema.ts';
 import { CorralError } from '../errors.ts';
 import { inGroup, isGroupTarget } from '../pane-target.ts';
-import type { AgentInfo } from './agent.ts';
-import type { AgentPrompt } from '../prompt.ts';
-import type { InboxItem } from './inbox.ts';
-import type { PaneInfo } from './pane.ts';
+import { AgentInfo } from './agent.ts';
+import { AgentPrompt } from '../prompt.ts';
+import { InboxItem } from './inbox.ts';
+import { PaneInfo } from './pane.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
 export const EVENT_KINDS = [
@@ -29,44 +29,79 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+const agentState = Literals(AGENT_STATES);
+const agentName = Nullable(Type.String());
+const exit = Type.Object({ exitCode: Nullable(Type.Number()), signal: Nullable(Type.Number()) });
+
 /** The `data` of each kind. `seq` is the daemon-wide state_change_seq of the agent change behind it. */
-export interface EventData {
-  'pane.created': PaneInfo;
-  'pane.exited': { exitCode: number | null; signal: number | null };
-  'pane.removed': { exitCode: number | null; signal: number | null };
-  'agent.detected': { agent: string; previous: string | null; state: AgentState; seq: number };
-  /** The steering queue's count changed; the state did not (seq is the last state change's). */
-  'agent.queueChanged': { agent: string | null; queued: number; seq: number };
-  'agent.stateChanged': {
-    agent: string | null;
-    from: AgentState;
-    to: AgentState;
-    rule: string;
-    source: string;
-    seen: boolean;
-    revision: number;
-    seq: number;
-    /** A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn. */
-    recovered?: true;
-    /** On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch). */
-    outputEndedAt?: number;
-    /** With `to: blocked`: what the agent asks (AgentInfo.prompt), in the same event as the state. */
-    prompt?: AgentPrompt;
-  };
-  /** Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change. */
-  'agent.seen': { agent: string | null; state: AgentState; seen: boolean; seq: number };
-  /** The agent stays blocked and its prompt changed (a new dialog: a new id); seq is the last state change's. */
-  'agent.promptChanged': { agent: string | null; prompt: AgentPrompt; seq: number };
-  'agent.released': { agent: string | null; state: AgentState; seq: number };
-  'agent.attention': { agent: string | null; state: 'blocked' | 'done'; from: AgentState; title: string | null; message: string; seq: number; prompt?: AgentPrompt };
-  'metadata.changed': { metadata: Record<string, unknown> | null };
-  /** A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent. */
-  'workspace.stateChanged': { workspace: string; from: AgentState | null; to: AgentState | null; counts: Record<AgentState, number> | null };
-  /** An item entered the attention inbox (once per item, never again, across restarts too): right after its `agent.attention`. */
-  'inbox.added': { item: InboxItem };
-  /** Items of the pane left the inbox: acknowledged, or acted on (focus, answer, a state left). A newer item of the pane replaces its older one with no event of its own; a removed pane's go with its `pane.removed`. */
-  'inbox.acknowledged': { ids: number[] };
-}
+export const EVENT_DATA = {
+  'pane.created': PaneInfo,
+  'pane.exited': exit,
+  'pane.removed': exit,
+  'agent.detected': Type.Object({ agent: Type.String(), previous: Nullable(Type.String()), state: agentState, seq: Type.Number() }),
+  'agent.stateChanged': Type.Object({
+    agent: agentName,
+    from: agentState,
+    to: agentState,
+    rule: Type.String(),
+    source: Type.String(),
+    seen: Type.Boolean(),
+    revision: Type.Number(),
+    seq: Type.Number(),
+    recovered: Type.Optional(
+      Type.Literal(true, { description: 'A state of a pane taken back after a daemon restart, until it settles: recomputed, not a new turn.' }),
+    ),
+    outputEndedAt: Type.Optional(
+      Type.Number({
+        description: "On a recovered change to a state reached while no daemon ran: when the pty host last saw the pane's output (ms since the epoch).",
+      }),
+    ),
+    prompt: Type.Optional(AgentPrompt),
+  }),
+  'agent.seen': Type.Object(
+    { agent: agentName, state: agentState, seen: Type.Boolean(), seq: Type.Number() },
+    { description: 'Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change.' },
+  ),
+  'agent.released': Type.Object({ agent: agentName, state: agentState, seq: Type.Number() }),
+  'agent.attention': Type.Object({
+    agent: agentName,
+    state: Literals(['blocked', 'done']),
+    from: agentState,
+    title: Nullable(Type.String()),
+    message: Type.String(),
+    seq: Type.Number(),
+    prompt: Type.Optional(AgentPrompt),
+  }),
+  'agent.queueChanged': Type.Object(
+    { agent: agentName, queued: Type.Number(), seq: Type.Number() },
+    { description: "The steering queue's count changed; the state did not (seq is the last state change's)." },
+  ),
+  'agent.promptChanged': Type.Object(
+    { agent: agentName, prompt: AgentPrompt, seq: Type.Number() },
+    { description: "The agent stays blocked and its prompt changed (a new dialog: a new id); seq is the last state change's." },
+  ),
+  'metadata.changed': Type.Object({ metadata: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
+  'workspace.stateChanged': Type.Object(
+    { workspace: Type.String(), from: Nullable(agentState), to: Nullable(agentState), counts: Nullable(Type.Record(agentState, Type.Number())) },
+    {
+      description:
+        "A workspace's rollup state changed (`agent.list` .workspaces); `from` is null for a workspace new to the rollup, `to` null once it has no agent.",
+    },
+  ),
+  'inbox.added': Type.Object(
+    { item: InboxItem },
+    { description: 'An item entered the attention inbox (once per item, never again, across restarts too): right after its `agent.attention`.' },
+  ),
+  'inbox.acknowledged': Type.Object(
+    { ids: Type.Array(Type.Number()) },
+    {
+      description:
+        "Items of the pane left the inbox: acknowledged, or acted on (focus, answer, a state left). A newer item of the pane replaces its older one with no event of its own; a removed pane's go with its `pane.removed`.",
+    },
+  ),
+} satisfies Record<EventKind, TSchema>;
+
+export type EventData = { [K in EventKind]: Static<(typeof EVENT_DATA)[K]> };
 
 export type CorralEvent<K extends EventKind = EventKind> = EventEnvelope<K, EventData[K]>;
 
@@ -191,17 +226,24 @@ const cursor = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 const epoch = Type.String({ minLength: 1, maxLength: 64 });
 
 /** The consistent view a subscriber starts from: taken at the returned cursor. */
-export interface EventsSnapshot {
-  panes: PaneInfo[];
-  agents: AgentInfo[]; // panes with an identified agent
-  stateChangeSeq: number;
-}
+export const EventsSnapshot = Type.Object(
+  {
+    panes: Type.Array(PaneInfo),
+    agents: Type.Array(AgentInfo), // panes with an identified agent
+    stateChangeSeq: Type.Number(),
+  },
+  { $id: 'EventsSnapshot', description: 'The consistent view a subscriber starts from: taken at the returned cursor.' },
+);
+export type EventsSnapshot = Static<typeof EventsSnapshot>;
+
+/** Any event of the stream, as `events.read` returns it. */
+const CorralEventSchema = Type.Object({ ...ENVELOPE_FIELDS, kind: Literals(EVENT_KINDS), data: Type.Union(Object.values(EVENT_DATA)) });
 
 export const EVENTS_SUBSCRIBE = defineMethod({
   name: 'events.subscribe',
   summary: 'Stream events on this connection as `event` notifications, from `since` (exclusive) or from now.',
   params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText) }, STRICT),
-  result: returns<{ cursor: number; epoch: string; snapshot: EventsSnapshot }>(),
+  result: Type.Object({ cursor: Type.Number(), epoch: Type.String(), snapshot: EventsSnapshot }),
   errors: ['cursor_too_old'],
 });
 
@@ -209,7 +251,7 @@ export const EVENTS_UNSUBSCRIBE = defineMethod({
   name: 'events.unsubscribe',
   summary: "Stop this connection's event stream.",
   params: Type.Object({}, STRICT),
-  result: returns<{ unsubscribed: boolean }>(),
+  result: Type.Object({ unsubscribed: Type.Boolean() }),
   errors: [],
 });
 
@@ -221,7 +263,7 @@ export const EVENTS_READ = defineMethod({
   name: 'events.read',
   summary: 'Retained events after `since` (exclusive), oldest first, at most `limit` and 4 MiB of them; `more` when some were left.',
   params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENTS_READ })) }, STRICT),
-  result: returns<{ cursor: number; epoch: string; oldest: number; events: CorralEvent[]; more: boolean }>(),
+  result: Type.Object({ cursor: Type.Number(), epoch: Type.String(), oldest: Type.Number(), events: Type.Array(CorralEventSchema), more: Type.Boolean() }),
   errors: ['cursor_too_old'],
 });
 
@@ -229,7 +271,7 @@ export const EVENTS_CURSOR = defineMethod({
   name: 'events.cursor',
   summary: 'The cursor of the last published event (0 before any) with its epoch, and the oldest retained cursor: a place to resume from later.',
   params: Type.Object({}, STRICT),
-  result: returns<{ cursor: number; epoch: string; oldest: number }>(),
+  result: Type.Object({ cursor: Type.Number(), epoch: Type.String(), oldest: Type.Number() }),
   errors: [],
 });
 
@@ -237,5 +279,5 @@ export const EVENTS_CURSOR = defineMethod({
 export const EVENTS_DROPPED = defineNotification({
   name: 'events.dropped',
   summary: 'The subscription ended: the subscriber fell too far behind (slow_consumer).',
-  params: returns<{ code: 'slow_consumer'; message: string; cursor: number }>(),
+  params: Type.Object({ code: Type.Literal('slow_consumer'), message: Type.String(), cursor: Type.Number() }),
 });

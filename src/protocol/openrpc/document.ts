@@ -1,6 +1,6 @@
 import { Kind, type TSchema } from '@sinclair/typebox';
 import { ERRORS, type ErrorCode } from '../errors.ts';
-import { EVENT_KINDS } from '../methods/events.ts';
+import { EVENT_DATA, EVENT_KINDS } from '../methods/events.ts';
 import { ALL_METHODS, ALL_NOTIFICATIONS } from '../methods/index.ts';
 import type { OpenRpcDocument } from '../methods/discover.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../version.ts';
@@ -55,7 +55,7 @@ export function openRpcDocument(packageVersion: string): OpenRpcDocument {
     params: isSchema(notification.params) ? published.schema(notification.params) : frozen(WIRE_TYPES.notifications, notification.name),
   }));
   const events = Object.fromEntries(
-    EVENT_KINDS.map((kind) => [kind, frozen(WIRE_TYPES.events, kind)]),
+    EVENT_KINDS.map((kind) => [kind, published.schema(EVENT_DATA[kind])]),
   );
   return {
     openrpc: OPENRPC_VERSION,
