@@ -3,15 +3,15 @@
  * frame, declared like the daemon's methods (src/protocol/method.ts) and checked by the same
  * validators. The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
  */
-import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { defineMethod, defineNotification, returns, type MethodDecl } from '../protocol/method.ts';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { defineMethod, defineNotification, type MethodDecl } from '../protocol/method.ts';
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../protocol/methods/agent-act.ts';
-import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../protocol/methods/agent.ts';
+import { AGENT_EXPLAIN, AGENT_GET, AgentInfo } from '../protocol/methods/agent.ts';
 import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
 import { EVENTS_READ } from '../protocol/methods/events.ts';
 import { paneCols, paneRows } from '../protocol/pane-size.ts';
 import { paneTarget } from '../protocol/pane-target.ts';
-import { STRICT } from '../protocol/schema.ts';
+import { Literals, Nullable, STRICT } from '../protocol/schema.ts';
 
 /** Errors only `corral web` answers, beside the daemon's (src/protocol/errors.ts), in the same shape. */
 export const WEB_ERRORS = {
@@ -26,10 +26,10 @@ export interface WebMethodDecl<P, R, N extends string = string> extends MethodDe
   readonly webErrors: readonly WebErrorCode[];
 }
 
-function defineWebMethod<const N extends string, PS extends TObject, R>(
-  decl: Parameters<typeof defineMethod<N, PS, ReturnType<typeof returns<R>>>>[0] & { readonly webErrors: readonly WebErrorCode[] },
-): WebMethodDecl<Static<PS>, R, N> {
-  return defineMethod(decl) as WebMethodDecl<Static<PS>, R, N>;
+function defineWebMethod<const N extends string, PS extends TObject, RS extends TSchema>(
+  decl: Parameters<typeof defineMethod<N, PS, RS>>[0] & { readonly webErrors: readonly WebErrorCode[] },
+): WebMethodDecl<Static<PS>, Static<RS>, N> {
+  return defineMethod(decl) as WebMethodDecl<Static<PS>, Static<RS>, N>;
 }
 
 /** The largest message a page may send; the server closes a socket that sends more (1009). */
@@ -38,28 +38,35 @@ export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
 /** Daemon methods a page calls as they are: the daemon validates and answers them. */
 export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ] as const;
 
-/** One agent as the board shows it: the daemon's AgentInfo, the last lines of its screen, its inbox item. */
-export interface BoardCard {
-  info: AgentInfo;
-  /** The last few lines with text of the pane's screen: a blocked agent's dialog, else what is above its composer box. */
-  tail: string[];
-  /** The pane's unacknowledged attention inbox item (docs/events.md), or null: the agent needs the person. */
-  inbox: CardInbox | null;
-}
-
 /** An inbox item as a card carries it. */
-export interface CardInbox {
-  id: number;
-  state: 'blocked' | 'done';
-  /** When it entered the inbox (ms since the epoch). */
-  ts: number;
-}
+export const CardInbox = Type.Object({
+  id: Type.Number(),
+  state: Literals(['blocked', 'done']),
+  ts: Type.Number({ description: 'When it entered the inbox (ms since the epoch).' }),
+});
+export type CardInbox = Static<typeof CardInbox>;
+
+/** One agent as the board shows it: the daemon's AgentInfo, the last lines of its screen, its inbox item. */
+export const BoardCard = Type.Object({
+  info: AgentInfo,
+  tail: Type.Array(Type.String(), {
+    description: "The last few lines with text of the pane's screen: a blocked agent's dialog, else what is above its composer box.",
+  }),
+  inbox: Nullable(CardInbox, { description: "The pane's unacknowledged attention inbox item (docs/events.md), or null: the agent needs the person." }),
+});
+export type BoardCard = Static<typeof BoardCard>;
+
+/** Who holds a pane's control lease: `holder` names the viewer, `mine` is true on the holder's own socket. */
+export const LeaseInfo = Type.Object({ id: Type.String(), holder: Nullable(Type.String()), mine: Type.Boolean(), since: Nullable(Type.Number()) });
+export type LeaseInfo = Static<typeof LeaseInfo>;
+
+const Board = Type.Object({ cards: Type.Array(BoardCard), leases: Type.Array(LeaseInfo) });
 
 export const BOARD_GET = defineWebMethod({
   name: 'board.get',
   summary: 'Every agent as a card, and who holds the control lease of each pane.',
   params: Type.Object({}, STRICT),
-  result: returns<{ cards: BoardCard[]; leases: LeaseInfo[] }>(),
+  result: Board,
   errors: [],
   webErrors: [],
 });
@@ -68,7 +75,7 @@ export const TERMINAL_OPEN = defineWebMethod({
   name: 'terminal.open',
   summary: "Mirror a pane's terminal on this socket (terminal.output); viewing never resizes the pane.",
   params: Type.Object({ target: paneTarget }, STRICT),
-  result: returns<{ id: string; cols: number; rows: number; lease: LeaseInfo }>(),
+  result: Type.Object({ id: Type.String(), cols: Type.Number(), rows: Type.Number(), lease: LeaseInfo }),
   errors: ['pane_not_found', 'pane_exited', 'pane_external'],
   webErrors: ['too_many_terminals'],
 });
@@ -77,7 +84,7 @@ export const TERMINAL_CLOSE = defineWebMethod({
   name: 'terminal.close',
   summary: 'Stop mirroring the pane on this socket, and give back its lease if this socket held it.',
   params: Type.Object({ target: paneTarget }, STRICT),
-  result: returns<{ closed: boolean }>(),
+  result: Type.Object({ closed: Type.Boolean() }),
   errors: [],
   webErrors: [],
 });
@@ -86,7 +93,7 @@ export const TERMINAL_INPUT = defineWebMethod({
   name: 'terminal.input',
   summary: 'Type into the pane: only the holder of its control lease may.',
   params: Type.Object({ target: paneTarget, data: Type.String({ minLength: 1, maxLength: 64 * 1024 }) }, STRICT),
-  result: returns<{ sent: number }>(),
+  result: Type.Object({ sent: Type.Number() }),
   errors: ['pane_not_found', 'pane_exited', 'pane_input_full'],
   webErrors: ['lease_required'],
 });
@@ -95,7 +102,7 @@ export const TERMINAL_RESIZE = defineWebMethod({
   name: 'terminal.resize',
   summary: "Resize the pane's PTY on purpose: only the holder of its control lease may.",
   params: Type.Object({ target: paneTarget, cols: paneCols, rows: paneRows }, STRICT),
-  result: returns<{ cols: number; rows: number }>(),
+  result: Type.Object({ cols: Type.Number(), rows: Type.Number() }),
   errors: ['pane_not_found', 'pane_exited'],
   webErrors: ['lease_required'],
 });
@@ -104,7 +111,7 @@ export const LEASE_TAKE = defineWebMethod({
   name: 'lease.take',
   summary: "Take the pane's control lease: one writer at a time, seen by every viewer, given back on close.",
   params: Type.Object({ target: paneTarget }, STRICT),
-  result: returns<LeaseInfo>(),
+  result: LeaseInfo,
   errors: ['pane_not_found'],
   webErrors: ['lease_held'],
 });
@@ -113,67 +120,66 @@ export const LEASE_RELEASE = defineWebMethod({
   name: 'lease.release',
   summary: "Give back the pane's control lease.",
   params: Type.Object({ target: paneTarget }, STRICT),
-  result: returns<LeaseInfo>(),
+  result: LeaseInfo,
   errors: ['pane_not_found'],
   webErrors: [],
 });
 
 export const WEB_METHODS = [BOARD_GET, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
 
-/** Who holds a pane's control lease: `holder` names the viewer, `mine` is true on the holder's own socket. */
-export interface LeaseInfo {
-  id: string;
-  holder: string | null;
-  mine: boolean;
-  since: number | null;
-}
-
 export const BOARD_CARD = defineNotification({
   name: 'board.card',
   summary: 'An agent appeared or changed: its new card.',
-  params: returns<BoardCard>(),
+  params: BoardCard,
 });
 
 export const BOARD_TAILS = defineNotification({
   name: 'board.tails',
   summary: "Working agents' screen tails read again (every few seconds while a page is open), all in one message.",
-  params: returns<{ tails: { id: string; tail: string[] }[] }>(),
+  params: Type.Object({ tails: Type.Array(Type.Object({ id: Type.String(), tail: Type.Array(Type.String()) })) }),
 });
 
 export const BOARD_REMOVED = defineNotification({
   name: 'board.removed',
   summary: 'A pane left the board (its agent was released or the pane removed).',
-  params: returns<{ id: string }>(),
+  params: Type.Object({ id: Type.String() }),
 });
 
 export const BOARD_RESET = defineNotification({
   name: 'board.reset',
   summary: 'The whole board again: after this socket fell behind, or the daemon came back.',
-  params: returns<{ cards: BoardCard[]; leases: LeaseInfo[] }>(),
+  params: Board,
 });
 
 export const ATTENTION = defineNotification({
   name: 'attention',
   summary: 'An item entered the attention inbox (an agent entered blocked or done), outside the cooldown: what a notification shows.',
-  params: returns<{ id: string; item: number; name: string | null; state: 'blocked' | 'done'; title: string; body: string }>(),
+  params: Type.Object({
+    id: Type.String(),
+    item: Type.Number(),
+    name: Nullable(Type.String()),
+    state: Literals(['blocked', 'done']),
+    title: Type.String(),
+    body: Type.String(),
+  }),
 });
 
 export const TERMINAL_OUTPUT = defineNotification({
   name: 'terminal.output',
   summary: "A chunk of a mirrored pane's output, or a full redraw (`redraw`).",
-  params: returns<{ id: string; data: string; redraw: boolean }>(),
+  params: Type.Object({ id: Type.String(), data: Type.String(), redraw: Type.Boolean() }),
 });
 
 export const TERMINAL_ENDED = defineNotification({
   name: 'terminal.ended',
   summary: 'The mirrored pane exited or was removed.',
-  params: returns<{ id: string; reason: string }>(),
+  params: Type.Object({ id: Type.String(), reason: Type.String() }),
 });
 
 export const LEASE_CHANGED = defineNotification({
   name: 'lease.changed',
   summary: "A pane's control lease was taken or given back.",
-  params: returns<LeaseInfo>(),
+  params: LeaseInfo,
 });
 
 export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
