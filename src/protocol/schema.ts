@@ -1,16 +1,13 @@
 import { Type, type SchemaOptions, type TLiteral, type TNull, type TSchema, type TUnion } from '@sinclair/typebox';
 
 /**
- * The wire's shapes are TypeBox schemas (docs/protocol.md, "Declarations"): one declaration gives the
+ * The wire's shapes are TypeBox schemas (docs/architecture.md, `src/protocol/`): one declaration gives the
  * static type (`Static<typeof X>`), the compiled check (params-check.ts) and the JSON Schema that
  * rpc.discover publishes. These are the few builders the declarations share.
  */
 
 /** A params object refuses unknown fields, so that a misspelt parameter never passes silently. */
 export const STRICT = { additionalProperties: false } as const;
-
-/** A schema whose static type is `T`: what a declaration carries where only the type is known. */
-export type SchemaOf<T> = TSchema & { static: T };
 
 /** One of a list of string constants. */
 export function Literals<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {

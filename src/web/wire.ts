@@ -1,7 +1,7 @@
 /**
  * What a page and `corral web` say to each other over the WebSocket: JSON-RPC 2.0, one message a
- * frame, declared like the daemon's methods (src/protocol/method.ts) and checked by the same
- * validators. The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
+ * frame, declared like the daemon's methods (src/protocol/method.ts: TypeBox schemas) and checked the
+ * same way (src/protocol/params-check.ts). The daemon's own methods that a page may call pass through unchanged (PASSED_THROUGH).
  */
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { defineMethod, defineNotification, type MethodDecl } from '../protocol/method.ts';

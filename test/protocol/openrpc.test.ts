@@ -78,10 +78,10 @@ describe('the OpenRPC document', () => {
     for (const method of ALL_METHODS) assert.ok(listed.has(method.name), method.name);
     const { RpcServer } = await import('../../src/daemon/rpc-server.ts');
     const { implement } = await import('../../src/daemon/handler.ts');
-    const { defineMethod, returns } = await import('../../src/protocol/method.ts');
+    const { defineMethod } = await import('../../src/protocol/method.ts');
     const { Type } = await import('@sinclair/typebox');
     const { STRICT } = await import('../../src/protocol/schema.ts');
-    const stray = defineMethod({ name: 'pane.stray', summary: 'not declared', params: Type.Object({}, STRICT), result: returns<null>(), errors: [] });
+    const stray = defineMethod({ name: 'pane.stray', summary: 'not declared', params: Type.Object({}, STRICT), result: Type.Null(), errors: [] });
     const server = new RpcServer({ error() {} } as never);
     assert.throws(() => server.register([implement(stray, () => null)]), /not declared/);
   });

@@ -1,10 +1,8 @@
-import { Kind, type TSchema } from '@sinclair/typebox';
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { EVENT_DATA, EVENT_KINDS } from '../methods/events.ts';
 import { ALL_METHODS, ALL_NOTIFICATIONS } from '../methods/index.ts';
 import type { OpenRpcDocument } from '../methods/discover.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../version.ts';
-import { WIRE_TYPES } from './wire-types.generated.ts';
 import { Published } from './published.ts';
 
 export const OPENRPC_VERSION = '1.3.2';
@@ -18,20 +16,10 @@ function errorObject(code: ErrorCode) {
   return { code: ERRORS[code].rpc, message: ERRORS[code].summary, data: { code } };
 }
 
-function isSchema(value: unknown): value is TSchema {
-  return typeof value === 'object' && value !== null && Kind in value;
-}
-
 function paramsOf(schema: JsonSchema): { name: string; schema: JsonSchema; required: boolean }[] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
   return Object.entries(properties).map(([name, property]) => ({ name, schema: property, required: required.has(name) }));
-}
-
-function frozen(table: Record<string, JsonSchema>, name: string): JsonSchema {
-  const schema = table[name];
-  if (!schema) throw new Error(`no schema declared for ${name}`);
-  return schema;
 }
 
 /**
@@ -46,13 +34,13 @@ export function openRpcDocument(packageVersion: string): OpenRpcDocument {
     summary: method.summary,
     paramStructure: 'by-name',
     params: paramsOf(published.schema(method.params)),
-    result: { name: 'result', schema: isSchema(method.result) ? published.schema(method.result) : frozen(WIRE_TYPES.results, method.name) },
+    result: { name: 'result', schema: published.schema(method.result) },
     errors: [...new Set([...method.errors, ...GENERIC_ERRORS])].map(errorObject),
   }));
   const notifications = ALL_NOTIFICATIONS.map((notification) => ({
     name: notification.name,
     summary: notification.summary,
-    params: isSchema(notification.params) ? published.schema(notification.params) : frozen(WIRE_TYPES.notifications, notification.name),
+    params: published.schema(notification.params),
   }));
   const events = Object.fromEntries(
     EVENT_KINDS.map((kind) => [kind, published.schema(EVENT_DATA[kind])]),
@@ -66,7 +54,7 @@ export function openRpcDocument(packageVersion: string): OpenRpcDocument {
     },
     methods,
     components: {
-      schemas: { ...WIRE_TYPES.components, ...published.components() },
+      schemas: published.components(),
       errors: Object.fromEntries(Object.keys(ERRORS).map((code) => [code, errorObject(code as ErrorCode)])),
     },
     'x-notifications': notifications,
