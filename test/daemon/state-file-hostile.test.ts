@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { stateFilePath } from '../../src/daemon/state/state-file.ts';
+import { stateFilePath } from '../../src/daemon/private-file.ts';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { connectCalling as connect } from '../../harness/raw-client.ts';

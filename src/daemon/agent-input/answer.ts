@@ -2,7 +2,7 @@ import { CorralError } from '../../protocol/errors.ts';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type AnswerResult } from '../../protocol/methods/agent-act.ts';
 import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import { AnswerLedger } from './answer-ledger.ts';
 import { currentAgent } from './prompt.ts';
 import { keyBytes, typePrompt } from './typing.ts';

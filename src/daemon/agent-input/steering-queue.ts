@@ -3,8 +3,8 @@ import type { QueuedPrompt } from '../../protocol/methods/agent-act.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentChange, AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { isCancelInput } from './typing.ts';
 
 /** How long a delivered prompt may take to set the agent working before the next one may go anyway. */

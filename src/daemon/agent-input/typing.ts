@@ -1,7 +1,7 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { TerminalError } from '../../terminal/errors.ts';
 import { encodeKeys } from '../../terminal/keys.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';

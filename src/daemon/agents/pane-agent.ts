@@ -13,7 +13,7 @@ import { descendants, readMember, readStat } from '../../terminal/procfs.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { ForegroundProcess, OscEvent } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
 import { readPrompt, type PromptHint, type ReadPrompt } from '../../detect/prompt-read.ts';

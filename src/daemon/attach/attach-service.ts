@@ -1,10 +1,10 @@
 import type { DetachReason } from '../../protocol/methods/attach.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { Connection } from '../connection.ts';
+import type { Connection } from '../rpc/connection.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { Attachment } from './attachment.ts';
 
 /**

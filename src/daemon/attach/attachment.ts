@@ -1,8 +1,8 @@
 import { PANE_DETACHED, PANE_OUTPUT, type DetachReason } from '../../protocol/methods/attach.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import { redrawSequence, withoutScreenSwitches } from './redraw.ts';
+import type { Connection } from '../rpc/connection.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import { redrawSequence, withoutScreenSwitches } from '../panes/redraw.ts';
 
 /**
  * Bytes the client has not yet taken above which live output is no longer sent: the client has

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { CorralError } from '../../protocol/errors.ts';
 import { SERVER_RELOAD_CONFIG, type ConfigReloadResult } from '../../protocol/methods/server.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
 import type { Logger } from '../logger.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, type CorralConfig } from './config-schema.ts';

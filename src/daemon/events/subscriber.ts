@@ -1,7 +1,7 @@
 import { EVENT } from '../../protocol/notifications.ts';
 import { EVENTS_DROPPED, matchesEventFilter, type EventFilter } from '../../protocol/methods/events.ts';
 import type { Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
+import type { Connection } from '../rpc/connection.ts';
 import type { EventHub } from './event-hub.ts';
 
 export interface SubscriberLimits {

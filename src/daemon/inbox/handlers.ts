@@ -2,8 +2,8 @@ import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_ANSWER } from '../../protocol/methods/agent-act.ts';
 import { AGENT_FOCUS, PANE_FOCUS } from '../../protocol/methods/agent-query.ts';
 import { INBOX_ACK, INBOX_LIST } from '../../protocol/methods/inbox.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { Inbox } from './inbox.ts';
 
 export function inboxHandlers(inbox: Inbox): HandlerBinding[] {

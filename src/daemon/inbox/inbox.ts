@@ -6,7 +6,7 @@ import { Emitter } from '../../base/emitter.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
-import { readStateFile, setAsideStateFile, writeStateFile } from '../state/state-file.ts';
+import { readStateFile, setAsideStateFile, writeStateFile } from '../private-file.ts';
 
 const INBOX_FILE_VERSION = 1;
 

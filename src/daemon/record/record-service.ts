@@ -1,10 +1,10 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { PANE_RECORD } from '../../protocol/methods/record.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { Connection } from '../rpc/connection.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { Recording } from './recording.ts';
 
 /** Every recording by pane and connection; one per connection and pane (recording again is refused). */

@@ -3,9 +3,9 @@ import type { AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import type { AgentView } from '../../arbiter/index.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import { AgentWait, type WaitSpec } from './agent-wait.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { AgentWait, type WaitSpec } from './pending-wait.ts';
 import { ChangeLedger } from './change-ledger.ts';
 import type { TargetFacts } from './wait-match.ts';
 

@@ -1,7 +1,7 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { AgentWaitResult, WaitMode } from '../../protocol/methods/agent-wait.ts';
 import type { AgentState } from '../../protocol/states.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import { judgeTarget, type TargetFacts, type TargetVerdict } from './wait-match.ts';
 
 export interface WaitTarget {

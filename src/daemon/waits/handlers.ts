@@ -2,12 +2,12 @@ import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { inGroup, isGroupTarget } from '../../protocol/pane-target.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import { expandUntil } from '../waits/wait-match.ts';
-import type { WaitTarget } from '../waits/agent-wait.ts';
-import type { WaitHub } from '../waits/wait-hub.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { expandUntil } from './wait-match.ts';
+import type { WaitTarget } from './pending-wait.ts';
+import type { WaitHub } from './wait-hub.ts';
 
 interface TargetChoice {
   targets?: string[] | undefined;

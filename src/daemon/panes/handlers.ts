@@ -11,13 +11,13 @@ import {
   PANE_RESPAWN,
   type PaneInfo,
 } from '../../protocol/methods/pane.ts';
-import { assertInputRoom } from '../agent-input/input-room.ts';
+import { assertInputRoom } from './input-room.ts';
 import { keyBytes } from '../agent-input/typing.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRecord } from './pane-record.ts';
+import type { PaneRegistry } from './pane-registry.ts';
 
-export { MAX_PENDING_INPUT_BYTES } from '../agent-input/input-room.ts';
+export { MAX_PENDING_INPUT_BYTES } from './input-room.ts';
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c), and what else waits to be typed. */
 export interface PaneInputObserver {
@@ -26,7 +26,7 @@ export interface PaneInputObserver {
   queuedBytes(paneId: string): number;
 }
 
-/** Starts a lost or exited pane again (daemon/respawn.ts). */
+/** Starts a lost or exited pane again (daemon/persist/respawn.ts). */
 export type Respawn = (pane: PaneRecord, fresh: boolean) => Promise<PaneInfo & { resumed: string | null }>;
 
 export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, respawn?: Respawn): HandlerBinding[] {

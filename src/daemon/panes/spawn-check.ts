@@ -1,6 +1,6 @@
 import { accessSync, closeSync, constants, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
-import { CorralError } from '../protocol/errors.ts';
+import { CorralError } from '../../protocol/errors.ts';
 
 /** exec's bound on one argument or environment string, NUL included (MAX_ARG_STRLEN: 32 pages). */
 export const MAX_EXEC_STRING_BYTES = 32 * 4096;

@@ -1,14 +1,14 @@
-import { CorralError } from '../protocol/errors.ts';
-import { DEFAULT_COLS, DEFAULT_ROWS, type PaneInfo } from '../protocol/methods/pane.ts';
-import type { Disposable } from '../base/disposable.ts';
-import type { PaneSpawnOptions, TerminalPane } from '../terminal/types.ts';
-import { Emitter } from '../base/emitter.ts';
-import type { Logger } from './logger.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import { DEFAULT_COLS, DEFAULT_ROWS, type PaneInfo } from '../../protocol/methods/pane.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import type { PaneSpawnOptions, TerminalPane } from '../../terminal/types.ts';
+import { Emitter } from '../../base/emitter.ts';
+import type { Logger } from '../logger.ts';
 import { PaneRecord, type ExternalKey, type PaneIdentity, type PreviousLife } from './pane-record.ts';
-import { withoutSecrets } from './state/secrets.ts';
+import { withoutSecrets } from './secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
 import { loginEnvironment } from './pane-env.ts';
-import type { LaunchPlanner } from './integration/planner.ts';
+import type { LaunchPlanner } from '../integration/planner.ts';
 
 /** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
 export interface PaneMeta extends PaneIdentity {

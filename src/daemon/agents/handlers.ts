@@ -1,11 +1,11 @@
 import type { PaneArbiter, ReportOutcome } from '../../arbiter/index.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from '../../protocol/methods/agent.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
-import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding, type RequestContext } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import type { ExternalPanes } from '../external-panes.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { AgentService } from './agent-service.ts';
+import { implement, type HandlerBinding, type RequestContext } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import type { ExternalPanes } from './external-panes.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 
 type Answer = { accepted: boolean; reason?: string };
 

@@ -1,7 +1,7 @@
 import type { ManifestLoadError } from '../../manifest-store/loader.ts';
 import { SERVER_MANIFESTS, SERVER_RELOAD_MANIFESTS, type ManifestsResult } from '../../protocol/methods/manifests.ts';
-import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
+import type { AgentService } from './agent-service.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
 
 function listing(agents: AgentService): ManifestsResult {
   const { manifests, errors } = agents.manifests.list();

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { Disposable } from '../base/disposable.ts';
-import { lockFile } from '../terminal/native.ts';
-import { readLockPid } from '../terminal/pty-host/daemon-lock.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { lockFile } from '../../terminal/native.ts';
+import { readLockPid } from '../../terminal/pty-host/daemon-lock.ts';
 import { StartupError } from './startup-error.ts';
 
 /**

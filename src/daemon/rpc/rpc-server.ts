@@ -1,10 +1,10 @@
 import { JSONRPCServer, type JSONRPCRequest } from 'json-rpc-2.0';
-import { CorralError } from '../protocol/errors.ts';
-import { ALL_METHODS } from '../protocol/methods/index.ts';
-import { isPlainObject } from '../protocol/validate.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import { ALL_METHODS } from '../../protocol/methods/index.ts';
+import { isPlainObject } from '../../protocol/validate.ts';
 import type { Connection } from './connection.ts';
 import type { HandlerBinding, RequestContext } from './handler.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../logger.ts';
 
 type Id = string | number | null;
 type Message = Record<string, unknown>;

@@ -1,12 +1,12 @@
 import type { Socket } from 'node:net';
-import { CorralError } from '../protocol/errors.ts';
-import { FrameDecoder } from '../protocol/framing.ts';
-import { SERVER_PROBE } from '../protocol/notifications.ts';
-import type { NotificationDecl } from '../protocol/method.ts';
-import type { Disposable } from '../base/disposable.ts';
-import { Emitter } from '../base/emitter.ts';
-import { socketPeer } from '../terminal/socket-peer.ts';
-import type { Logger } from './logger.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import { FrameDecoder } from '../../protocol/framing.ts';
+import { SERVER_PROBE } from '../../protocol/notifications.ts';
+import type { NotificationDecl } from '../../protocol/method.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { Emitter } from '../../base/emitter.ts';
+import { socketPeer } from '../../terminal/socket-peer.ts';
+import type { Logger } from '../logger.ts';
 
 export type ConnectionState = 'open' | 'closing' | 'closed';
 

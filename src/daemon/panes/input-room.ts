@@ -1,5 +1,5 @@
 import { CorralError } from '../../protocol/errors.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from './pane-record.ts';
 
 /** Input written to a pane that its program has not read yet, at most; more is `pane_input_full`. */
 export const MAX_PENDING_INPUT_BYTES = 4 << 20;

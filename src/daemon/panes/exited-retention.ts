@@ -1,5 +1,5 @@
-import type { Disposable } from '../base/disposable.ts';
-import type { Logger } from './logger.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import type { Logger } from '../logger.ts';
 import type { PaneRegistry } from './pane-registry.ts';
 
 /** Exited panes kept by default: their screens stay readable until this many newer ones exited. */

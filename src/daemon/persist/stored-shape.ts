@@ -2,7 +2,7 @@ import type { ArbiterMemory } from '../../arbiter/index.ts';
 import { PANE_LIFECYCLES, type PaneLifecycle } from '../../protocol/methods/pane.ts';
 import { isPaneSize } from '../../protocol/pane-size.ts';
 import { isPlainObject } from '../../protocol/validate.ts';
-import { STATE_FILE_VERSION } from './state-file.ts';
+import { STATE_FILE_VERSION } from '../private-file.ts';
 
 /** One pane as the state file keeps it. */
 export interface StoredPane {

@@ -1,8 +1,8 @@
 import { closeSync } from 'node:fs';
 import { Socket, type Server } from 'node:net';
-import type { Disposable } from '../base/disposable.ts';
-import { acceptWaiting } from '../terminal/native.ts';
-import { descriptorOf } from '../terminal/socket-peer.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { acceptWaiting } from '../../terminal/native.ts';
+import { descriptorOf } from '../../terminal/socket-peer.ts';
 
 /** Connections taken from the backlog at once, at most: the backlog Node listens with (511), and one. */
 export const ACCEPT_BATCH = 512;

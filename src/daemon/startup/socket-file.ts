@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
-import { MAX_SOCKET_PATH_BYTES } from '../protocol/socket-path.ts';
+import { MAX_SOCKET_PATH_BYTES } from '../../protocol/socket-path.ts';
 import { StartupError } from './startup-error.ts';
 
 /** The socket's place on disk: its length, its private folder, and a stale file left by a dead daemon. */

@@ -1,10 +1,10 @@
 import { MAX_READ_LINES } from '../../protocol/methods/pane.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_FOCUS, AGENT_LIST, AGENT_READ, PANE_FOCUS } from '../../protocol/methods/agent-query.ts';
-import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import { filterAgents, rollup } from './agent-list-view.ts';
+import type { AgentService } from './agent-service.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { filterAgents, rollup } from './list-view.ts';
 import { regionRows } from './screen-region.ts';
 
 /** The agent read surface: list with rollup, read (never marks seen), and focus (marks seen). */

@@ -1,11 +1,11 @@
 import { readlinkSync } from 'node:fs';
-import type { Disposable } from '../base/disposable.ts';
-import { DEFAULT_COLS, DEFAULT_ROWS } from '../protocol/methods/pane.ts';
-import { screenlessTerminalPane } from '../terminal/screenless-pane.ts';
-import type { AgentService } from './agents/agent-service.ts';
-import type { Logger } from './logger.ts';
-import type { ExternalKey, PaneRecord } from './pane-record.ts';
-import type { PaneRegistry } from './pane-registry.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { DEFAULT_COLS, DEFAULT_ROWS } from '../../protocol/methods/pane.ts';
+import { screenlessTerminalPane } from '../../terminal/screenless-pane.ts';
+import type { AgentService } from './agent-service.ts';
+import type { Logger } from '../logger.ts';
+import type { ExternalKey, PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** External panes kept at once; one more replaces the one whose agent reported least recently. */
 export const MAX_EXTERNAL_PANES = 64;

@@ -1,9 +1,9 @@
-import type { ManifestSet } from '../manifest-store/manifest-set.ts';
-import { CorralError } from '../protocol/errors.ts';
-import type { PaneInfo } from '../protocol/methods/pane.ts';
-import type { AgentService } from './agents/agent-service.ts';
-import type { PaneRecord } from './pane-record.ts';
-import type { PaneRegistry } from './pane-registry.ts';
+import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import type { PaneInfo } from '../../protocol/methods/pane.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** The arguments that resume `session` by the manifest's `[resume]` form, or null when it declares none. */
 export function resumeArgs(manifests: ManifestSet, agent: string | null, session: string | null): string[] | null {

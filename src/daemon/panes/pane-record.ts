@@ -1,11 +1,11 @@
-import { CorralError } from '../protocol/errors.ts';
-import type { PaneDetail, PaneInfo, PaneLifecycle, PaneProcess } from '../protocol/methods/pane.ts';
-import { DisposableStore, type Disposable } from '../base/disposable.ts';
-import type { ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../terminal/types.ts';
-import { Emitter } from '../base/emitter.ts';
-import type { ArbiterMemory } from '../arbiter/index.ts';
-import type { Logger } from './logger.ts';
-import { LimitedLog } from './limited-log.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import type { PaneDetail, PaneInfo, PaneLifecycle, PaneProcess } from '../../protocol/methods/pane.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
+import type { ExitInfo, ForegroundProcess, OscEvent, TerminalPane } from '../../terminal/types.ts';
+import { Emitter } from '../../base/emitter.ts';
+import type { ArbiterMemory } from '../../arbiter/index.ts';
+import type { Logger } from '../logger.ts';
+import { LimitedLog } from '../limited-log.ts';
 
 /** A typed key for something hung on each pane (an arbiter, a detector); created once per kind. */
 export class PaneSlot<T extends Disposable> {
@@ -35,7 +35,7 @@ export interface PaneOrigin {
   recovered?: boolean;
   /** The environment the spawn asked for, without secrets (kept for a respawn). */
   env?: Record<string, string>;
-  /** The names of the keys left out of `env` as secrets (daemon/state/secrets.ts). */
+  /** The names of the keys left out of `env` as secrets (daemon/panes/secrets.ts). */
   droppedEnv?: readonly string[];
   previous?: PreviousLife | null;
   /** An agent started outside Corral that reports through its hooks: the pane has no process and no screen. */

@@ -1,4 +1,4 @@
-import type { MethodDecl } from '../protocol/method.ts';
+import type { MethodDecl } from '../../protocol/method.ts';
 import type { Connection } from './connection.ts';
 
 /** What a handler knows of the request beyond its params. */

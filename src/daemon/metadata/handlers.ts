@@ -1,8 +1,8 @@
 import { PANE_REPORT_METADATA } from '../../protocol/methods/metadata.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { MetadataStore } from '../metadata/metadata-store.ts';
-import { assertPaneReporter } from '../metadata/reporter.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { MetadataStore } from './metadata-store.ts';
+import { assertPaneReporter } from './reporter.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 export function metadataHandlers(registry: PaneRegistry, store: MetadataStore): HandlerBinding[] {
   return [

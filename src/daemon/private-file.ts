@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
+import { readRegularFileBytes, RegularFileError } from '../manifest-store/regular-file.ts';
 
 /** Bumped when the file's shape changes; a file of another version is set aside, not read. */
 export const STATE_FILE_VERSION = 1;

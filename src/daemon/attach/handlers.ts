@@ -1,8 +1,8 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { PANE_ATTACH, PANE_DETACH } from '../../protocol/methods/attach.ts';
-import type { AttachService } from '../attach/attach-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { AttachService } from './attach-service.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 export function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
   return [

@@ -2,8 +2,8 @@ import { RPC_DISCOVER } from '../../protocol/methods/discover.ts';
 import { SERVER_STATUS, SERVER_STOP } from '../../protocol/methods/server.ts';
 import { openRpcDocument } from '../../protocol/openrpc/document.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../../protocol/version.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from './handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 export interface ServerInfo {
   version: string;

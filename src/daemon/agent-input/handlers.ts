@@ -1,10 +1,10 @@
 import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
-import { answerAgent } from '../agent-input/answer.ts';
-import { promptAgent } from '../agent-input/prompt.ts';
-import type { SteeringQueues } from '../agent-input/steering-queue.ts';
+import { answerAgent } from './answer.ts';
+import { promptAgent } from './prompt.ts';
+import type { SteeringQueues } from './steering-queue.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 export function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues): HandlerBinding[] {
   return [

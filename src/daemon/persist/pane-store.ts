@@ -2,9 +2,9 @@ import type { ArbiterMemory } from '../../arbiter/index.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import { STATE_FILE_VERSION, readStateFile, setAsideStateFile, writeStateFile, type UnusableReason } from './state-file.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { STATE_FILE_VERSION, readStateFile, setAsideStateFile, writeStateFile, type UnusableReason } from '../private-file.ts';
 import { checkStoredState, type StoredPane, type StoredState } from './stored-shape.ts';
 
 export type { StoredPane, StoredState } from './stored-shape.ts';
