@@ -30,7 +30,7 @@ import { RecordService, recordHandlers } from './record/record-service.ts';
 import { attachHandlers } from './attach/handlers.ts';
 import { manifestHandlers } from './agents/manifest-handlers.ts';
 import { paneHandlers } from './panes/handlers.ts';
-import { launchDir, launchFilesDir, launchPlanner, pruneLaunchDirs } from './integration/planner.ts';
+import { launchDir, launchFilesDir, launchPlanner, pruneLaunchDirs } from '../integration/planner.ts';
 import { serverHandlers } from './rpc/server-handlers.ts';
 import { acquireLock } from './startup/lock-file.ts';
 import type { Logger } from './logger.ts';

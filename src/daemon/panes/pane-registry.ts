@@ -8,7 +8,7 @@ import { PaneRecord, type ExternalKey, type PaneIdentity, type PreviousLife } fr
 import { withoutSecrets } from './secrets.ts';
 import { checkSpawnable } from './spawn-check.ts';
 import { loginEnvironment } from './pane-env.ts';
-import type { LaunchPlanner } from '../integration/planner.ts';
+import type { LaunchPlanner } from '../../integration/planner.ts';
 
 /** What the daemon stores with a pane where its PTY lives, to know it again after a restart. */
 export interface PaneMeta extends PaneIdentity {

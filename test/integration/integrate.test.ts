@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'smol-toml';
-import { integrate, launchedAgent } from '../../../src/daemon/integration/integrate.ts';
-import { launchFilesDir } from '../../../src/daemon/integration/planner.ts';
-import { isRootOwnedPath } from '../../../src/daemon/integration/root-owned.ts';
-import type { IntegrationContext, Launch } from '../../../src/daemon/integration/launch.ts';
-import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
-import { waitFor } from '../../../harness/wait.ts';
+import { integrate, launchedAgent } from '../../src/integration/integrate.ts';
+import { launchFilesDir } from '../../src/integration/planner.ts';
+import { isRootOwnedPath } from '../../src/integration/root-owned.ts';
+import type { IntegrationContext, Launch } from '../../src/integration/launch.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
+import { waitFor } from '../../harness/wait.ts';
 
 const manifests = new ManifestSet().all().map((manifest) => manifest.spec);
 const hookArgv = ['/usr/bin/node', '/opt/corral/bin/corral', 'report', '--hook'];

@@ -1,6 +1,6 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
+import { readRegularFileBytes, RegularFileError } from '../manifest-store/regular-file.ts';
 
 /** An agent's settings file larger than this is not one (Claude Code's are a few KiB). */
 export const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;

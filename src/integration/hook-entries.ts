@@ -1,4 +1,4 @@
-import type { IntegrationSpec } from '../../detect/manifest-spec.ts';
+import type { IntegrationSpec } from '../detect/manifest-spec.ts';
 
 /**
  * The settings `hooks` entries that run `command` on each of the manifest's events, in the agent's

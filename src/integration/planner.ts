@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
-import { corralCommand } from '../corral-command.ts';
-import type { Logger } from '../logger.ts';
+import type { ManifestSet } from '../manifest-store/manifest-set.ts';
+import { corralCommand } from './corral-command.ts';
+import type { Logger } from 'pino';
 import { agentLaunch, integrate } from './integrate.ts';
 import type { Launch } from './launch.ts';
 import { isRootOwnedPath } from './root-owned.ts';

@@ -1,4 +1,4 @@
-import type { IntegrationSpec } from '../../detect/manifest-spec.ts';
+import type { IntegrationSpec } from '../detect/manifest-spec.ts';
 
 /** What one launch looks like: the program, its arguments and its environment. */
 export interface Launch {

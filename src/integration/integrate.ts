@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ManifestSpec } from '../../detect/manifest-spec.ts';
+import type { ManifestSpec } from '../detect/manifest-spec.ts';
 import { notifyConfig } from './notify-config.ts';
 import { pluginDir } from './plugin-dir.ts';
 import { settingsEnv } from './settings-env.ts';

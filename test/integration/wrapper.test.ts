@@ -3,10 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { agentLaunch, integrate } from '../../../src/daemon/integration/integrate.ts';
-import type { Launch } from '../../../src/daemon/integration/launch.ts';
-import { shellWords, unwrapLaunch } from '../../../src/daemon/integration/wrapper.ts';
-import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
+import { agentLaunch, integrate } from '../../src/integration/integrate.ts';
+import type { Launch } from '../../src/integration/launch.ts';
+import { shellWords, unwrapLaunch } from '../../src/integration/wrapper.ts';
+import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const manifests = new ManifestSet().all().map((manifest) => manifest.spec);
 const launch = (command: string, args: string[] = [], env: Record<string, string> = {}): Launch => ({ command, args, env });
