@@ -1,56 +1,44 @@
 import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { CorralError } from '../protocol/errors.ts';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
+import { launchFilesDir, launchPlanner } from '../integration/planner.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
+import { CorralError } from '../protocol/errors.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { acceptEveryWaiting } from './rpc/accept-backlog.ts';
-import { Connection } from './rpc/connection.ts';
-import type { HandlerBinding } from './rpc/handler.ts';
-import { AgentService } from './agents/agent-service.ts';
-import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { eventLogDir, openEventLog, paneHistories, publishMetadataEvents, startEvents } from './events/index.ts';
-import { Notifier } from './notify/notifier.ts';
-import { Inbox } from './inbox/inbox.ts';
-import { acknowledgingOnAction, inboxHandlers } from './inbox/handlers.ts';
-import { manifestIdentifier } from './agents/manifest-identifier.ts';
-import { agentHandlers } from './agents/handlers.ts';
-import { ExternalPanes } from './agents/external-panes.ts';
-import { agentQueryHandlers } from './agents/query-handlers.ts';
-import { agentWaitHandlers } from './waits/handlers.ts';
-import { WaitHub } from './waits/wait-hub.ts';
-import { SteeringQueues } from './agent-input/steering-queue.ts';
-import { typePrompt } from './agent-input/typing.ts';
-import { agentActHandlers } from './agent-input/handlers.ts';
-import { metadataHandlers } from './metadata/handlers.ts';
-import { MetadataStore } from './metadata/metadata-store.ts';
-import { AttachService } from './attach/attach-service.ts';
-import { RecordService, recordHandlers } from './record/record-service.ts';
-import { attachHandlers } from './attach/handlers.ts';
-import { manifestHandlers } from './agents/manifest-handlers.ts';
-import { paneHandlers } from './panes/handlers.ts';
-import { launchDir, launchFilesDir, launchPlanner, pruneLaunchDirs } from '../integration/planner.ts';
-import { serverHandlers } from './rpc/server-handlers.ts';
-import { acquireLock } from './startup/lock-file.ts';
-import type { Logger } from './logger.ts';
-import { PaneRegistry, type PaneMeta, type SpawnTerminal } from './panes/pane-registry.ts';
-import type { PreviousLife } from './panes/pane-record.ts';
-import { TerminalHost } from '../terminal/pty-host/terminal-host.ts';
-import { lostTerminalPane } from '../terminal/lost-pane.ts';
-import type { RespawnPolicy } from './config/config-schema.ts';
-import { respawnPane } from './persist/respawn.ts';
-import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './persist/pane-store.ts';
-import { stateDir, stateFilePath } from './private-file.ts';
-import { inboxFilePath } from './inbox/inbox-path.ts';
+import type { ConfigReloadResult } from '../protocol/methods/server.ts';
 import { hostSocketPath } from '../terminal/pty-host/launch.ts';
 import { lockFilePath } from '../terminal/pty-host/daemon-lock.ts';
-import { RpcServer } from './rpc/rpc-server.ts';
-import { LimitedLog } from './limited-log.ts';
-import { retainExitedPanes } from './panes/exited-retention.ts';
+import { TerminalHost } from '../terminal/pty-host/terminal-host.ts';
+import { startAgentInput } from './agent-input/handlers.ts';
+import { AgentService } from './agents/agent-service.ts';
+import type { DaemonCore } from './agents/core.ts';
+import { startAgents } from './agents/handlers.ts';
+import { manifestIdentifier } from './agents/manifest-identifier.ts';
+import { startAttach } from './attach/handlers.ts';
+import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
 import { ConfigReloader } from './config/reload.ts';
-import type { ConfigReloadResult } from '../protocol/methods/server.ts';
+import { eventLogDir, openEventLog, paneHistories, startEvents } from './events/index.ts';
+import { startInbox } from './inbox/handlers.ts';
+import { inboxFilePath } from './inbox/inbox-path.ts';
+import { LimitedLog } from './limited-log.ts';
+import type { Logger } from './logger.ts';
+import { startMetadata } from './metadata/handlers.ts';
+import { Notifier } from './notify/notifier.ts';
+import { retainExitedPanes } from './panes/exited-retention.ts';
+import { startPanes } from './panes/handlers.ts';
+import { PaneRegistry, type SpawnTerminal } from './panes/pane-registry.ts';
+import { startPersist } from './persist/handlers.ts';
+import { stateDir, stateFilePath } from './private-file.ts';
+import { startRecord } from './record/record-service.ts';
+import { Connection } from './rpc/connection.ts';
+import type { DaemonPart, HandlerBinding } from './rpc/handler.ts';
+import { RpcServer } from './rpc/rpc-server.ts';
+import { serverHandlers } from './rpc/server-handlers.ts';
+import { acquireLock } from './startup/lock-file.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './startup/socket-file.ts';
+import { startWaits } from './waits/handlers.ts';
 
 export type DaemonState = 'running' | 'stopping' | 'stopped';
 
@@ -94,7 +82,8 @@ export class Daemon {
   private stopped: Promise<void> | null = null;
   private readonly stopWaiters: Array<() => void> = [];
   private readonly owned: DisposableStore;
-  private stateStore: PaneStateStore | null = null;
+  /** The registry file's writer, stopped before the panes are let go at a detaching stop. */
+  private stateStore: Disposable | null = null;
   /** Where per-launch integration keeps its files, one folder per pane (integration/planner.ts). */
   private hooksDir: string | null = null;
   /** Reads config.toml again and applies what can change live (`server.reloadConfig`, SIGHUP). */
@@ -139,9 +128,9 @@ export class Daemon {
       registry.passEnv = config.panes.passEnv;
       // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
       // built after the service, which reads them through these sources only once it publishes.
-      let queues: SteeringQueues | undefined;
-      let metadata: MetadataStore | undefined;
-      const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
+      let input: ReturnType<typeof startAgentInput> | undefined;
+      let metadata: ReturnType<typeof startMetadata> | undefined;
+      const extras = { queued: (paneId: string) => input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.store.get(paneId) ?? null };
       // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
       const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
       const history = paneHistories(durable.loaded.events);
@@ -169,40 +158,38 @@ export class Daemon {
       const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
       daemon.hooksDir = hooksDir;
       daemon.own(agents);
-      queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
-      metadata = daemon.own(new MetadataStore({ registry, agents, log }));
-      const events = daemon.own(startEvents({ registry, agents, log, ...config.events, durable }));
-      daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
-      const inbox = daemon.own(new Inbox(inboxFilePath(socketPath), events.hub, agents, log));
+      const core: DaemonCore = { registry, agents, log };
+      // The features, each with its handlers; in this order, as each is told of panes and agent changes.
+      input = startAgentInput(core);
+      metadata = startMetadata(core);
+      const events = startEvents({ registry, agents, log, ...config.events, durable, metadata: metadata.store });
+      const inbox = startInbox(core, events.hub, inboxFilePath(socketPath));
       // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
       const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
-      daemon.own({ dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) });
       const startNotifier = (notify: CorralConfig['notify']) => {
         live.notifier?.dispose();
-        live.notifier = notify.command ? new Notifier(inbox, events.hub, { ...notify, command: notify.command, log }) : null;
+        live.notifier = notify.command ? new Notifier(inbox.inbox, events.hub, { ...notify, command: notify.command, log }) : null;
       };
       startNotifier(config.notify);
+      const waits = startWaits(core, history);
       const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const waits = daemon.own(new WaitHub(registry, agents, history));
-      daemon.register(acknowledgingOnAction([
-        ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
-        ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
-        ...agentHandlers(registry, agents, daemon.own(new ExternalPanes(registry, agents, log))),
-        ...agentQueryHandlers(registry, agents),
-        ...agentWaitHandlers(registry, agents, waits),
-        ...agentActHandlers(registry, agents, queues),
-        ...metadataHandlers(registry, metadata),
-        ...manifestHandlers(agents),
-        ...events.handlers,
-        ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
-        ...recordHandlers(registry, daemon.own(new RecordService(registry))),
-        ...inboxHandlers(inbox),
-      ], registry, inbox));
-      const statePath = stateFilePath(socketPath);
-      const stored = loadPaneState(statePath, log);
-      daemon.recover(host, stored);
-      daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
-      daemon.respawnLost(config.panes.respawn);
+      const counts = () => ({ paneCount: registry.size, connections: daemon.clients().length, waits: waits.size });
+      const parts: DaemonPart[] = [
+        input,
+        metadata,
+        events,
+        inbox,
+        { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
+        { handlers: serverHandlers(info, counts, (panes) => void daemon.stop(panes)), dispose: () => undefined },
+        startPanes(registry, input.queues),
+        startAgents(core),
+        waits,
+        startAttach(core),
+        startRecord(registry),
+      ];
+      const persist = startPersist(core, { path: stateFilePath(socketPath), socketPath, host, hooksDir, respawn: config.panes.respawn });
+      daemon.stateStore = persist.store;
+      parts.push(persist);
       live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
       // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
       const applyLive = (next: CorralConfig, changed: readonly string[]) => {
@@ -217,7 +204,9 @@ export class Daemon {
       };
       const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
       daemon.reloadConfig = () => reloader.reload();
-      daemon.register(reloader.handlers());
+      parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
+      for (const part of parts) daemon.own(part);
+      daemon.register(inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers)));
       daemon.own(acceptEveryWaiting(server, (socket) => daemon.accept(socket), { allowHalfOpen: true }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -234,63 +223,6 @@ export class Daemon {
       host?.dispose();
       lock.dispose();
       throw error;
-    }
-  }
-
-  /**
-   * Takes back the panes the pty host kept (each replays its ring into a fresh screen), and lists
-   * as lost the panes the state file knew that the host no longer holds.
-   */
-  private recover(host: TerminalHost | null, stored: StoredState | null): void {
-    const started = Date.now();
-    const previous = new Map<string, StoredPane>((stored?.panes ?? []).map((pane) => [pane.id, pane]));
-    for (const { meta, pane } of host?.recovered ?? []) {
-      const paneMeta = meta as PaneMeta;
-      const known = previous.get(paneMeta.id);
-      previous.delete(paneMeta.id);
-      const record = this.registry.adopt(known ? { ...paneMeta, previous: lifeOf(known) } : paneMeta, pane);
-      const hooksDir = this.hooksDir;
-      if (hooksDir !== null) record.onExit(() => rmSync(launchDir(hooksDir, record.id), { recursive: true, force: true }));
-      if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host!.ringBytes }, 'output dropped while no daemon was attached');
-    }
-    for (const pane of previous.values()) {
-      if (pane.state === 'exited') continue;
-      const note = `[corral] pane ${pane.id} was lost: the process holding its terminal went away.\nRun \`corral pane respawn ${pane.id}\` to start it again.`;
-      try {
-        this.registry.addLost(
-          { ...pane, previous: lifeOf(pane) },
-          lostTerminalPane({ pid: pane.pid, cols: pane.cols, rows: pane.rows, note }),
-        );
-      } catch (error) {
-        // A state file edited by hand can name a lost pane by a recovered pane's name.
-        this.log.warn({ pane: pane.id, name: pane.name, err: error }, 'pane of the state file not listed: its id or name is taken');
-        continue;
-      }
-      this.log.warn({ pane: pane.id, name: pane.name, agent: pane.agent, session: pane.session }, 'pane lost');
-    }
-    if (stored) this.registry.reserveIds(stored.nextPane);
-    if (this.hooksDir !== null) pruneLaunchDirs(this.hooksDir, (host?.recovered ?? []).map(({ meta }) => (meta as PaneMeta).id));
-    const recovered = host?.recovered ?? [];
-    if (recovered.length > 0) {
-      void Promise.all(recovered.map(({ pane }) => pane.replayed)).then(() =>
-        this.log.info({ panes: recovered.length, ms: Date.now() - started }, 'panes recovered'),
-      );
-    }
-  }
-
-  /** Applies the `respawn` config to the lost panes at start. */
-  private respawnLost(policy: RespawnPolicy): void {
-    const lost = this.registry.list().filter((pane) => pane.state === 'lost');
-    if (policy === 'never') return;
-    for (const pane of lost) {
-      if (policy === 'ask') {
-        this.log.warn({ pane: pane.id, name: pane.name }, `pane lost; run \`corral pane respawn ${pane.id}\` to start it again`);
-        continue;
-      }
-      respawnPane(this.registry, this.agents, pane).then(
-        (info) => this.log.info({ pane: info.id, resumed: info.resumed }, 'lost pane respawned'),
-        (error: unknown) => this.log.error({ pane: pane.id, err: error }, 'cannot respawn a lost pane'),
-      );
     }
   }
 
@@ -397,6 +329,3 @@ export class Daemon {
   }
 }
 
-function lifeOf(pane: StoredPane): PreviousLife {
-  return { agent: pane.agent, state: pane.agentState, session: pane.session, arbiter: pane.arbiter };
-}

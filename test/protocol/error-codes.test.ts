@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
-import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/panes/handlers.ts';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/panes/input-room.ts';
 import { MAX_REPLY_BYTES } from '../../src/daemon/rpc/connection.ts';
 import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';

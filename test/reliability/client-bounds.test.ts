@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Connection, MAX_REPLY_BYTES } from '../../src/daemon/rpc/connection.ts';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
-import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/panes/handlers.ts';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/panes/input-room.ts';
 import { createLogger } from '../../src/daemon/logger.ts';
 import { MAX_READ_LINES } from '../../src/protocol/methods/pane.ts';
 import { makeTempDir } from '../../harness/daemon.ts';

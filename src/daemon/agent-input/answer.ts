@@ -5,7 +5,8 @@ import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import { AnswerLedger } from './answer-ledger.ts';
 import { currentAgent } from './prompt.ts';
-import { keyBytes, typePrompt } from './typing.ts';
+import { keyBytes } from '../panes/keys.ts';
+import { typePrompt } from './typing.ts';
 
 export interface AnswerRequest {
   /** A choice id of the prompt, or an option number typed as digits. */

@@ -1,6 +1,3 @@
-import { CorralError } from '../../protocol/errors.ts';
-import { TerminalError } from '../../terminal/errors.ts';
-import { encodeKeys } from '../../terminal/keys.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 
 const PASTE_START = '\x1b[200~';
@@ -53,16 +50,6 @@ function outputQuiet(pane: PaneRecord, quietMs: number, capMs: number): Promise<
     const cap = setTimeout(done, capMs);
     arm();
   });
-}
-
-/** Named keys to bytes; an unknown name travels as `invalid_key`. */
-export function keyBytes(keys: string[]): string {
-  try {
-    return encodeKeys(keys);
-  } catch (error) {
-    if (error instanceof TerminalError && error.code === 'invalid_key') throw new CorralError('invalid_key', error.message);
-    throw error;
-  }
 }
 
 const CANCEL_KEYS = new Set(['escape', 'esc', 'c-c']);

@@ -2,21 +2,32 @@ import type { PaneArbiter, ReportOutcome } from '../../arbiter/index.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from '../../protocol/methods/agent.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
 import type { AgentService } from './agent-service.ts';
-import { implement, type HandlerBinding, type RequestContext } from '../rpc/handler.ts';
+import { implement, type DaemonPart, type HandlerBinding, type RequestContext } from '../rpc/handler.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
-import type { ExternalPanes } from './external-panes.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
+import type { DaemonCore } from './core.ts';
+import { ExternalPanes } from './external-panes.ts';
+import { manifestHandlers } from './manifest-handlers.ts';
+import { agentQueryHandlers } from './query-handlers.ts';
 
 type Answer = { accepted: boolean; reason?: string };
 
-export function agentHandlers(registry: PaneRegistry, agents: AgentService, externals?: ExternalPanes): HandlerBinding[] {
+/** The agents' part: reading and explaining agents, their reports (and the external panes they list), the manifests. */
+export function startAgents({ registry, agents, log }: DaemonCore): DaemonPart {
+  const externals = new ExternalPanes(registry, agents, log);
+  return {
+    handlers: [...reportHandlers(registry, agents, externals), ...agentQueryHandlers(registry, agents), ...manifestHandlers(agents)],
+    dispose: () => externals.dispose(),
+  };
+}
+
+function reportHandlers(registry: PaneRegistry, agents: AgentService, externals: ExternalPanes): HandlerBinding[] {
   /**
    * A report without a target comes from an agent started outside Corral: it goes to the external pane
    * of its source and session, listed by its first state report. A pane listed for a report that did not
    * take is removed again, so a refused report leaves nothing behind.
    */
   const external = (source: string, session: string | undefined, create: boolean, context: RequestContext, admit: (pane: PaneRecord) => Answer): Answer => {
-    if (!externals) return { accepted: false, reason: 'not_in_pane' };
     if (session === undefined) return { accepted: false, reason: 'invalid_report' };
     const existing = externals.find(source, session);
     if (existing === undefined && !create) return { accepted: false, reason: 'no_report' };

@@ -1,10 +1,17 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { PANE_ATTACH, PANE_DETACH } from '../../protocol/methods/attach.ts';
-import type { AttachService } from './attach-service.ts';
-import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { DaemonCore } from '../agents/core.ts';
+import { AttachService } from './attach-service.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
-export function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
+/** Attached clients of panes: the service and `pane.attach` / `pane.detach`. */
+export function startAttach({ registry, agents, log }: DaemonCore): DaemonPart {
+  const attachments = new AttachService(registry, agents, log);
+  return { handlers: attachHandlers(registry, attachments), dispose: () => attachments.dispose() };
+}
+
+function attachHandlers(registry: PaneRegistry, attachments: AttachService): HandlerBinding[] {
   return [
     // The redraw is the screen, and the output after it is live only: a recovered pane is attached once its ring is replayed.
     implement(PANE_ATTACH, async ({ target, cols, rows }, { connection, signal }) => {

@@ -8,16 +8,13 @@ import {
   PANE_RESIZE,
   PANE_SEND,
   PANE_SPAWN,
-  PANE_RESPAWN,
-  type PaneInfo,
 } from '../../protocol/methods/pane.ts';
 import { assertInputRoom } from './input-room.ts';
-import { keyBytes } from '../agent-input/typing.ts';
-import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import { keyBytes } from './keys.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
 import type { PaneRecord } from './pane-record.ts';
 import type { PaneRegistry } from './pane-registry.ts';
 
-export { MAX_PENDING_INPUT_BYTES } from './input-room.ts';
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c), and what else waits to be typed. */
 export interface PaneInputObserver {
@@ -26,13 +23,13 @@ export interface PaneInputObserver {
   queuedBytes(paneId: string): number;
 }
 
-/** Starts a lost or exited pane again (daemon/persist/respawn.ts). */
-export type Respawn = (pane: PaneRecord, fresh: boolean) => Promise<PaneInfo & { resumed: string | null }>;
+/** The pane core's part: the `pane.*` methods (the registry itself the daemon disposes, after every part). */
+export function startPanes(registry: PaneRegistry, input: PaneInputObserver): DaemonPart {
+  return { handlers: paneHandlers(registry, input), dispose: () => undefined };
+}
 
-export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, respawn?: Respawn): HandlerBinding[] {
+function paneHandlers(registry: PaneRegistry, input: PaneInputObserver): HandlerBinding[] {
   return [
-    ...(respawn ? [implement(PANE_RESPAWN, ({ target, fresh }) => respawn(registry.resolve(target), fresh === true))] : []),
-
     implement(PANE_SPAWN, async (params) => (await registry.spawn(params)).info()),
 
     implement(PANE_LIST, () => ({ panes: registry.list().map((pane) => pane.info()) })),
@@ -55,9 +52,9 @@ export function paneHandlers(registry: PaneRegistry, input?: PaneInputObserver, 
       }
       const data = (text ?? '') + keyBytes(keys ?? []);
       pane.assertRunning();
-      assertInputRoom(pane, Buffer.byteLength(data), input?.queuedBytes(pane.id) ?? 0);
+      assertInputRoom(pane, Buffer.byteLength(data), input.queuedBytes(pane.id));
       pane.write(data);
-      input?.sent(pane, text, keys);
+      input.sent(pane, text, keys);
       return { bytes: Buffer.byteLength(data) };
     }),
 

@@ -1,3 +1,4 @@
+import type { Disposable } from '../../base/disposable.ts';
 import type { MethodDecl } from '../../protocol/method.ts';
 import type { Connection } from './connection.ts';
 
@@ -19,4 +20,9 @@ export function implement<P, R>(
   handle: (params: P, context: RequestContext) => R | Promise<R>,
 ): HandlerBinding {
   return { method: method as MethodDecl<unknown, unknown>, handle: handle as HandlerBinding['handle'] };
+}
+
+/** One feature of the daemon as its `start…` returns it: disposed with the daemon, serving `handlers`. */
+export interface DaemonPart extends Disposable {
+  readonly handlers: readonly HandlerBinding[];
 }

@@ -3,7 +3,6 @@ import { SERVER_STATUS, SERVER_STOP } from '../../protocol/methods/server.ts';
 import { openRpcDocument } from '../../protocol/openrpc/document.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../../protocol/version.ts';
 import { implement, type HandlerBinding } from './handler.ts';
-import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 export interface ServerInfo {
   version: string;
@@ -11,32 +10,35 @@ export interface ServerInfo {
   startedAt: number;
 }
 
-/** Live counts the status reports: client connections and pending `agent.wait`s. */
-export type ServerCounts = () => { connections: number; waits: number };
+/** Live counts the status reports: panes, client connections and pending `agent.wait`s. */
+export type ServerCounts = () => { paneCount: number; connections: number; waits: number };
 
 /** Stops the daemon once the answer is on its way: `end` ends every pane, `detach` leaves them running. */
 export type StopDaemon = (panes: 'detach' | 'end') => void;
 
-export function serverHandlers(server: ServerInfo, registry: PaneRegistry, counts: ServerCounts, stop: StopDaemon): HandlerBinding[] {
+export function serverHandlers(server: ServerInfo, counts: ServerCounts, stop: StopDaemon): HandlerBinding[] {
   const document = openRpcDocument(server.version);
   return [
     implement(RPC_DISCOVER, () => document),
-    implement(SERVER_STATUS, () => ({
-      version: server.version,
-      protocolVersion: PROTOCOL_VERSION,
-      protocolMinor: PROTOCOL_MINOR,
-      pid: process.pid,
-      uptimeMs: Date.now() - server.startedAt,
-      paneCount: registry.size,
-      socket: server.socket,
-      ...counts(),
-    })),
+    implement(SERVER_STATUS, () => {
+      const { paneCount, ...clients } = counts();
+      return {
+        version: server.version,
+        protocolVersion: PROTOCOL_VERSION,
+        protocolMinor: PROTOCOL_MINOR,
+        pid: process.pid,
+        uptimeMs: Date.now() - server.startedAt,
+        paneCount,
+        socket: server.socket,
+        ...clients,
+      };
+    }),
 
     implement(SERVER_STOP, ({ panes }) => {
       const ending = panes === true;
       // After this turn of the event loop, so the answer is written before the socket closes.
       setImmediate(() => stop(ending ? 'end' : 'detach'));
-      return { panes: registry.size, ending };
+      return { panes: counts().paneCount, ending };
     }),
   ];
 }

@@ -2,12 +2,13 @@ import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_WAIT, DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
 import { inGroup, isGroupTarget } from '../../protocol/pane-target.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { DaemonCore } from '../agents/core.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { expandUntil } from './wait-match.ts';
 import type { WaitTarget } from './pending-wait.ts';
-import type { WaitHub } from './wait-hub.ts';
+import { WaitHub } from './wait-hub.ts';
 
 interface TargetChoice {
   targets?: string[] | undefined;
@@ -70,7 +71,19 @@ function screensOf(targets: WaitTarget[], result: AgentWaitResult): Record<strin
   return screens;
 }
 
-export function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, hub: WaitHub): HandlerBinding[] {
+/** The pending `agent.wait`s: the hub that routes agent changes to them, and the method; `size` counts them. */
+export function startWaits(core: DaemonCore, history?: ConstructorParameters<typeof WaitHub>[2]): DaemonPart & { readonly size: number } {
+  const hub = new WaitHub(core.registry, core.agents, history);
+  return {
+    get size() {
+      return hub.size;
+    },
+    handlers: agentWaitHandlers(core.registry, core.agents, hub),
+    dispose: () => hub.dispose(),
+  };
+}
+
+function agentWaitHandlers(registry: PaneRegistry, agents: AgentService, hub: WaitHub): HandlerBinding[] {
   return [
     implement(AGENT_WAIT, async (params, context) => {
       const current = agents.stateChangeSeq;
