@@ -1,6 +1,5 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
-import type { AgentView } from '../../arbiter/index.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
@@ -21,7 +20,7 @@ export class WaitHub implements Disposable {
   private readonly subscriptions = new DisposableStore();
 
   constructor(
-    private readonly registry: PaneRegistry,
+    registry: PaneRegistry,
     private readonly agents: AgentService,
     history?: ConstructorParameters<typeof ChangeLedger>[0],
   ) {
