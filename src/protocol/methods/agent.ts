@@ -1,5 +1,5 @@
 import { defineMethod, returns } from '../method.ts';
-import { params, str } from '../validate.ts';
+import { params } from '../validate.ts';
 import type { AgentState, RawState } from '../states.ts';
 import type { PaneLifecycle } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';

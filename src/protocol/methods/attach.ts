@@ -1,5 +1,5 @@
 import { defineMethod, defineNotification, returns } from '../method.ts';
-import { int, optional, params, str } from '../validate.ts';
+import { optional, params } from '../validate.ts';
 import { paneTarget } from '../pane-target.ts';
 import { paneCols, paneRows } from '../pane-size.ts';
 
