@@ -7,7 +7,7 @@ import { readRegularFileBytes, RegularFileError } from '../manifest-store/regula
 /** Bumped when the file's shape changes; a file of another version is set aside, not read. */
 export const STATE_FILE_VERSION = 1;
 /** A state file larger than this is refused (a pane is well under 64 KiB). */
-export const MAX_STATE_FILE_BYTES = 32 * 1024 * 1024;
+const MAX_STATE_FILE_BYTES = 32 * 1024 * 1024;
 
 /** `$XDG_STATE_HOME/corral`, else `~/.local/state/corral`. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -23,7 +23,7 @@ export function stateFilePath(socketPath: string, env: NodeJS.ProcessEnv = proce
 /** Why a state file cannot be used; each is logged with the file's new name. */
 export type UnusableReason = 'not_regular_file' | 'symlink' | 'too_large' | 'unreadable' | 'loose_mode' | 'another_owner' | 'bad_json' | 'wrong_shape';
 
-export type StateFileRead = { status: 'absent' } | { status: 'read'; value: unknown } | { status: 'unusable'; reason: UnusableReason; detail: string };
+type StateFileRead = { status: 'absent' } | { status: 'read'; value: unknown } | { status: 'unusable'; reason: UnusableReason; detail: string };
 
 const REASONS: Record<Exclude<RegularFileError['code'], 'file_absent'>, UnusableReason> = {
   file_not_regular: 'not_regular_file',

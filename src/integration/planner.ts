@@ -9,7 +9,7 @@ import type { Launch } from './launch.ts';
 import { isRootOwnedPath } from './root-owned.ts';
 
 /** A launch as the pane will run it, and what to undo when the pane is gone. */
-export interface PlannedLaunch {
+interface PlannedLaunch {
   launch: Launch;
   /** e.g. `claude: --settings with 9 hooks`; null when nothing was added. */
   integration: string | null;
@@ -52,7 +52,7 @@ export function launchPlanner(options: { manifests: () => ManifestSet; stateDir:
 }
 
 /** Where a daemon running as root keeps launch files when its socket's folder is not root's alone. */
-export const ROOT_LAUNCH_BASE = '/run/corral';
+const ROOT_LAUNCH_BASE = '/run/corral';
 
 /**
  * The folder of a daemon's launch files: beside its socket (`<socket>.hooks`). A daemon running as

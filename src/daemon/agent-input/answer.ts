@@ -8,7 +8,7 @@ import { currentAgent } from './prompt.ts';
 import { keyBytes } from '../panes/keys.ts';
 import { typePrompt } from './typing.ts';
 
-export interface AnswerRequest {
+interface AnswerRequest {
   /** A choice id of the prompt, or an option number typed as digits. */
   choice?: number | string;
   keys?: string[];

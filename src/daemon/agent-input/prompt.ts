@@ -7,7 +7,7 @@ import type { SteeringQueues } from './steering-queue.ts';
 import { assertInputRoom } from '../panes/input-room.ts';
 import { typePrompt } from './typing.ts';
 
-export interface PromptRequest {
+interface PromptRequest {
   text: string;
   submit?: boolean;
   queue?: boolean;

@@ -11,11 +11,11 @@ import { isCancelInput } from './typing.ts';
 export const DELIVERY_GRACE_MS = 5000;
 
 /** Most prompts one pane may hold waiting (a named limit on socket input). */
-export const MAX_QUEUED_PROMPTS = 256;
+const MAX_QUEUED_PROMPTS = 256;
 
-export type ClearReason = 'cancel' | 'released' | 'exited' | 'removed' | 'request';
+type ClearReason = 'cancel' | 'released' | 'exited' | 'removed' | 'request';
 
-export interface SteeringQueuesDeps {
+interface SteeringQueuesDeps {
   registry: PaneRegistry;
   agents: AgentService;
   /** Types one prompt into the pane (paste, pause, Enter). */

@@ -12,7 +12,7 @@ const ENTER = '\r';
  */
 export const SUBMIT_QUIET_MS = 200;
 /** The Enter goes after this long at the most, for a program that keeps drawing (a spinner). */
-export const SUBMIT_WAIT_CAP_MS = 1500;
+const SUBMIT_WAIT_CAP_MS = 1500;
 
 /**
  * The bytes of `text` as the program expects typed input: between bracketed-paste marks when the

@@ -32,7 +32,7 @@ export interface AgentChange {
   promptChanged?: true;
 }
 
-export interface AgentServiceOptions {
+interface AgentServiceOptions {
   registry: PaneRegistry;
   manifests: ManifestSet;
   identifier: (manifests: ManifestSet) => AgentIdentifier;
@@ -49,7 +49,7 @@ export interface AgentServiceOptions {
 }
 
 /** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
-export interface AgentInfoExtras {
+interface AgentInfoExtras {
   queued(paneId: string): number;
   metadata(paneId: string): Record<string, unknown> | null;
 }

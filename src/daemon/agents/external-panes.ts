@@ -8,7 +8,7 @@ import type { ExternalKey, PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** External panes kept at once; one more replaces the one whose agent reported least recently. */
-export const MAX_EXTERNAL_PANES = 64;
+const MAX_EXTERNAL_PANES = 64;
 
 /**
  * Agents started outside Corral (in any terminal) whose hooks report without `CORRAL_PANE`: each

@@ -5,7 +5,7 @@ import type { Infer } from '../../protocol/validate.ts';
 import type { AGENT_LIST_FILTER } from '../../protocol/methods/agent-query.ts';
 import { namePattern } from '../../protocol/pane-target.ts';
 
-export type AgentListFilter = Infer<typeof AGENT_LIST_FILTER>;
+type AgentListFilter = Infer<typeof AGENT_LIST_FILTER>;
 
 export { namePattern };
 

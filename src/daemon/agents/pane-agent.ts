@@ -26,7 +26,7 @@ const CHILD_GROUPS_INTERVAL_MS = 500;
 /** The process tree of an external pane: every reporter stands alone, under no agent Corral sees. */
 const ANY_REPORTER: ProcessTree = { lineage: (pid) => [{ pid, agent: null, hinted: null }] };
 
-export interface PaneAgentDeps {
+interface PaneAgentDeps {
   manifests: () => ManifestSet;
   identify: () => AgentIdentifier;
   clock: Clock;
@@ -42,7 +42,7 @@ export interface PaneAgentDeps {
 }
 
 /** What a report says of the state it reports, for the prompt it may describe. */
-export interface ReportGist {
+interface ReportGist {
   source: string;
   state: string;
   message?: string;

@@ -11,11 +11,11 @@ import { redrawSequence, withoutScreenSwitches } from '../panes/redraw.ts';
  */
 export const BEHIND_BYTES = 1024 * 1024;
 /** Unsent bytes below which a client that fell behind is caught up with a redraw. */
-export const CAUGHT_UP_BYTES = 64 * 1024;
+const CAUGHT_UP_BYTES = 64 * 1024;
 /** While a client is behind, how often to look whether it caught up (output may have stopped). */
 export const CATCH_UP_CHECK_MS = 100;
 
-export type AttachmentState = 'live' | 'behind' | 'ended';
+type AttachmentState = 'live' | 'behind' | 'ended';
 
 /** One connection mirroring one pane: a redraw, then the pane's raw output, as pane.output notifications. */
 export class Attachment implements Disposable {

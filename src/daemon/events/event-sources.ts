@@ -7,7 +7,7 @@ import type { EventHub } from './event-hub.ts';
 import { rollup } from '../agents/list-view.ts';
 
 /** What a person reads in a notification for each attention state. */
-export const ATTENTION_MESSAGES = {
+const ATTENTION_MESSAGES = {
   blocked: 'waits for a decision',
   done: 'finished',
 } as const;

@@ -19,13 +19,13 @@ export { MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
 export { paneHistories, type PaneHistory } from './pane-history.ts';
 export { EventLog, MAX_EVENT_LOG_AGE_MS, EVENT_LOG_KEPT_SEGMENTS, EVENT_LOG_FSYNC_MS, type LoadedLog } from './event-log.ts';
 
-export interface DaemonEvents extends DaemonPart {
+interface DaemonEvents extends DaemonPart {
   readonly hub: EventHub;
   readonly subscriptions: Subscriptions;
 }
 
 /** How far apart the first cursors of daemons started a second apart are. */
-export const CURSORS_PER_SECOND = 100_000;
+const CURSORS_PER_SECOND = 100_000;
 
 /** The durable event log's folder for a daemon socket, beside its pane state file (one per socket). */
 export function eventLogDir(stateDir: string, socketPath: string): string {

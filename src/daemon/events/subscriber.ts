@@ -18,7 +18,7 @@ export const SLOW_CONSUMER_STALL_MS = 2000;
 /** While paused on a full buffer, how often to look again (the connection has no drain hook). */
 const RETRY_MS = 20;
 
-export type SubscriberState = 'streaming' | 'stopped';
+type SubscriberState = 'streaming' | 'stopped';
 
 /**
  * One connection's event stream. Its queue is a cursor into the hub's ring, not a copy, so what it

@@ -5,7 +5,7 @@ import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
-export interface MetadataReport {
+interface MetadataReport {
   source: string;
   title?: string;
   displayAgent?: string;

@@ -2,9 +2,6 @@ import type { Disposable } from '../../base/disposable.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRegistry } from './pane-registry.ts';
 
-/** Exited panes kept by default: their screens stay readable until this many newer ones exited. */
-export const DEFAULT_KEEP_EXITED = 100;
-
 /**
  * Keeps at most `keep` exited panes: when one more exits, the ones that exited first are removed
  * (published as `pane.removed`), as `pane.kill` would. Running and lost panes are never touched.

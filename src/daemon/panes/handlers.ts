@@ -17,7 +17,7 @@ import type { PaneRegistry } from './pane-registry.ts';
 
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c), and what else waits to be typed. */
-export interface PaneInputObserver {
+interface PaneInputObserver {
   sent(pane: PaneRecord, text: string | undefined, keys: string[] | undefined): void;
   /** Bytes of the pane's input waiting in this daemon (its steering queue). */
   queuedBytes(paneId: string): number;

@@ -3,7 +3,7 @@
  * the daemon's whole environment (which holds `npm_*` when it was started through npm, or a service
  * manager's own). The list is documented in docs/operations.md ("A pane's environment").
  */
-export const LOGIN_VARIABLES = [
+const LOGIN_VARIABLES = [
   'HOME',
   'USER',
   'LOGNAME',
@@ -24,7 +24,7 @@ export const LOGIN_VARIABLES = [
 ] as const;
 
 /** Families of variables taken whole: the locale's categories and the XDG folders. */
-export const LOGIN_PREFIXES = ['LC_', 'XDG_'] as const;
+const LOGIN_PREFIXES = ['LC_', 'XDG_'] as const;
 
 /** The login's variables out of `from` (the daemon's environment), and the ones named in `pass` (`[panes] pass_env`). */
 export function loginEnvironment(from: NodeJS.ProcessEnv, pass: readonly string[] = []): Record<string, string> {

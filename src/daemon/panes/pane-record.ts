@@ -30,7 +30,7 @@ export interface PreviousLife {
   arbiter: ArbiterMemory | null;
 }
 
-export interface PaneOrigin {
+interface PaneOrigin {
   createdAt?: number;
   recovered?: boolean;
   /** The environment the spawn asked for, without secrets (kept for a respawn). */

@@ -25,13 +25,13 @@ export interface PaneMeta extends PaneIdentity {
 }
 
 /** A pane a previous daemon owned whose PTY is gone (from the state file). */
-export interface LostPaneMeta extends PaneMeta {
+interface LostPaneMeta extends PaneMeta {
   pid: number;
   cols: number;
   rows: number;
 }
 
-export interface SpawnOptions {
+interface SpawnOptions {
   /** Reuse this id (a respawn); it must be free. */
   id?: string;
   /** Arguments added to the command for this start only (a resume form); the pane keeps `args`. */
@@ -44,7 +44,7 @@ export interface SpawnOptions {
 /** Starts a pane's terminal: in the pty host (the daemon's own), or in this process (tests, benches). */
 export type SpawnTerminal = (options: PaneSpawnOptions, meta: PaneMeta) => TerminalPane | Promise<TerminalPane>;
 
-export interface SpawnRequest {
+interface SpawnRequest {
   command: string;
   args?: string[];
   name?: string;
@@ -63,7 +63,7 @@ export interface SpawnRequest {
 /** The workspace of a pane spawned without one. A pane's id is `<workspace>:p<n>`, n unique in the daemon. */
 const WORKSPACE = 'w1';
 /** The workspace of the panes of agents started outside Corral. */
-export const EXTERNAL_WORKSPACE = 'external';
+const EXTERNAL_WORKSPACE = 'external';
 
 /**
  * Every pane the daemon owns, by id and by name. Ids are never reused in a daemon's life.

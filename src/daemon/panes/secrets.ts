@@ -5,7 +5,7 @@
  */
 
 /** Word parts of a key name that mark it secret (the key is split at `_`, `-`, `.` and lower-to-upper case). */
-export const SECRET_WORDS = [
+const SECRET_WORDS = [
   'KEY', 'KEYS', 'APIKEY', 'TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASS', 'PASSWD', 'PASSWORD', 'PASSWORDS',
   'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'COOKIE', 'COOKIES', 'DSN', 'PRIVATE',
 ] as const;
@@ -43,7 +43,7 @@ export function isSecretKey(key: string): boolean {
  * repeat that a failed match could retry from each start is bounded, so a value of 64 KiB crafted
  * against them is judged in linear time (an unbounded URL scheme took 3.4 s for 64 KiB of `sk-sk-...`).
  */
-export const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
+const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
   ['a URL with a password', /\b[a-z][a-z0-9+.-]{0,31}:\/\/[^\s/?#@:]{0,256}:[^\s/?#@]{1,256}@/i],
   ['an sk- key (OpenAI, Anthropic and others)', /\bsk-[A-Za-z0-9_-]{16,}/],
   ['a GitHub token', /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/],
@@ -65,21 +65,21 @@ export const SECRET_VALUE_SHAPES: ReadonlyArray<readonly [string, RegExp]> = [
  * least 4.2 bits of entropy per character: 99% of random base64 strings of 32 characters do, words
  * and names rarely come near.
  */
-export const MIXED_CASE_MIN_LENGTH = 32;
-export const MIXED_CASE_MIN_BITS = 4.2;
+const MIXED_CASE_MIN_LENGTH = 32;
+const MIXED_CASE_MIN_BITS = 4.2;
 /**
  * And when at least this share of neighbouring characters differ in class (upper, lower, digit,
  * other): about 0.65 in random base64, under 0.45 in names made of capitalised words
  * (`ThisIsAVeryLongVariableName123` has entropy enough).
  */
-export const MIXED_CASE_MIN_SWITCHES = 0.45;
+const MIXED_CASE_MIN_SWITCHES = 0.45;
 /**
  * A run of one case and digits is judged from 40 characters and needs more than 4.1 bits: random
  * base36 of 40 characters has that 99% of the time, while hex (16 symbols, 4 bits at most) and
  * UUIDs never do.
  */
-export const ONE_CASE_MIN_LENGTH = 40;
-export const ONE_CASE_MIN_BITS = 4.1;
+const ONE_CASE_MIN_LENGTH = 40;
+const ONE_CASE_MIN_BITS = 4.1;
 
 /** Why a value reads as a secret, or null: a shape above, or a long random-looking run of characters. */
 export function secretValueShape(value: string): string | null {
@@ -104,7 +104,7 @@ function classSwitches(text: string): number {
 }
 
 /** Shannon entropy of the characters of `text`, in bits per character. */
-export function entropyBits(text: string): number {
+function entropyBits(text: string): number {
   const counts = new Map<string, number>();
   for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
   let bits = 0;

@@ -12,7 +12,7 @@ import { implement, type DaemonPart } from '../rpc/handler.ts';
 import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './pane-store.ts';
 import { respawnPane } from './respawn.ts';
 
-export interface PersistOptions {
+interface PersistOptions {
   /** The registry file of this daemon's socket (`stateFilePath`). */
   path: string;
   socketPath: string;
@@ -24,7 +24,7 @@ export interface PersistOptions {
 }
 
 /** The registry that outlives the daemon; `store` is stopped first at a detaching stop, so the file keeps the panes. */
-export interface PersistPart extends DaemonPart {
+interface PersistPart extends DaemonPart {
   readonly store: Disposable;
 }
 

@@ -6,7 +6,7 @@ import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** The arguments that resume `session` by the manifest's `[resume]` form, or null when it declares none. */
-export function resumeArgs(manifests: ManifestSet, agent: string | null, session: string | null): string[] | null {
+function resumeArgs(manifests: ManifestSet, agent: string | null, session: string | null): string[] | null {
   if (agent === null || session === null) return null;
   const form = manifests.get(agent)?.spec.resume;
   if (!form) return null;

@@ -39,7 +39,7 @@ export interface StoredState {
 }
 
 /** The state file's panes that can be used, and what was wrong with the rest (one line each). */
-export interface CheckedState {
+interface CheckedState {
   state: StoredState;
   problems: string[];
 }

@@ -8,7 +8,7 @@ import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { Recording } from './recording.ts';
 
 /** Every recording by pane and connection; one per connection and pane (recording again is refused). */
-export class RecordService implements Disposable {
+class RecordService implements Disposable {
   private readonly recordings = new Set<Recording>();
   private readonly subscriptions = new DisposableStore();
 

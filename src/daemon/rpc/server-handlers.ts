@@ -4,17 +4,17 @@ import { openRpcDocument } from '../../protocol/openrpc/document.ts';
 import { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../../protocol/version.ts';
 import { implement, type HandlerBinding } from './handler.ts';
 
-export interface ServerInfo {
+interface ServerInfo {
   version: string;
   socket: string;
   startedAt: number;
 }
 
 /** Live counts the status reports: panes, client connections and pending `agent.wait`s. */
-export type ServerCounts = () => { paneCount: number; connections: number; waits: number };
+type ServerCounts = () => { paneCount: number; connections: number; waits: number };
 
 /** Stops the daemon once the answer is on its way: `end` ends every pane, `detach` leaves them running. */
-export type StopDaemon = (panes: 'detach' | 'end') => void;
+type StopDaemon = (panes: 'detach' | 'end') => void;
 
 export function serverHandlers(server: ServerInfo, counts: ServerCounts, stop: StopDaemon): HandlerBinding[] {
   const document = openRpcDocument(server.version);

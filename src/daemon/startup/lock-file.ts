@@ -11,14 +11,14 @@ import { StartupError } from './startup-error.ts';
  * that lock's holder (src/terminal/pty-host/daemon-lock.ts).
  */
 
-export type LockHolder = 'daemon' | 'unknown' | 'gone';
+type LockHolder = 'daemon' | 'unknown' | 'gone';
 
 /**
  * What the pid in a lock is now: `daemon` when it runs `corral daemon` on this socket (its argv:
  * a `corral` entry point, then `daemon`, and `--socket` naming this socket when given), `gone` when
  * it exited or is any other program (the pid was reused), `unknown` when its argv cannot be read.
  */
-export function lockHolder(pid: number, socketPath: string): LockHolder {
+function lockHolder(pid: number, socketPath: string): LockHolder {
   if (pid === process.pid) return 'gone';
   try {
     process.kill(pid, 0);

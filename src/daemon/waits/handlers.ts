@@ -22,7 +22,7 @@ interface TargetChoice {
  * output but has no identified agent (looked at again now) fails at once with `no_agent` unless
  * `allowUnknown`; a group keeps its running members that are not unknown (all of them with `allowUnknown`).
  */
-export function waitTargets(registry: PaneRegistry, agents: AgentService, hub: WaitHub, choice: TargetChoice): WaitTarget[] {
+function waitTargets(registry: PaneRegistry, agents: AgentService, hub: WaitHub, choice: TargetChoice): WaitTarget[] {
   const chosen = new Map<PaneRecord, string>();
   const hasAgent = (pane: PaneRecord) => (pane.state === 'running' ? agents.of(pane).refresh() : agents.of(pane).view()).agent !== null;
   // A pane that has drawn nothing yet may still be starting its agent (between fork and exec, or a

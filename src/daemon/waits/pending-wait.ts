@@ -19,7 +19,7 @@ export interface WaitSpec {
   timeoutMs?: number;
 }
 
-export interface WaitDeps {
+interface WaitDeps {
   facts(pane: PaneRecord): TargetFacts;
   seq(): number;
 }
