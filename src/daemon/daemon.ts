@@ -40,7 +40,7 @@ import { acquireLock } from './startup/lock-file.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './startup/socket-file.ts';
 import { startWaits } from './waits/handlers.ts';
 
-export type DaemonState = 'running' | 'stopping' | 'stopped';
+export type DaemonLifecycle = 'running' | 'stopping' | 'stopped';
 
 /** How a stop treats the panes: `detach` leaves them running in the pty host, `end` ends them all. */
 export type PanesOnStop = 'detach' | 'end';
@@ -74,7 +74,7 @@ export const MAX_CONNECTIONS = 256;
  * Extension: `registry` hooks per pane; `rpc.register()` adds method groups; `connections` for events.
  */
 export class Daemon {
-  private lifecycle: DaemonState = 'running';
+  private current: DaemonLifecycle = 'running';
   /** Refused and cut-off clients, which a misbehaving client can repeat without end. */
   private readonly clientWarnings: LimitedLog;
   private readonly connections = new Set<Connection>();
@@ -226,8 +226,8 @@ export class Daemon {
     }
   }
 
-  get state(): DaemonState {
-    return this.lifecycle;
+  get lifecycle(): DaemonLifecycle {
+    return this.current;
   }
 
   register(bindings: readonly HandlerBinding[]): void {
@@ -262,7 +262,7 @@ export class Daemon {
   }
 
   private async shutdown(panes: PanesOnStop): Promise<void> {
-    this.lifecycle = 'stopping';
+    this.current = 'stopping';
     this.log.info({ panes: this.registry.size, ending: panes === 'end' }, 'stopping');
     this.rpc.stopAccepting();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -292,12 +292,12 @@ export class Daemon {
     }
     this.lock.dispose();
     await closed;
-    this.lifecycle = 'stopped';
+    this.current = 'stopped';
     this.log.info('stopped');
   }
 
   private accept(socket: Socket): void {
-    if (this.lifecycle !== 'running') {
+    if (this.current !== 'running') {
       socket.destroy();
       return;
     }

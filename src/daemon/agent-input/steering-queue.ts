@@ -158,7 +158,7 @@ export class SteeringQueues implements Disposable {
     if (this.disposed || this.queues.get(queue.pane.id) !== queue) return;
     if (queue.prompts.length === 0 || queue.delivering || queue.awaitingWork) return;
     const { pane } = queue;
-    if (pane.state !== 'running') return void this.clear(pane.id, 'exited');
+    if (pane.lifecycle !== 'running') return void this.clear(pane.id, 'exited');
     const view = this.deps.agents.of(pane).refresh();
     if (view.state !== 'idle') return; // working or blocked: the next idle change brings it back here
     const prompt = queue.prompts.shift()!;

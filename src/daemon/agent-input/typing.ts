@@ -29,7 +29,7 @@ export async function typePrompt(pane: PaneRecord, text: string, submit: boolean
   if (text !== '') pane.write(pasteBytes(text, pane.terminal.bracketedPaste));
   if (!submit) return;
   if (text !== '' && quietMs > 0) await outputQuiet(pane, quietMs, SUBMIT_WAIT_CAP_MS);
-  if (pane.state === 'running') pane.write(ENTER);
+  if (pane.lifecycle === 'running') pane.write(ENTER);
 }
 
 /** Resolves once the pane has drawn nothing for `quietMs`, or after `capMs` at the most. */

@@ -130,7 +130,7 @@ export class AgentService implements Disposable {
       progress: osc.progress?.value ?? null,
       queued: this.extras.queued(pane.id),
       metadata: this.extras.metadata(pane.id),
-      paneState: pane.state,
+      paneState: pane.lifecycle,
       ...promptOf(this.find(pane), view),
     };
   }

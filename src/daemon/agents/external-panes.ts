@@ -41,7 +41,7 @@ export class ExternalPanes implements Disposable {
         const { pane, record } = change;
         // Its agent is gone (released, or the identity lapsed): nothing speaks for the pane any more.
         if (pane.external === null || change.extrasOnly || record.after.agent !== null || record.before.agent === null) return;
-        if (pane.state !== 'running') return;
+        if (pane.lifecycle !== 'running') return;
         setImmediate(() => this.end(pane, 'its agent is no longer reported'));
       }),
     ];
@@ -59,7 +59,7 @@ export class ExternalPanes implements Disposable {
   paneFor(source: string, session: string, reporterPid: number | null): PaneRecord {
     const key = keyOf({ source, session });
     let pane = this.panes.get(key);
-    if (pane === undefined || pane.state !== 'running') {
+    if (pane === undefined || pane.lifecycle !== 'running') {
       if (this.panes.size >= MAX_EXTERNAL_PANES) this.evictOldest();
       const external: ExternalKey = { source, session };
       const note = `An agent started outside Corral, known from its hooks only.\nsource ${source}\nsession ${session}\n`;

@@ -58,7 +58,7 @@ export class AttachService implements Disposable {
     const attachment = this.find(pane.id, connection);
     if (!attachment) return false;
     attachment.dispose();
-    if (pane.state === 'running') this.markSeen(pane);
+    if (pane.lifecycle === 'running') this.markSeen(pane);
     return true;
   }
 
@@ -85,7 +85,7 @@ export class AttachService implements Disposable {
   }
 
   private markSeen(pane: PaneRecord): void {
-    if (pane.state !== 'running') return;
+    if (pane.lifecycle !== 'running') return;
     this.agents.find(pane)?.markSeen(); // none when the pane was removed meanwhile
   }
 }

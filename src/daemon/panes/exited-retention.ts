@@ -10,7 +10,7 @@ export function retainExitedPanes(registry: PaneRegistry, keep: number, log: Log
   return registry.onExited(() => {
     const exited = registry
       .list()
-      .filter((pane) => pane.state === 'exited')
+      .filter((pane) => pane.lifecycle === 'exited')
       .sort((a, b) => (a.info().exitedAt ?? 0) - (b.info().exitedAt ?? 0));
     for (const pane of exited.slice(0, Math.max(0, exited.length - keep))) {
       log.info({ pane: pane.id, keep }, 'exited pane removed: more than [panes] keep_exited exited panes');

@@ -66,7 +66,7 @@ export class PaneRecord implements Disposable {
   readonly external: ExternalKey | null;
   /** Whether the agent was started with Corral's hooks allowed; a respawn starts it the same way. */
   readonly integrate: boolean;
-  private lifecycle: PaneLifecycle = 'running';
+  private current: PaneLifecycle = 'running';
   private exitInfo: ExitInfo | null = null;
   private exitedAt: number | null = null;
   private readonly owned: DisposableStore;
@@ -106,8 +106,8 @@ export class PaneRecord implements Disposable {
     return this.identity.name;
   }
 
-  get state(): PaneLifecycle {
-    return this.lifecycle;
+  get lifecycle(): PaneLifecycle {
+    return this.current;
   }
 
   get exit(): ExitInfo | null {
@@ -160,10 +160,10 @@ export class PaneRecord implements Disposable {
     if (this.external !== null) {
       throw new CorralError('pane_external', `pane ${this.label()} is an agent started outside Corral, known from its hooks only: it has no terminal`, { id: this.id });
     }
-    if (this.lifecycle === 'lost') {
+    if (this.current === 'lost') {
       throw new CorralError('pane_exited', `pane ${this.label()} is lost (its pty host went away); respawn it with \`corral pane respawn ${this.id}\``, { id: this.id });
     }
-    if (this.lifecycle === 'exited') {
+    if (this.current === 'exited') {
       throw new CorralError(
         'pane_exited',
         `pane ${this.label()} has exited (code ${this.exitInfo?.exitCode ?? 'none'}); read it, or kill it to remove it`,
@@ -182,7 +182,7 @@ export class PaneRecord implements Disposable {
       id,
       name,
       workspace,
-      state: this.lifecycle,
+      state: this.current,
       command,
       cwd,
       pid: this.terminal.pid,
@@ -194,12 +194,12 @@ export class PaneRecord implements Disposable {
       signal: this.exitInfo?.signal ?? null,
       ...(this.recovered ? { recovered: true } : {}),
       ...(this.external !== null ? { external: { ...this.external } } : {}),
-      ...(this.lifecycle === 'lost' && this.previous ? { previous: { agent: this.previous.agent, state: this.previous.state, session: this.previous.session } } : {}),
+      ...(this.current === 'lost' && this.previous ? { previous: { agent: this.previous.agent, state: this.previous.state, session: this.previous.session } } : {}),
     };
   }
 
   detail(): PaneDetail {
-    const process = this.lifecycle === 'running' ? describeForeground(this.terminal.foreground()) : null;
+    const process = this.current === 'running' ? describeForeground(this.terminal.foreground()) : null;
     const env = { env: { ...this.env }, ...(this.droppedEnv.length > 0 ? { droppedEnv: [...this.droppedEnv] } : {}) };
     return { ...this.info(), args: this.identity.args, ...env, process, title: this.terminal.osc.title?.value ?? null };
   }
@@ -225,8 +225,8 @@ export class PaneRecord implements Disposable {
   }
 
   private markExited(info: ExitInfo): void {
-    if (this.lifecycle !== 'running') return;
-    this.lifecycle = info.lost ? 'lost' : 'exited';
+    if (this.current !== 'running') return;
+    this.current = info.lost ? 'lost' : 'exited';
     this.exitInfo = info;
     this.exitedAt = Date.now();
     if (info.lost) this.log.warn({ pane: this.id }, 'pane lost: the process holding its PTY went away');

@@ -200,7 +200,7 @@ export class PaneRegistry implements Disposable {
       if (identity.name !== null) this.reserved.delete(identity.name);
     }
     const pane = this.add(meta, terminal, false);
-    if (plan && pane.state === 'running') pane.onExit(() => plan.dispose());
+    if (plan && pane.lifecycle === 'running') pane.onExit(() => plan.dispose());
     else plan?.dispose();
     return pane;
   }
@@ -262,7 +262,7 @@ export class PaneRegistry implements Disposable {
     this.created.fire(pane);
     // A program may end before its pane is made (the host's exit comes with its answer to the spawn):
     // that exit is told now, after the creation, as every other exit is.
-    if (pane.state === 'exited') this.exited.fire(pane);
+    if (pane.lifecycle === 'exited') this.exited.fire(pane);
     return pane;
   }
 
@@ -271,7 +271,7 @@ export class PaneRegistry implements Disposable {
     const pending = this.removals.get(pane.id);
     if (pending) return pending;
     const removal = (async () => {
-      if (pane.state === 'running') await pane.terminal.terminate();
+      if (pane.lifecycle === 'running') await pane.terminal.terminate();
       const info = pane.info();
       this.panes.delete(pane.id);
       if (pane.name !== null && this.byName.get(pane.name) === pane) this.byName.delete(pane.name);

@@ -9,7 +9,7 @@ import type { RespawnPolicy } from '../config/config-schema.ts';
 import type { PreviousLife } from '../panes/pane-record.ts';
 import type { PaneMeta } from '../panes/pane-registry.ts';
 import { implement, type DaemonPart } from '../rpc/handler.ts';
-import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './pane-store.ts';
+import { loadStoredPanes, PaneStore, type StoredPane, type StoredState } from './pane-store.ts';
 import { respawnPane } from './respawn.ts';
 
 interface PersistOptions {
@@ -33,9 +33,9 @@ interface PersistPart extends DaemonPart {
  * names), keeps the file in step from then on, applies the `respawn` policy, and serves `pane.respawn`.
  */
 export function startPersist(core: DaemonCore, options: PersistOptions): PersistPart {
-  const stored = loadPaneState(options.path, core.log);
+  const stored = loadStoredPanes(options.path, core.log);
   recover(core, options, stored);
-  const store = new PaneStateStore(options.path, options.socketPath, core.registry, core.agents, core.log);
+  const store = new PaneStore(options.path, options.socketPath, core.registry, core.agents, core.log);
   respawnLost(core, options.respawn);
   return {
     store,
@@ -81,7 +81,7 @@ function recover({ registry, log }: DaemonCore, { host, hooksDir }: PersistOptio
 
 /** Applies the `respawn` config to the lost panes at start. */
 function respawnLost({ registry, agents, log }: DaemonCore, policy: RespawnPolicy): void {
-  const lost = registry.list().filter((pane) => pane.state === 'lost');
+  const lost = registry.list().filter((pane) => pane.lifecycle === 'lost');
   if (policy === 'never') return;
   for (const pane of lost) {
     if (policy === 'ask') {

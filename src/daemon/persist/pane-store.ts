@@ -15,7 +15,7 @@ export type { StoredPane, StoredState } from './stored-shape.ts';
  * and the log says why; the daemon starts without it. Panes of a wrong shape are left out, and the
  * file is moved aside too, so that what they held is not lost to the next write.
  */
-export function loadPaneState(path: string, log: Logger): StoredState | null {
+export function loadStoredPanes(path: string, log: Logger): StoredState | null {
   const read = readStateFile(path);
   if (read.status === 'absent') return null;
   if (read.status === 'unusable') {
@@ -44,7 +44,7 @@ function setAside(path: string, log: Logger, reason: UnusableReason, detail: str
  * Keeps the state file in step with the panes: rewritten atomically after every change (pane created,
  * exited, removed, agent state changed, report accepted), at most once per turn of the event loop.
  */
-export class PaneStateStore implements Disposable {
+export class PaneStore implements Disposable {
   private scheduled: NodeJS.Immediate | null = null;
   private readonly subscriptions: Disposable[];
   private disposed = false;
@@ -94,7 +94,7 @@ export class PaneStateStore implements Disposable {
     let agentState = 'unknown';
     let session: string | null = null;
     let arbiter: ArbiterMemory | null = null;
-    if (pane.state === 'lost' && pane.previous) {
+    if (pane.lifecycle === 'lost' && pane.previous) {
       ({ agent, state: agentState, session, arbiter } = pane.previous);
     } else {
       try {

@@ -29,7 +29,7 @@ export async function respawnPane(
   if (pane.external !== null) {
     throw new CorralError('pane_external', `pane ${pane.label()} is an agent started outside Corral, known from its hooks only: there is nothing to respawn`, { id: pane.id });
   }
-  if (pane.state === 'running') {
+  if (pane.lifecycle === 'running') {
     throw new CorralError('pane_running', `pane ${pane.label()} is still running; only a lost or exited pane can be respawned`, { id: pane.id });
   }
   const { agent, session } = lastAgentOf(agents, pane);
@@ -48,7 +48,7 @@ export async function respawnPane(
 }
 
 function lastAgentOf(agents: AgentService, pane: PaneRecord): { agent: string | null; session: string | null } {
-  if (pane.state === 'lost' && pane.previous) return { agent: pane.previous.agent, session: pane.previous.session };
+  if (pane.lifecycle === 'lost' && pane.previous) return { agent: pane.previous.agent, session: pane.previous.session };
   try {
     const last = agents.of(pane).arbiter.lastSession;
     if (last !== null) return last;

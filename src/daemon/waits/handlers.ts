@@ -24,15 +24,15 @@ interface TargetChoice {
  */
 function waitTargets(registry: PaneRegistry, agents: AgentService, hub: WaitHub, choice: TargetChoice): WaitTarget[] {
   const chosen = new Map<PaneRecord, string>();
-  const hasAgent = (pane: PaneRecord) => (pane.state === 'running' ? agents.of(pane).refresh() : agents.of(pane).view()).agent !== null;
+  const hasAgent = (pane: PaneRecord) => (pane.lifecycle === 'running' ? agents.of(pane).refresh() : agents.of(pane).view()).agent !== null;
   // A pane that has drawn nothing yet may still be starting its agent (between fork and exec, or a
   // launcher): it is not unknown yet, and the wait waits for it as before.
   // A pane whose agent was released is gone (agent_gone), not unknown.
   // The foreground is looked at again only for a pane that has drawn: a pane still starting is left alone.
-  const unknown = (pane: PaneRecord) => pane.state === 'running' && agents.of(pane).hasDrawn && !hub.released(pane) && !hasAgent(pane);
+  const unknown = (pane: PaneRecord) => pane.lifecycle === 'running' && agents.of(pane).hasDrawn && !hub.released(pane) && !hasAgent(pane);
   const keyOf = (pane: PaneRecord) => pane.name ?? pane.id;
   const addGroup = (label: string, members: PaneRecord[]) => {
-    const kept = members.filter((pane) => pane.state === 'running' && !hub.released(pane) && (choice.allowUnknown === true || !unknown(pane)));
+    const kept = members.filter((pane) => pane.lifecycle === 'running' && !hub.released(pane) && (choice.allowUnknown === true || !unknown(pane)));
     if (kept.length === 0) {
       throw new CorralError('no_agent', `${label} has no pane with an identified agent; see \`corral agent list --all\`, or wait with --allow-unknown`, {
         target: label,

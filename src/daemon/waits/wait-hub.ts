@@ -84,7 +84,7 @@ export class WaitHub implements Disposable {
     if (!view) return gone; // the pane was disposed: its tracker went with it
     return {
       present: true,
-      paneExited: pane.state !== 'running',
+      paneExited: pane.lifecycle !== 'running',
       agent: view.agent,
       state: view.displayed,
       stateSince: this.agents.stateSince(pane, view),
