@@ -2,7 +2,7 @@ import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
-import { launchFilesDir, launchPlanner } from '../integration/planner.ts';
+import { launchFilesDir, launchPlanner, type LaunchPlanner } from '../integration/planner.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
@@ -118,33 +118,8 @@ export class Daemon {
       // (src/terminal/pty-host/refusals.ts), so the connection must be read as soon as it is made.
       let hostAttached: Promise<TerminalHost> | null = null;
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
-      const registry = new PaneRegistry(spawnTerminal, socketPath, log);
-      const rpc = new RpcServer(log);
-      const server = createServer({ allowHalfOpen: true });
-      const manifests = new ManifestSet(options.manifests);
-      for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
-      registry.useCaller = config.panes.useCaller;
-      registry.passEnv = config.panes.passEnv;
-      // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
-      // built after the service, which reads them through these sources only once it publishes.
-      let input: ReturnType<typeof startAgentInput> | undefined;
-      let metadata: ReturnType<typeof startMetadata> | undefined;
-      const extras = { queued: (paneId: string) => input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.store.get(paneId) ?? null };
-      // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
-      const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
-      const history = paneHistories(durable.loaded.events);
-      const agents = new AgentService({
-        registry,
-        manifests,
-        identifier: manifestIdentifier,
-        log,
-        windows: { debounceMs: config.arbiter.debounceMs },
-        inband: config.reports.inband,
-        extras,
-        seqAfter: durable.loaded.lastSeq,
-        prior: history,
-      });
+      const core = startCore(options, spawnTerminal, config);
       if (options.spawnTerminal === undefined) {
         hostAttached = TerminalHost.attach(socketPath);
         host = await hostAttached;
@@ -152,61 +127,12 @@ export class Daemon {
         log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
         host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
       }
-      const hooksDir = launchFilesDir(socketPath);
-      const planLaunch = (enabled: boolean) => launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled, log });
-      registry.planLaunch = planLaunch(config.integration.enabled);
-      const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
-      daemon.hooksDir = hooksDir;
-      daemon.own(agents);
-      const core: DaemonCore = { registry, agents, log };
-      // The features, each with its handlers; in this order, as each is told of panes and agent changes.
-      input = startAgentInput(core);
-      metadata = startMetadata(core);
-      const events = startEvents({ registry, agents, log, ...config.events, durable, metadata: metadata.store });
-      const inbox = startInbox(core, events.hub, inboxFilePath(socketPath));
-      // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
-      const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
-      const startNotifier = (notify: CorralConfig['notify']) => {
-        live.notifier?.dispose();
-        live.notifier = notify.command ? new Notifier(inbox.inbox, events.hub, { ...notify, command: notify.command, log }) : null;
-      };
-      startNotifier(config.notify);
-      const waits = startWaits(core, history);
-      const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const counts = () => ({ paneCount: registry.size, connections: daemon.clients().length, waits: waits.size });
-      const parts: DaemonPart[] = [
-        input,
-        metadata,
-        events,
-        inbox,
-        { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
-        { handlers: serverHandlers(info, counts, (panes) => void daemon.stop(panes)), dispose: () => undefined },
-        startPanes(registry, input.queues),
-        startAgents(core),
-        waits,
-        startAttach(core),
-        startRecord(registry),
-      ];
-      const persist = startPersist(core, { path: stateFilePath(socketPath), socketPath, host, hooksDir, respawn: config.panes.respawn });
-      daemon.stateStore = persist.store;
-      parts.push(persist);
-      live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
-      // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
-      const applyLive = (next: CorralConfig, changed: readonly string[]) => {
-        if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
-        if (changed.includes('panes.keep_exited')) {
-          live.retention?.dispose();
-          live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
-        }
-        registry.useCaller = next.panes.useCaller;
-        registry.passEnv = next.panes.passEnv;
-        if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
-      };
-      const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
-      daemon.reloadConfig = () => reloader.reload();
-      parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
-      for (const part of parts) daemon.own(part);
-      daemon.register(inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers)));
+      const server = createServer({ allowHalfOpen: true });
+      const daemon = new Daemon(socketPath, core.registry, new RpcServer(log), core.agents, server, lock, log, host);
+      daemon.hooksDir = core.hooksDir;
+      daemon.own(core.agents);
+      const version = packageVersion();
+      daemon.startParts(core, { config, source: options.configSource ?? null, version });
       daemon.own(acceptEveryWaiting(server, (socket) => daemon.accept(socket), { allowHalfOpen: true }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -217,13 +143,69 @@ export class Daemon {
       });
       server.on('error', (error) => log.error({ err: error }, 'socket server error'));
       restrictSocket(socketPath);
-      log.info({ socket: socketPath, version: info.version }, 'listening');
+      log.info({ socket: socketPath, version }, 'listening');
       return daemon;
     } catch (error) {
       host?.dispose();
       lock.dispose();
       throw error;
     }
+  }
+
+  /**
+   * Starts every feature on the core as a part, in this order (each is told of panes and agent changes
+   * in it), the recovery of what the last daemon left among them, and registers all their handlers.
+   */
+  private startParts(core: StartedCore, { config, source, version }: { config: CorralConfig; source: { path: string; explicit: boolean } | null; version: string }): void {
+    const { registry, log, late, durable, history } = core;
+    const hooksDir = this.hooksDir;
+    const input = (late.input = startAgentInput(core));
+    const metadata = (late.metadata = startMetadata(core));
+    const events = startEvents({ registry, agents: core.agents, log, ...config.events, durable, metadata: metadata.store });
+    const inbox = startInbox(core, events.hub, inboxFilePath(this.socketPath));
+    // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
+    const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
+    const startNotifier = (notify: CorralConfig['notify']) => {
+      live.notifier?.dispose();
+      live.notifier = notify.command ? new Notifier(inbox.inbox, events.hub, { ...notify, command: notify.command, log }) : null;
+    };
+    startNotifier(config.notify);
+    const waits = startWaits(core, history);
+    const info = { version, socket: this.socketPath, startedAt: Date.now() };
+    const counts = () => ({ paneCount: registry.size, connections: this.clients().length, waits: waits.size });
+    const parts: DaemonPart[] = [
+      input,
+      metadata,
+      events,
+      inbox,
+      { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
+      { handlers: serverHandlers(info, counts, (panes) => void this.stop(panes)), dispose: () => undefined },
+      startPanes(registry, input.queues),
+      startAgents(core),
+      waits,
+      startAttach(core),
+      startRecord(registry),
+    ];
+    const persist = startPersist(core, { path: stateFilePath(this.socketPath), socketPath: this.socketPath, host: this.host, hooksDir, respawn: config.panes.respawn });
+    this.stateStore = persist.store;
+    parts.push(persist);
+    live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
+    // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
+    const applyLive = (next: CorralConfig, changed: readonly string[]) => {
+      if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
+      if (changed.includes('panes.keep_exited')) {
+        live.retention?.dispose();
+        live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
+      }
+      registry.useCaller = next.panes.useCaller;
+      registry.passEnv = next.panes.passEnv;
+      if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(core, next);
+    };
+    const reloader = new ConfigReloader(source, config, applyLive, log);
+    this.reloadConfig = () => reloader.reload();
+    parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
+    for (const part of parts) this.own(part);
+    this.register(inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers)));
   }
 
   get lifecycle(): DaemonLifecycle {
@@ -329,3 +311,45 @@ export class Daemon {
   }
 }
 
+/** The core as `startCore` leaves it: with the event log it read, and the parts the agents' info reads once they start. */
+interface StartedCore extends DaemonCore {
+  readonly durable: ReturnType<typeof openEventLog>;
+  readonly history: ReturnType<typeof paneHistories>;
+  readonly hooksDir: string;
+  readonly late: { input?: ReturnType<typeof startAgentInput>; metadata?: ReturnType<typeof startMetadata> };
+}
+
+/** The pane registry and the agents on it; the event log is read first, so seq and cursors continue the earlier daemon's. */
+function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config: CorralConfig): StartedCore {
+  const { socketPath, log } = options;
+  const registry = new PaneRegistry(spawnTerminal, socketPath, log);
+  const manifests = new ManifestSet(options.manifests);
+  for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
+  // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
+  // started after the service, which reads them through these sources only once it publishes.
+  const late: StartedCore['late'] = {};
+  const extras = { queued: (paneId: string) => late.input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => late.metadata?.store.get(paneId) ?? null };
+  const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
+  const history = paneHistories(durable.loaded.events);
+  const agents = new AgentService({
+    registry,
+    manifests,
+    identifier: manifestIdentifier,
+    log,
+    windows: { debounceMs: config.arbiter.debounceMs },
+    inband: config.reports.inband,
+    extras,
+    seqAfter: durable.loaded.lastSeq,
+    prior: history,
+  });
+  const core = { registry, agents, log, durable, history, late, hooksDir: launchFilesDir(socketPath) };
+  registry.useCaller = config.panes.useCaller;
+  registry.passEnv = config.panes.passEnv;
+  registry.planLaunch = planLaunch(core, config);
+  return core;
+}
+
+/** Per-launch integration as `[integration]` sets it, its files one folder per pane below `hooksDir`. */
+function planLaunch({ agents, log, hooksDir }: StartedCore, config: CorralConfig): LaunchPlanner {
+  return launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled: config.integration.enabled, log });
+}
