@@ -30,7 +30,7 @@ import { retainExitedPanes } from './panes/exited-retention.ts';
 import { startPanes } from './panes/handlers.ts';
 import { PaneRegistry, type SpawnTerminal } from './panes/pane-registry.ts';
 import { startPersist } from './persist/handlers.ts';
-import { stateDir, stateFilePath } from './private-file.ts';
+import { stateDir, registryFilePath } from './private-file.ts';
 import { startRecord } from './record/record-service.ts';
 import { Connection } from './rpc/connection.ts';
 import type { DaemonPart, HandlerBinding } from './rpc/handler.ts';
@@ -186,7 +186,7 @@ export class Daemon {
       startAttach(core),
       startRecord(registry),
     ];
-    const persist = startPersist(core, { path: stateFilePath(this.socketPath), socketPath: this.socketPath, host: this.host, hooksDir, respawn: config.panes.respawn });
+    const persist = startPersist(core, { path: registryFilePath(this.socketPath), socketPath: this.socketPath, host: this.host, hooksDir, respawn: config.panes.respawn });
     this.stateStore = persist.store;
     parts.push(persist);
     live.retention = retainExitedPanes(registry, config.panes.keepExited, log);

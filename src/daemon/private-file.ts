@@ -7,7 +7,7 @@ import { readRegularFileBytes, RegularFileError } from '../manifest-store/regula
 /** Bumped when the file's shape changes; a file of another version is set aside, not read. */
 export const STATE_FILE_VERSION = 1;
 /** A state file larger than this is refused (a pane is well under 64 KiB). */
-const MAX_STATE_FILE_BYTES = 32 * 1024 * 1024;
+const MAX_PRIVATE_FILE_BYTES = 32 * 1024 * 1024;
 
 /** `$XDG_STATE_HOME/corral`, else `~/.local/state/corral`. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -15,7 +15,7 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** One file per daemon socket, so daemons on different sockets never share panes. */
-export function stateFilePath(socketPath: string, env: NodeJS.ProcessEnv = process.env): string {
+export function registryFilePath(socketPath: string, env: NodeJS.ProcessEnv = process.env): string {
   const key = createHash('sha256').update(socketPath).digest('hex').slice(0, 12);
   return join(stateDir(env), `panes-${key}.json`);
 }
@@ -23,7 +23,7 @@ export function stateFilePath(socketPath: string, env: NodeJS.ProcessEnv = proce
 /** Why a state file cannot be used; each is logged with the file's new name. */
 export type UnusableReason = 'not_regular_file' | 'symlink' | 'too_large' | 'unreadable' | 'loose_mode' | 'another_owner' | 'bad_json' | 'wrong_shape';
 
-type StateFileRead = { status: 'absent' } | { status: 'read'; value: unknown } | { status: 'unusable'; reason: UnusableReason; detail: string };
+type PrivateFileRead = { status: 'absent' } | { status: 'read'; value: unknown } | { status: 'unusable'; reason: UnusableReason; detail: string };
 
 const REASONS: Record<Exclude<RegularFileError['code'], 'file_absent'>, UnusableReason> = {
   file_not_regular: 'not_regular_file',
@@ -33,17 +33,17 @@ const REASONS: Record<Exclude<RegularFileError['code'], 'file_absent'>, Unusable
 };
 
 /**
- * Reads the state file as the manifests are read (regular-file.ts): a regular file only, never a
- * link (the daemon writes it by rename, so a link there was put by someone else), opened without
- * blocking and read up to MAX_STATE_FILE_BYTES. It must be this user's own and readable by no one
- * else, as the daemon writes it, since it holds commands a respawn runs.
+ * Reads a private file (the pane registry, the inbox) as the manifests are read (regular-file.ts):
+ * a regular file only, never a link (the daemon writes it by rename, so a link there was put by
+ * someone else), opened without blocking and read up to MAX_PRIVATE_FILE_BYTES. It must be this
+ * user's own and readable by no one else, as the daemon writes it, since it holds commands a respawn runs.
  */
-export function readStateFile(path: string): StateFileRead {
+export function readPrivateFile(path: string): PrivateFileRead {
   let bytes: Buffer;
   let mode: number;
   let uid: number;
   try {
-    ({ bytes, stat: { mode, uid } } = readRegularFileBytes(path, MAX_STATE_FILE_BYTES, { followSymlink: false, what: 'state file' }));
+    ({ bytes, stat: { mode, uid } } = readRegularFileBytes(path, MAX_PRIVATE_FILE_BYTES, { followSymlink: false, what: 'state file' }));
   } catch (error) {
     if (!(error instanceof RegularFileError)) throw error;
     if (error.code === 'file_absent') return { status: 'absent' };
@@ -66,7 +66,7 @@ export function readStateFile(path: string): StateFileRead {
  * FIFO or link is moved itself, not what it names), so that the next write does not replace what a
  * person may want to look at. A name already taken gets a counter: nothing is overwritten.
  */
-export function setAsideStateFile(path: string, now = new Date()): string {
+export function setAsidePrivateFile(path: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   for (let attempt = 0; ; attempt += 1) {
     const aside = `${path}.unusable-${stamp}${attempt === 0 ? '' : `-${attempt}`}`;
@@ -90,7 +90,7 @@ function exists(path: string): boolean {
  * old contents or the new, never a mix. Folder 0700, file 0600; the temporary file is made anew
  * (never a link or a file left with another mode).
  */
-export function writeStateFile(path: string, value: unknown): void {
+export function writePrivateFile(path: string, value: unknown): void {
   mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
   rmSync(temporary, { force: true });

@@ -13,7 +13,7 @@ import { loadStoredPanes, PaneStore, type StoredPane, type StoredState } from '.
 import { respawnPane } from './respawn.ts';
 
 interface PersistOptions {
-  /** The registry file of this daemon's socket (`stateFilePath`). */
+  /** The registry file of this daemon's socket (`registryFilePath`). */
   path: string;
   socketPath: string;
   /** Null when panes run in this process: nothing to take back. */

@@ -4,7 +4,7 @@ import type { AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
-import { STATE_FILE_VERSION, readStateFile, setAsideStateFile, writeStateFile, type UnusableReason } from '../private-file.ts';
+import { STATE_FILE_VERSION, readPrivateFile, setAsidePrivateFile, writePrivateFile, type UnusableReason } from '../private-file.ts';
 import { checkStoredState, type StoredPane, type StoredState } from './stored-shape.ts';
 
 export type { StoredPane, StoredState } from './stored-shape.ts';
@@ -16,7 +16,7 @@ export type { StoredPane, StoredState } from './stored-shape.ts';
  * file is moved aside too, so that what they held is not lost to the next write.
  */
 export function loadStoredPanes(path: string, log: Logger): StoredState | null {
-  const read = readStateFile(path);
+  const read = readPrivateFile(path);
   if (read.status === 'absent') return null;
   if (read.status === 'unusable') {
     setAside(path, log, read.reason, read.detail);
@@ -33,7 +33,7 @@ export function loadStoredPanes(path: string, log: Logger): StoredState | null {
 
 function setAside(path: string, log: Logger, reason: UnusableReason, detail: string, panesKept = 0): void {
   try {
-    const movedTo = setAsideStateFile(path);
+    const movedTo = setAsidePrivateFile(path);
     log.warn({ file: path, movedTo, reason, detail, panesKept }, panesKept > 0 ? 'state file partly unusable: moved aside, starting with the panes it could use' : 'state file unusable: moved aside, starting without it');
   } catch (error) {
     log.error({ file: path, reason, detail, err: error }, 'state file unusable and cannot be moved aside: starting without it');
@@ -66,7 +66,7 @@ export class PaneStore implements Disposable {
     if (this.scheduled !== null) clearImmediate(this.scheduled);
     this.scheduled = null;
     try {
-      writeStateFile(this.path, this.snapshot());
+      writePrivateFile(this.path, this.snapshot());
     } catch (error) {
       this.log.error({ file: this.path, err: error }, 'cannot write the state file');
     }
