@@ -9,7 +9,7 @@ import { AGENT_ANSWER, AGENT_LIST, AGENT_PROMPT, AGENT_WAIT, EVENTS_READ, PANE_R
 
 const ITERATIONS = Number(process.env.CORRAL_BENCH_ITERATIONS ?? 200_000);
 
-/** What the dispatcher does with a request's params (src/daemon/rpc-server.ts). */
+/** What the dispatcher does with a request's params (src/daemon/rpc/rpc-server.ts). */
 const check = (method: MethodDecl<unknown, unknown>, params: unknown): unknown => checkParams(method, params);
 
 const VALID: [MethodDecl<any, any>, object][] = [

@@ -1,6 +1,6 @@
 import { CorralError } from '../protocol/errors.ts';
 import { EVENT } from '../protocol/notifications.ts';
-import { EVENTS_DROPPED, EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
+import { EVENTS_SUBSCRIBE, type AnyCorralEvent, type EventsSnapshot } from '../protocol/methods/events.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, retryWithin, type BackoffOptions } from './backoff.ts';
 import { ClientError, type DaemonConnection } from './connection.ts';
 import { endpointOf, type DaemonAddress, type Endpoint } from './endpoint.ts';
@@ -74,13 +74,11 @@ export class EventStream implements Subscription {
   private async open(since: number | undefined): Promise<{ snapshot: EventsSnapshot }> {
     const connection = await this.endpoint.dial();
     this.connection = connection;
-    let dropped = false;
     connection.onNotification(EVENT, (event) => {
       if (event.cursor <= this.cursor && since !== undefined) return;
       this.cursor = event.cursor;
       this.onEvent(event as AnyCorralEvent);
     });
-    connection.onNotification(EVENTS_DROPPED, () => (dropped = true));
     try {
       const params = {
         ...(this.options.filter !== undefined ? { filter: this.options.filter } : {}),
@@ -90,7 +88,7 @@ export class EventStream implements Subscription {
       const result = await connection.call(EVENTS_SUBSCRIBE, params);
       this.epoch = result.epoch;
       if (since === undefined) this.cursor = Math.max(this.cursor, result.cursor);
-      connection.onClose(() => void this.resume(dropped));
+      connection.onClose(() => void this.resume());
       return result;
     } catch (error) {
       connection.dispose();
@@ -99,7 +97,7 @@ export class EventStream implements Subscription {
   }
 
   /** After a lost connection: subscribe again from the cursor, with back-off, until closed. */
-  private async resume(_dropped: boolean): Promise<void> {
+  private async resume(): Promise<void> {
     if (this.stopped.signal.aborted) return;
     if (this.reconnect === false) {
       this.stopped.abort();

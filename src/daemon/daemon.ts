@@ -1,58 +1,46 @@
 import { readFileSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { CorralError } from '../protocol/errors.ts';
 import { dirname } from 'node:path';
 import { DisposableStore, type Disposable } from '../base/disposable.ts';
+import { launchFilesDir, launchPlanner, type LaunchPlanner } from '../integration/planner.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
+import { CorralError } from '../protocol/errors.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
-import { acceptEveryWaiting } from './accept-backlog.ts';
-import { Connection } from './connection.ts';
-import type { HandlerBinding } from './handler.ts';
-import { AgentService } from './agents/agent-service.ts';
-import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
-import { eventLogDir, openEventLog, paneHistories, publishMetadataEvents, startEvents } from './events/index.ts';
-import { Notifier } from './notify/notifier.ts';
-import { Inbox } from './inbox/inbox.ts';
-import { acknowledgingOnAction, inboxHandlers } from './inbox/handlers.ts';
-import { manifestIdentifier } from './agents/manifest-identifier.ts';
-import { agentHandlers } from './handlers/agent.ts';
-import { ExternalPanes } from './external-panes.ts';
-import { agentQueryHandlers } from './handlers/agent-query.ts';
-import { agentWaitHandlers } from './handlers/agent-wait.ts';
-import { WaitHub } from './waits/wait-hub.ts';
-import { SteeringQueues } from './agent-input/steering-queue.ts';
-import { typePrompt } from './agent-input/typing.ts';
-import { agentActHandlers } from './handlers/agent-act.ts';
-import { metadataHandlers } from './handlers/metadata.ts';
-import { MetadataStore } from './metadata/metadata-store.ts';
-import { AttachService } from './attach/attach-service.ts';
-import { RecordService, recordHandlers } from './record/record-service.ts';
-import { attachHandlers } from './handlers/attach.ts';
-import { manifestHandlers } from './handlers/manifests.ts';
-import { paneHandlers } from './handlers/pane.ts';
-import { launchDir, launchFilesDir, launchPlanner, pruneLaunchDirs } from './integration/planner.ts';
-import { serverHandlers } from './handlers/server.ts';
-import { acquireLock } from './lock-file.ts';
-import type { Logger } from './logger.ts';
-import { PaneRegistry, type PaneMeta, type SpawnTerminal } from './pane-registry.ts';
-import type { PreviousLife } from './pane-record.ts';
-import { TerminalHost } from '../terminal/pty-host/terminal-host.ts';
-import { lostTerminalPane } from '../terminal/lost-pane.ts';
-import type { RespawnPolicy } from './config/config-schema.ts';
-import { respawnPane } from './respawn.ts';
-import { loadPaneState, PaneStateStore, type StoredPane, type StoredState } from './state/pane-state.ts';
-import { stateDir, stateFilePath } from './state/state-file.ts';
-import { inboxFilePath } from './inbox/inbox-path.ts';
+import { acceptEveryWaiting } from './rpc/accept-backlog.ts';
+import type { ConfigReloadResult } from '../protocol/methods/server.ts';
 import { hostSocketPath } from '../terminal/pty-host/launch.ts';
 import { lockFilePath } from '../terminal/pty-host/daemon-lock.ts';
-import { RpcServer } from './rpc-server.ts';
-import { LimitedLog } from './limited-log.ts';
-import { retainExitedPanes } from './exited-retention.ts';
+import { TerminalHost } from '../terminal/pty-host/terminal-host.ts';
+import { startAgentInput } from './agent-input/handlers.ts';
+import { AgentService } from './agents/agent-service.ts';
+import type { DaemonCore } from './agents/core.ts';
+import { startAgents } from './agents/handlers.ts';
+import { manifestIdentifier } from './agents/manifest-identifier.ts';
+import { startAttach } from './attach/handlers.ts';
+import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
 import { ConfigReloader } from './config/reload.ts';
-import type { ConfigReloadResult } from '../protocol/methods/server.ts';
-import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './socket-file.ts';
+import { eventLogDir, openEventLog, paneHistories, startEvents } from './events/index.ts';
+import { startInbox } from './inbox/handlers.ts';
+import { inboxFilePath } from './inbox/inbox-path.ts';
+import { LimitedLog } from './limited-log.ts';
+import type { Logger } from './logger.ts';
+import { startMetadata } from './metadata/handlers.ts';
+import { Notifier } from './notify/notifier.ts';
+import { retainExitedPanes } from './panes/exited-retention.ts';
+import { startPanes } from './panes/handlers.ts';
+import { PaneRegistry, type SpawnTerminal } from './panes/pane-registry.ts';
+import { startPersist } from './persist/handlers.ts';
+import { stateDir, registryFilePath } from './private-file.ts';
+import { startRecord } from './record/record-service.ts';
+import { Connection } from './rpc/connection.ts';
+import type { DaemonPart, HandlerBinding } from './rpc/handler.ts';
+import { RpcServer } from './rpc/rpc-server.ts';
+import { serverHandlers } from './rpc/server-handlers.ts';
+import { acquireLock } from './startup/lock-file.ts';
+import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './startup/socket-file.ts';
+import { startWaits } from './waits/handlers.ts';
 
-export type DaemonState = 'running' | 'stopping' | 'stopped';
+export type DaemonLifecycle = 'running' | 'stopping' | 'stopped';
 
 /** How a stop treats the panes: `detach` leaves them running in the pty host, `end` ends them all. */
 export type PanesOnStop = 'detach' | 'end';
@@ -86,7 +74,7 @@ export const MAX_CONNECTIONS = 256;
  * Extension: `registry` hooks per pane; `rpc.register()` adds method groups; `connections` for events.
  */
 export class Daemon {
-  private lifecycle: DaemonState = 'running';
+  private current: DaemonLifecycle = 'running';
   /** Refused and cut-off clients, which a misbehaving client can repeat without end. */
   private readonly clientWarnings: LimitedLog;
   private readonly connections = new Set<Connection>();
@@ -94,7 +82,8 @@ export class Daemon {
   private stopped: Promise<void> | null = null;
   private readonly stopWaiters: Array<() => void> = [];
   private readonly owned: DisposableStore;
-  private stateStore: PaneStateStore | null = null;
+  /** The registry file's writer, stopped before the panes are let go at a detaching stop. */
+  private stateStore: Disposable | null = null;
   /** Where per-launch integration keeps its files, one folder per pane (integration/planner.ts). */
   private hooksDir: string | null = null;
   /** Reads config.toml again and applies what can change live (`server.reloadConfig`, SIGHUP). */
@@ -129,33 +118,8 @@ export class Daemon {
       // (src/terminal/pty-host/refusals.ts), so the connection must be read as soon as it is made.
       let hostAttached: Promise<TerminalHost> | null = null;
       const spawnTerminal: SpawnTerminal = options.spawnTerminal ?? (async (spawnOptions, meta) => (await hostAttached!).spawn(spawnOptions, meta));
-      const registry = new PaneRegistry(spawnTerminal, socketPath, log);
-      const rpc = new RpcServer(log);
-      const server = createServer({ allowHalfOpen: true });
-      const manifests = new ManifestSet(options.manifests);
-      for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
       const config = options.config ?? DEFAULT_CONFIG;
-      registry.useCaller = config.panes.useCaller;
-      registry.passEnv = config.panes.passEnv;
-      // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
-      // built after the service, which reads them through these sources only once it publishes.
-      let queues: SteeringQueues | undefined;
-      let metadata: MetadataStore | undefined;
-      const extras = { queued: (paneId: string) => queues?.size(paneId) ?? 0, metadata: (paneId: string) => metadata?.get(paneId) ?? null };
-      // Read before the agents number their first change: seq and cursors continue the earlier daemon's.
-      const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
-      const history = paneHistories(durable.loaded.events);
-      const agents = new AgentService({
-        registry,
-        manifests,
-        identifier: manifestIdentifier,
-        log,
-        windows: { debounceMs: config.arbiter.debounceMs },
-        inband: config.reports.inband,
-        extras,
-        seqAfter: durable.loaded.lastSeq,
-        prior: history,
-      });
+      const core = startCore(options, spawnTerminal, config);
       if (options.spawnTerminal === undefined) {
         hostAttached = TerminalHost.attach(socketPath);
         host = await hostAttached;
@@ -163,61 +127,12 @@ export class Daemon {
         log.info({ hostPid: host.pid, started: host.started, panes: host.recovered.length, ringBytes: host.ringBytes }, 'pty host attached');
         host.onLost(() => log.error({ hostPid: attached.pid }, 'the pty host went away: its panes are lost'));
       }
-      const hooksDir = launchFilesDir(socketPath);
-      const planLaunch = (enabled: boolean) => launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled, log });
-      registry.planLaunch = planLaunch(config.integration.enabled);
-      const daemon = new Daemon(socketPath, registry, rpc, agents, server, lock, log, host);
-      daemon.hooksDir = hooksDir;
-      daemon.own(agents);
-      queues = daemon.own(new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) }));
-      metadata = daemon.own(new MetadataStore({ registry, agents, log }));
-      const events = daemon.own(startEvents({ registry, agents, log, ...config.events, durable }));
-      daemon.own(publishMetadataEvents(events.hub, registry, metadata, agents));
-      const inbox = daemon.own(new Inbox(inboxFilePath(socketPath), events.hub, agents, log));
-      // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
-      const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
-      daemon.own({ dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) });
-      const startNotifier = (notify: CorralConfig['notify']) => {
-        live.notifier?.dispose();
-        live.notifier = notify.command ? new Notifier(inbox, events.hub, { ...notify, command: notify.command, log }) : null;
-      };
-      startNotifier(config.notify);
-      const info = { version: packageVersion(), socket: socketPath, startedAt: Date.now() };
-      const waits = daemon.own(new WaitHub(registry, agents, history));
-      daemon.register(acknowledgingOnAction([
-        ...serverHandlers(info, registry, () => ({ connections: daemon.clients().length, waits: waits.size }), (panes) => void daemon.stop(panes)),
-        ...paneHandlers(registry, queues, (pane, fresh) => respawnPane(registry, agents, pane, fresh)),
-        ...agentHandlers(registry, agents, daemon.own(new ExternalPanes(registry, agents, log))),
-        ...agentQueryHandlers(registry, agents),
-        ...agentWaitHandlers(registry, agents, waits),
-        ...agentActHandlers(registry, agents, queues),
-        ...metadataHandlers(registry, metadata),
-        ...manifestHandlers(agents),
-        ...events.handlers,
-        ...attachHandlers(registry, daemon.own(new AttachService(registry, agents, log))),
-        ...recordHandlers(registry, daemon.own(new RecordService(registry))),
-        ...inboxHandlers(inbox),
-      ], registry, inbox));
-      const statePath = stateFilePath(socketPath);
-      const stored = loadPaneState(statePath, log);
-      daemon.recover(host, stored);
-      daemon.stateStore = new PaneStateStore(statePath, socketPath, registry, agents, log);
-      daemon.respawnLost(config.panes.respawn);
-      live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
-      // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
-      const applyLive = (next: CorralConfig, changed: readonly string[]) => {
-        if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
-        if (changed.includes('panes.keep_exited')) {
-          live.retention?.dispose();
-          live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
-        }
-        registry.useCaller = next.panes.useCaller;
-        registry.passEnv = next.panes.passEnv;
-        if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(next.integration.enabled);
-      };
-      const reloader = new ConfigReloader(options.configSource ?? null, config, applyLive, log);
-      daemon.reloadConfig = () => reloader.reload();
-      daemon.register(reloader.handlers());
+      const server = createServer({ allowHalfOpen: true });
+      const daemon = new Daemon(socketPath, core.registry, new RpcServer(log), core.agents, server, lock, log, host);
+      daemon.hooksDir = core.hooksDir;
+      daemon.own(core.agents);
+      const version = packageVersion();
+      daemon.startParts(core, { config, source: options.configSource ?? null, version });
       daemon.own(acceptEveryWaiting(server, (socket) => daemon.accept(socket), { allowHalfOpen: true }));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
@@ -228,7 +143,7 @@ export class Daemon {
       });
       server.on('error', (error) => log.error({ err: error }, 'socket server error'));
       restrictSocket(socketPath);
-      log.info({ socket: socketPath, version: info.version }, 'listening');
+      log.info({ socket: socketPath, version }, 'listening');
       return daemon;
     } catch (error) {
       host?.dispose();
@@ -238,64 +153,63 @@ export class Daemon {
   }
 
   /**
-   * Takes back the panes the pty host kept (each replays its ring into a fresh screen), and lists
-   * as lost the panes the state file knew that the host no longer holds.
+   * Starts every feature on the core as a part, in this order (each is told of panes and agent changes
+   * in it), the recovery of what the last daemon left among them, and registers all their handlers.
    */
-  private recover(host: TerminalHost | null, stored: StoredState | null): void {
-    const started = Date.now();
-    const previous = new Map<string, StoredPane>((stored?.panes ?? []).map((pane) => [pane.id, pane]));
-    for (const { meta, pane } of host?.recovered ?? []) {
-      const paneMeta = meta as PaneMeta;
-      const known = previous.get(paneMeta.id);
-      previous.delete(paneMeta.id);
-      const record = this.registry.adopt(known ? { ...paneMeta, previous: lifeOf(known) } : paneMeta, pane);
-      const hooksDir = this.hooksDir;
-      if (hooksDir !== null) record.onExit(() => rmSync(launchDir(hooksDir, record.id), { recursive: true, force: true }));
-      if (pane.dropped > 0) this.log.warn({ pane: record.id, droppedBytes: pane.dropped, ringBytes: host!.ringBytes }, 'output dropped while no daemon was attached');
-    }
-    for (const pane of previous.values()) {
-      if (pane.state === 'exited') continue;
-      const note = `[corral] pane ${pane.id} was lost: the process holding its terminal went away.\nRun \`corral pane respawn ${pane.id}\` to start it again.`;
-      try {
-        this.registry.addLost(
-          { ...pane, previous: lifeOf(pane) },
-          lostTerminalPane({ pid: pane.pid, cols: pane.cols, rows: pane.rows, note }),
-        );
-      } catch (error) {
-        // A state file edited by hand can name a lost pane by a recovered pane's name.
-        this.log.warn({ pane: pane.id, name: pane.name, err: error }, 'pane of the state file not listed: its id or name is taken');
-        continue;
+  private startParts(core: StartedCore, { config, source, version }: { config: CorralConfig; source: { path: string; explicit: boolean } | null; version: string }): void {
+    const { registry, log, late, durable, history } = core;
+    const hooksDir = this.hooksDir;
+    const input = (late.input = startAgentInput(core));
+    const metadata = (late.metadata = startMetadata(core));
+    const events = startEvents({ registry, agents: core.agents, log, ...config.events, durable, metadata: metadata.store });
+    const inbox = startInbox(core, events.hub, inboxFilePath(this.socketPath));
+    // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
+    const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
+    const startNotifier = (notify: CorralConfig['notify']) => {
+      live.notifier?.dispose();
+      live.notifier = notify.command ? new Notifier(inbox.inbox, events.hub, { ...notify, command: notify.command, log }) : null;
+    };
+    startNotifier(config.notify);
+    const waits = startWaits(core, history);
+    const info = { version, socket: this.socketPath, startedAt: Date.now() };
+    const counts = () => ({ paneCount: registry.size, connections: this.clients().length, waits: waits.size });
+    const parts: DaemonPart[] = [
+      input,
+      metadata,
+      events,
+      inbox,
+      { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
+      { handlers: serverHandlers(info, counts, (panes) => void this.stop(panes)), dispose: () => undefined },
+      startPanes(registry, input.queues),
+      startAgents(core),
+      waits,
+      startAttach(core),
+      startRecord(registry),
+    ];
+    const persist = startPersist(core, { path: registryFilePath(this.socketPath), socketPath: this.socketPath, host: this.host, hooksDir, respawn: config.panes.respawn });
+    this.stateStore = persist.store;
+    parts.push(persist);
+    live.retention = retainExitedPanes(registry, config.panes.keepExited, log);
+    // Each live key (config/reload.ts LIVE_KEYS) replaces the part that holds it.
+    const applyLive = (next: CorralConfig, changed: readonly string[]) => {
+      if (changed.some((key) => key.startsWith('notify.'))) startNotifier(next.notify);
+      if (changed.includes('panes.keep_exited')) {
+        live.retention?.dispose();
+        live.retention = retainExitedPanes(registry, next.panes.keepExited, log);
       }
-      this.log.warn({ pane: pane.id, name: pane.name, agent: pane.agent, session: pane.session }, 'pane lost');
-    }
-    if (stored) this.registry.reserveIds(stored.nextPane);
-    if (this.hooksDir !== null) pruneLaunchDirs(this.hooksDir, (host?.recovered ?? []).map(({ meta }) => (meta as PaneMeta).id));
-    const recovered = host?.recovered ?? [];
-    if (recovered.length > 0) {
-      void Promise.all(recovered.map(({ pane }) => pane.replayed)).then(() =>
-        this.log.info({ panes: recovered.length, ms: Date.now() - started }, 'panes recovered'),
-      );
-    }
+      registry.useCaller = next.panes.useCaller;
+      registry.passEnv = next.panes.passEnv;
+      if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(core, next);
+    };
+    const reloader = new ConfigReloader(source, config, applyLive, log);
+    this.reloadConfig = () => reloader.reload();
+    parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
+    for (const part of parts) this.own(part);
+    this.register(inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers)));
   }
 
-  /** Applies the `respawn` config to the lost panes at start. */
-  private respawnLost(policy: RespawnPolicy): void {
-    const lost = this.registry.list().filter((pane) => pane.state === 'lost');
-    if (policy === 'never') return;
-    for (const pane of lost) {
-      if (policy === 'ask') {
-        this.log.warn({ pane: pane.id, name: pane.name }, `pane lost; run \`corral pane respawn ${pane.id}\` to start it again`);
-        continue;
-      }
-      respawnPane(this.registry, this.agents, pane).then(
-        (info) => this.log.info({ pane: info.id, resumed: info.resumed }, 'lost pane respawned'),
-        (error: unknown) => this.log.error({ pane: pane.id, err: error }, 'cannot respawn a lost pane'),
-      );
-    }
-  }
-
-  get state(): DaemonState {
-    return this.lifecycle;
+  get lifecycle(): DaemonLifecycle {
+    return this.current;
   }
 
   register(bindings: readonly HandlerBinding[]): void {
@@ -330,7 +244,7 @@ export class Daemon {
   }
 
   private async shutdown(panes: PanesOnStop): Promise<void> {
-    this.lifecycle = 'stopping';
+    this.current = 'stopping';
     this.log.info({ panes: this.registry.size, ending: panes === 'end' }, 'stopping');
     this.rpc.stopAccepting();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -360,12 +274,12 @@ export class Daemon {
     }
     this.lock.dispose();
     await closed;
-    this.lifecycle = 'stopped';
+    this.current = 'stopped';
     this.log.info('stopped');
   }
 
   private accept(socket: Socket): void {
-    if (this.lifecycle !== 'running') {
+    if (this.current !== 'running') {
       socket.destroy();
       return;
     }
@@ -397,6 +311,45 @@ export class Daemon {
   }
 }
 
-function lifeOf(pane: StoredPane): PreviousLife {
-  return { agent: pane.agent, state: pane.agentState, session: pane.session, arbiter: pane.arbiter };
+/** The core as `startCore` leaves it: with the event log it read, and the parts the agents' info reads once they start. */
+interface StartedCore extends DaemonCore {
+  readonly durable: ReturnType<typeof openEventLog>;
+  readonly history: ReturnType<typeof paneHistories>;
+  readonly hooksDir: string;
+  readonly late: { input?: ReturnType<typeof startAgentInput>; metadata?: ReturnType<typeof startMetadata> };
+}
+
+/** The pane registry and the agents on it; the event log is read first, so seq and cursors continue the earlier daemon's. */
+function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config: CorralConfig): StartedCore {
+  const { socketPath, log } = options;
+  const registry = new PaneRegistry(spawnTerminal, socketPath, log);
+  const manifests = new ManifestSet(options.manifests);
+  for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
+  // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
+  // started after the service, which reads them through these sources only once it publishes.
+  const late: StartedCore['late'] = {};
+  const extras = { queued: (paneId: string) => late.input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => late.metadata?.store.get(paneId) ?? null };
+  const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
+  const history = paneHistories(durable.loaded.events);
+  const agents = new AgentService({
+    registry,
+    manifests,
+    identifier: manifestIdentifier,
+    log,
+    windows: { debounceMs: config.arbiter.debounceMs },
+    inband: config.reports.inband,
+    extras,
+    seqAfter: durable.loaded.lastSeq,
+    prior: history,
+  });
+  const core = { registry, agents, log, durable, history, late, hooksDir: launchFilesDir(socketPath) };
+  registry.useCaller = config.panes.useCaller;
+  registry.passEnv = config.panes.passEnv;
+  registry.planLaunch = planLaunch(core, config);
+  return core;
+}
+
+/** Per-launch integration as `[integration]` sets it, its files one folder per pane below `hooksDir`. */
+function planLaunch({ agents, log, hooksDir }: StartedCore, config: CorralConfig): LaunchPlanner {
+  return launchPlanner({ manifests: () => agents.manifests, stateDir: hooksDir, enabled: config.integration.enabled, log });
 }

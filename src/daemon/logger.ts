@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** JSON lines on stderr, written synchronously so that nothing is lost when the daemon exits. */

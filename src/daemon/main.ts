@@ -1,5 +1,5 @@
 import { resolveSocketPath } from '../protocol/socket-path.ts';
-import type { SpawnTerminal } from './pane-registry.ts';
+import type { SpawnTerminal } from './panes/pane-registry.ts';
 import { Daemon } from './daemon.ts';
 import { defaultConfigPath, loadConfig } from './config/index.ts';
 import { createLogger, type LogLevel } from './logger.ts';

@@ -1,4 +1,3 @@
-import type { RawState } from '../protocol/states.ts';
 import type { CompiledManifest } from './compiled.ts';
 import { checkTime, clockOf, fallbackVerdict, ruleVerdict } from './evaluate.ts';
 import { clip, matchContext, matches } from './match.ts';

@@ -50,13 +50,6 @@ export function loadInto(result: DirectoryLoad, file: string, source: string): v
   }
 }
 
-/** Loads every `*.toml` of a folder in name order; a missing folder is empty, not an error. */
-export function loadManifestDir(dir: string, sourceFor: (file: string) => string): DirectoryLoad {
-  const result: DirectoryLoad = { manifests: [], errors: [] };
-  for (const file of manifestFilesIn(dir)) loadInto(result, file, sourceFor(file));
-  return result;
-}
-
 export function toLoadError(file: string, error: unknown): ManifestLoadError {
   const id = readIdLoosely(file);
   if (error instanceof ManifestError) {

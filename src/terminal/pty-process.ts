@@ -18,7 +18,7 @@ export class PtyProcess implements Disposable {
   private exitedAlready = false;
 
   constructor(options: PaneSpawnOptions) {
-    // The environment given is the whole of it: the daemon builds it (daemon/pane-env.ts), and the
+    // The environment given is the whole of it: the daemon builds it (daemon/panes/pane-env.ts), and the
     // pty host's own (the daemon's at the host's start) never leaks into a pane.
     const env: Record<string, string> = { ...options.env };
     // The child starts stopped behind a tiny gate (see holdSlaveOpen) and then execs the command,

@@ -8,6 +8,8 @@ export interface ImportEdge {
   specifier: string;
   to: string | null; // path below src/ for a relative import, else null
   typeOnly: boolean;
+  /** An `import()` call: loaded when the code runs it, not with the file. */
+  dynamic: boolean;
   line: number;
 }
 
@@ -32,10 +34,10 @@ export function importsOf(path: string): ImportEdge[] {
   const text = readFileSync(path, 'utf8');
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const edges: ImportEdge[] = [];
-  const add = (node: ts.Node, specifier: string, typeOnly: boolean) => {
+  const add = (node: ts.Node, specifier: string, typeOnly: boolean, dynamic = false) => {
     const target = specifier.startsWith('.') ? below(resolve(dirname(path), specifier)) : null;
     const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-    edges.push({ from: below(path), specifier, to: target, typeOnly, line });
+    edges.push({ from: below(path), specifier, to: target, typeOnly, dynamic, line });
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -50,7 +52,7 @@ export function importsOf(path: string): ImportEdge[] {
       add(node, node.moduleSpecifier.text, node.isTypeOnly);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
-      if (argument && ts.isStringLiteral(argument)) add(node, argument.text, false);
+      if (argument && ts.isStringLiteral(argument)) add(node, argument.text, false, true);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node, node.argument.literal.text, true);
     }
@@ -65,12 +67,44 @@ export function folderOf(path: string): string {
   return path.split('/')[0]!;
 }
 
-/** The layer order as docs/architecture.md writes it: `base` <- `protocol` <- ... */
-export function documentedLayers(): string[] {
-  const doc = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
-  const line = doc.split('\n').find((l) => /^`[a-z-]+`( <- `[a-z-]+`)+\.?$/.test(l.trim()));
-  if (!line) throw new Error('docs/architecture.md has no line of the form `base` <- `protocol` <- ...');
-  return [...line.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!);
+/** The rows of the table in docs/architecture.md whose header starts with `| first |`: each cell's `names`. */
+export function ruleTable(first: string): Map<string, string[][]> {
+  const lines = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`| ${first} |`));
+  if (start < 0) throw new Error(`docs/architecture.md has no table starting "| ${first} |"`);
+  const rows = new Map<string, string[][]>();
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break;
+    const cells = line.split('|').slice(1, -1).map((cell) => (cell.includes('every room') ? ['*'] : [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)));
+    const [key, ...rest] = cells;
+    if (key?.length !== 1) throw new Error(`docs/architecture.md: a row of "${first}" names no one ${first}: ${line}`);
+    rows.set(key[0]!, rest);
+  }
+  return rows;
+}
+
+/** The room of a path below src/daemon/: its folder (`panes/`) or, at the root, its file (`daemon.ts`). */
+export function daemonRoomOf(path: string): string {
+  const parts = path.split('/');
+  return parts.length > 2 ? `${parts[1]}/` : parts[1]!;
+}
+
+/** Every file and package a bundle entry loads with it: static imports that are not of types only. */
+export function loadedWith(entry: string, edgesOf: (file: string) => ImportEdge[]): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const edge of edgesOf(file)) {
+      if (edge.typeOnly || edge.dynamic) continue;
+      if (edge.to !== null) todo.push(edge.to);
+      else if (!edge.specifier.startsWith('node:')) packages.add(edge.specifier);
+    }
+  }
+  return { files: [...files].sort(), packages: [...packages].sort() };
 }
 
 /** Circles among files, each as the list of files around it (Tarjan's strongly connected components). */

@@ -2,15 +2,34 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { IO_MODULES, SRC, circles, documentedLayers, folderOf, importsOf, processUses, sourceFiles, type ImportEdge } from './import-graph.ts';
+import { IO_MODULES, SRC, circles, daemonRoomOf, folderOf, importsOf, loadedWith, processUses, ruleTable, sourceFiles, type ImportEdge } from './import-graph.ts';
 
 /** Folders whose code is a pure function of its input: no files, sockets, children or process state. */
 const ENGINE = ['base', 'detect', 'arbiter'];
 
 const files = sourceFiles();
 const edges: ImportEdge[] = files.flatMap((file) => importsOf(file));
-const layers = documentedLayers();
 const where = (edge: ImportEdge) => `src/${edge.from}:${edge.line} imports ${edge.specifier}`;
+
+/** The tables of docs/architecture.md: per top folder, per bundle entry and per room of the daemon. */
+const folderRules = ruleTable('folder');
+const layers = [...folderRules.keys()];
+const bundleRules = ruleTable('bundle entry');
+const roomRules = ruleTable('daemon room');
+
+/** Whether `edge` is allowed by a row of (may import, types only from, loads lazily), each a list of names that `names` matches. */
+function allowed(edge: ImportEdge, row: string[][], matches: (name: string) => boolean): boolean {
+  const [values = [], types = [], lazy = []] = row;
+  if (values.some(matches)) return true;
+  if (edge.typeOnly && types.some(matches)) return true;
+  return (edge.dynamic || edge.typeOnly) && lazy.some(matches);
+}
+
+/** Circles among the names of a table: a row's every column points at what it names. */
+function tableCircles(rules: Map<string, string[][]>): string[][] {
+  const tableEdges = [...rules].flatMap(([from, row]) => row.flat().filter((to) => to !== '*' && to !== from).map((to) => ({ from, to, specifier: to, typeOnly: false, dynamic: false, line: 1 })));
+  return circles(tableEdges);
+}
 
 describe('the import graph of src/', () => {
   it('has one documented layer per top folder, and a folder per documented layer', () => {
@@ -18,11 +37,42 @@ describe('the import graph of src/', () => {
     assert.deepEqual(folders, [...layers].sort(), 'docs/architecture.md names the layers in order; a new top folder goes there too');
   });
 
-  it('never imports up the layer order of docs/architecture.md', () => {
-    const up = edges
-      .filter((edge) => edge.to !== null && layers.indexOf(folderOf(edge.to)) > layers.indexOf(folderOf(edge.from)))
+  it('imports across top folders only as the folder table of docs/architecture.md allows', () => {
+    const refused = edges
+      .filter((edge) => edge.to !== null && folderOf(edge.to) !== folderOf(edge.from))
+      .filter((edge) => !allowed(edge, folderRules.get(folderOf(edge.from)) ?? [], (name) => name === folderOf(edge.to!)))
       .map(where);
-    assert.deepEqual(up, [], `layers, lowest first: ${layers.join(' < ')}`);
+    assert.deepEqual(refused, [], 'a new import across folders goes into the table first, if its paragraph allows it');
+    assert.deepEqual(tableCircles(folderRules), [], 'the folder table stands in layers');
+  });
+
+  it('imports across the rooms of src/daemon/ only as the daemon room table allows', () => {
+    const inDaemon = (path: string) => path.startsWith('daemon/');
+    const rooms = new Set(files.map((file) => file.slice(SRC.length + 1)).filter(inDaemon).map(daemonRoomOf));
+    assert.deepEqual([...rooms].sort(), [...roomRules.keys()].sort(), 'each room of src/daemon/ has its row, and each row its room');
+    const refused = edges
+      .filter((edge) => edge.to !== null && inDaemon(edge.from) && inDaemon(edge.to) && daemonRoomOf(edge.from) !== daemonRoomOf(edge.to))
+      .filter((edge) => {
+        const to = edge.to!.slice('daemon/'.length);
+        const matches = (name: string) => name === '*' || name === daemonRoomOf(edge.to!) || name === to;
+        return !allowed(edge, roomRules.get(daemonRoomOf(edge.from)) ?? [], matches);
+      })
+      .map(where);
+    assert.deepEqual(refused, []);
+    assert.deepEqual(tableCircles(roomRules), [], 'the room table stands in floors');
+  });
+
+  it('loads with each bundle entry only the files and packages its row names', () => {
+    const byFile = new Map<string, ImportEdge[]>();
+    for (const edge of edges) byFile.set(edge.from, [...(byFile.get(edge.from) ?? []), edge]);
+    for (const [entry, [places = [], packages = []]] of bundleRules) {
+      const loaded = loadedWith(entry, (file) => byFile.get(file) ?? []);
+      const inPlace = (file: string) => places.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place));
+      assert.deepEqual(loaded.files.filter((file) => !inPlace(file)), [], `${entry} loads files outside its row`);
+      // A package is named by its first part, or its first two when scoped (`@sinclair/typebox/compiler`).
+      const packageOf = (name: string) => name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+      assert.deepEqual(loaded.packages.filter((name) => !packages.includes(packageOf(name))), [], `${entry} loads packages outside its row`);
+    }
   });
 
   it('resolves every relative import to a file in src/', () => {
@@ -56,11 +106,16 @@ describe('the import graph of src/', () => {
 
 describe('the import-graph checks themselves', () => {
   it('find a circle and a process use when there is one', () => {
-    const edge = (from: string, to: string): ImportEdge => ({ from, to, specifier: to, typeOnly: false, line: 1 });
+    const edge = (from: string, to: string): ImportEdge => ({ from, to, specifier: to, typeOnly: false, dynamic: false, line: 1 });
     assert.deepEqual(circles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts'), edge('c.ts', 'a.ts'), edge('c.ts', 'd.ts')]), [['a.ts', 'b.ts', 'c.ts']]);
     assert.deepEqual(circles([edge('a.ts', 'b.ts'), edge('b.ts', 'c.ts')]), []);
     assert.ok(processUses(join(SRC, 'daemon/agents/process-detection.ts')).length > 0);
-    assert.ok(importsOf(join(SRC, 'cli/commands/daemon.ts')).some((e) => e.to === 'daemon/main.ts'), 'dynamic import() counts');
+    assert.ok(importsOf(join(SRC, 'cli/commands/daemon.ts')).some((e) => e.to === 'daemon/main.ts' && e.dynamic), 'dynamic import() counts, told apart');
+    const row = [['base'], ['terminal'], ['daemon']];
+    assert.ok(allowed({ ...edge('detect/a.ts', 'terminal/b.ts'), typeOnly: true }, row, (name) => name === 'terminal'), 'types only: a type import passes');
+    assert.ok(!allowed(edge('detect/a.ts', 'terminal/b.ts'), row, (name) => name === 'terminal'), 'types only: a value import is refused');
+    assert.ok(!allowed(edge('cli/a.ts', 'daemon/b.ts'), row, (name) => name === 'daemon'), 'lazily: a static import is refused');
+    assert.deepEqual(tableCircles(new Map([['a', [['b']]], ['b', [[], ['a']]]])), [['a', 'b']], 'a table whose rows point at each other is a circle');
   });
 });
 

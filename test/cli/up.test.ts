@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { connectCalling } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';

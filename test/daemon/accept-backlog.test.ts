@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { FRAME_IDLE_TIMEOUT_MS } from '../../src/daemon/connection.ts';
+import { FRAME_IDLE_TIMEOUT_MS } from '../../src/daemon/rpc/connection.ts';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
-import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/agent-input/input-room.ts';
+import { MAX_PENDING_INPUT_BYTES } from '../../src/daemon/panes/input-room.ts';
 import { MAX_METADATA_SOURCES } from '../../src/daemon/metadata/metadata-store.ts';
 import { RawClient } from '../../harness/raw-client.ts';
 import { useDaemon } from '../helpers/session.ts';

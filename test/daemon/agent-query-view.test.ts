@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { filterAgents, namePattern, rollup } from '../../src/daemon/handlers/agent-list-view.ts';
+import { filterAgents, namePattern, rollup } from '../../src/daemon/agents/list-view.ts';
 import { ChangeLedger } from '../../src/daemon/waits/change-ledger.ts';
 import { expandUntil, judgeTarget, type TargetFacts } from '../../src/daemon/waits/wait-match.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';

@@ -117,9 +117,6 @@ describe('events and notifications through a real daemon', () => {
     return opened;
   }
 
-  const bash = (name: string) =>
-    control.call(PANE_SPAWN, { command: 'bash', args: ['--norc', '--noprofile'], name, cwd: daemon.dir, env: { PS1: '$ ' } });
-
   it('answers a subscribe with the cursor and a snapshot of panes and agents', async () => {
     const { pane, reporter } = await reporterPane(control, daemon.dir, 'snap');
     await reporter.call(PANE_REPORT_AGENT, { target: pane.id, source: 'test', agent: 'claude', state: 'working' });

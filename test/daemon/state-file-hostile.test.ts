@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { stateFilePath } from '../../src/daemon/state/state-file.ts';
+import { registryFilePath } from '../../src/daemon/private-file.ts';
 import { mkfifo } from '../manifest-store/hostile-files.ts';
 import { makeTempDir, startDaemon } from '../../harness/daemon.ts';
 import { connectCalling as connect } from '../../harness/raw-client.ts';
@@ -31,7 +31,7 @@ interface Prepared {
 function prepare(): Prepared {
   const dir = makeTempDir();
   const socket = join(dir, 'corral.sock');
-  const file = stateFilePath(socket, { XDG_STATE_HOME: join(dir, 'state') });
+  const file = registryFilePath(socket, { XDG_STATE_HOME: join(dir, 'state') });
   mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
   return { dir, socket, file };
 }

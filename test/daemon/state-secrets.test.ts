@@ -1,8 +1,8 @@
 // What of a spawn's environment the state file keeps: a key named as a secret is dropped whatever
-// its value, and a value shaped as one is dropped whatever its key. src/daemon/state/secrets.ts.
+// its value, and a value shaped as one is dropped whatever its key. src/daemon/panes/secrets.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isSecretKey, secretValueShape, withoutSecrets } from '../../src/daemon/state/secrets.ts';
+import { isSecretKey, secretValueShape, withoutSecrets } from '../../src/daemon/panes/secrets.ts';
 
 describe('secrets in a spawn environment', () => {
   it('drops keys by the word parts of their names, in any case', () => {

@@ -76,8 +76,8 @@ describe('the OpenRPC document', () => {
     const reply = await session.client.call(2, 'rpc.discover', {});
     const listed = new Set((reply.result.methods as { name: string }[]).map((m) => m.name));
     for (const method of ALL_METHODS) assert.ok(listed.has(method.name), method.name);
-    const { RpcServer } = await import('../../src/daemon/rpc-server.ts');
-    const { implement } = await import('../../src/daemon/handler.ts');
+    const { RpcServer } = await import('../../src/daemon/rpc/rpc-server.ts');
+    const { implement } = await import('../../src/daemon/rpc/handler.ts');
     const { defineMethod } = await import('../../src/protocol/method.ts');
     const { Type } = await import('@sinclair/typebox');
     const { STRICT } = await import('../../src/protocol/schema.ts');

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BEHIND_BYTES } from '../../src/daemon/attach/attachment.ts';
-import { MAX_IN_FLIGHT } from '../../src/daemon/connection.ts';
+import { MAX_IN_FLIGHT } from '../../src/daemon/rpc/connection.ts';
 import { DEFAULT_SUBSCRIBER_BUFFER_BYTES } from '../../src/daemon/events/subscriber.ts';
 import { HIGH_WATERMARK } from '../../src/terminal/output-pump.ts';
 import { RING_BYTES } from '../../src/terminal/pty-host/ring.ts';

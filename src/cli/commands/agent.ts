@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { AGENT_EXPLAIN, AGENT_GET, type AgentInfo } from '../../protocol/methods/agent.ts';
-import { withDaemon } from '../with-daemon.ts';
 import { forEachTarget } from '../targets.ts';
 import { globalsOf } from '../globals.ts';
-import { printFields, printJson, printText } from '../output.ts';
+import { printFields, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
 import { choicesLine, questionLine } from './prompt-format.ts';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { globalsOf } from '../globals.ts';
 import { UsageError } from '../print-error.ts';
 
-/** The same default as the daemon's state folder (src/daemon/state/state-file.ts), without loading the daemon. */
+/** The same default as the daemon's state folder (src/daemon/private-file.ts), without loading the daemon. */
 function stateFolder(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'corral');
 }

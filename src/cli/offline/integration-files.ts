@@ -3,9 +3,9 @@ import { existsSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'smol-toml';
 import type { IntegrationSpec } from '../../detect/manifest-spec.ts';
-import { hookEntries, isCorralHook } from '../../daemon/integration/hook-entries.ts';
-import { shellQuote } from '../../daemon/integration/launch.ts';
-import { readSettingsFile, writeFileAtomically, writeTargetOf } from '../../daemon/integration/settings-file.ts';
+import { hookEntries, isCorralHook } from '../../integration/hook-entries.ts';
+import { shellQuote } from '../../integration/launch.ts';
+import { readSettingsFile, writeFileAtomically, writeTargetOf } from '../../integration/settings-file.ts';
 import { RegularFileError } from '../../manifest-store/regular-file.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { corralCommand } from '../../daemon/corral-command.ts';
+import { corralCommand } from '../../integration/corral-command.ts';
 import { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import { printJson, printText } from '../output.ts';
 import {

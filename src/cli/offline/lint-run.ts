@@ -1,4 +1,4 @@
-import type { CompiledGate, CompiledManifest, CompiledMatcher, CompiledRule } from '../../detect/compiled.ts';
+import type { CompiledGate, CompiledManifest, CompiledMatcher } from '../../detect/compiled.ts';
 import type { RegionSpec } from '../../detect/region-spec.ts';
 import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
 import { matchContext, matches } from '../../detect/match.ts';

@@ -5,7 +5,7 @@ import { isGroupTarget } from '../../protocol/pane-target.ts';
 import { resolveSocketPath } from '../../protocol/socket-path.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
 import type { HookAction, Payload } from './action.ts';
-import { ArgsError, parseReportArgs, type ReportArgs } from './args.ts';
+import { parseReportArgs, type ReportArgs } from './args.ts';
 import { HOOK_MAPPINGS } from './mappings.ts';
 import { sendOnce } from './send.ts';
 import { readStdin } from './stdin.ts';

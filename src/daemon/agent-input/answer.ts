@@ -2,12 +2,13 @@ import { CorralError } from '../../protocol/errors.ts';
 import { DEFAULT_ANSWER_TIMEOUT_MS, type AnswerResult } from '../../protocol/methods/agent-act.ts';
 import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import { AnswerLedger } from './answer-ledger.ts';
 import { currentAgent } from './prompt.ts';
-import { keyBytes, typePrompt } from './typing.ts';
+import { keyBytes } from '../panes/keys.ts';
+import { typePrompt } from './typing.ts';
 
-export interface AnswerRequest {
+interface AnswerRequest {
   /** A choice id of the prompt, or an option number typed as digits. */
   choice?: number | string;
   keys?: string[];

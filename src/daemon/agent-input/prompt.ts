@@ -2,12 +2,12 @@ import { CorralError } from '../../protocol/errors.ts';
 import type { PromptResult } from '../../protocol/methods/agent-act.ts';
 import type { AgentView } from '../../arbiter/index.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import type { SteeringQueues } from './steering-queue.ts';
-import { assertInputRoom } from './input-room.ts';
+import { assertInputRoom } from '../panes/input-room.ts';
 import { typePrompt } from './typing.ts';
 
-export interface PromptRequest {
+interface PromptRequest {
   text: string;
   submit?: boolean;
   queue?: boolean;

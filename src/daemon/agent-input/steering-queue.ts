@@ -3,19 +3,19 @@ import type { QueuedPrompt } from '../../protocol/methods/agent-act.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentChange, AgentService } from '../agents/agent-service.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { isCancelInput } from './typing.ts';
 
 /** How long a delivered prompt may take to set the agent working before the next one may go anyway. */
 export const DELIVERY_GRACE_MS = 5000;
 
 /** Most prompts one pane may hold waiting (a named limit on socket input). */
-export const MAX_QUEUED_PROMPTS = 256;
+const MAX_QUEUED_PROMPTS = 256;
 
-export type ClearReason = 'cancel' | 'released' | 'exited' | 'removed' | 'request';
+type ClearReason = 'cancel' | 'released' | 'exited' | 'removed' | 'request';
 
-export interface SteeringQueuesDeps {
+interface SteeringQueuesDeps {
   registry: PaneRegistry;
   agents: AgentService;
   /** Types one prompt into the pane (paste, pause, Enter). */
@@ -158,7 +158,7 @@ export class SteeringQueues implements Disposable {
     if (this.disposed || this.queues.get(queue.pane.id) !== queue) return;
     if (queue.prompts.length === 0 || queue.delivering || queue.awaitingWork) return;
     const { pane } = queue;
-    if (pane.state !== 'running') return void this.clear(pane.id, 'exited');
+    if (pane.lifecycle !== 'running') return void this.clear(pane.id, 'exited');
     const view = this.deps.agents.of(pane).refresh();
     if (view.state !== 'idle') return; // working or blocked: the next idle change brings it back here
     const prompt = queue.prompts.shift()!;

@@ -1,7 +1,4 @@
-import { CorralError } from '../../protocol/errors.ts';
-import { TerminalError } from '../../terminal/errors.ts';
-import { encodeKeys } from '../../terminal/keys.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -15,7 +12,7 @@ const ENTER = '\r';
  */
 export const SUBMIT_QUIET_MS = 200;
 /** The Enter goes after this long at the most, for a program that keeps drawing (a spinner). */
-export const SUBMIT_WAIT_CAP_MS = 1500;
+const SUBMIT_WAIT_CAP_MS = 1500;
 
 /**
  * The bytes of `text` as the program expects typed input: between bracketed-paste marks when the
@@ -32,7 +29,7 @@ export async function typePrompt(pane: PaneRecord, text: string, submit: boolean
   if (text !== '') pane.write(pasteBytes(text, pane.terminal.bracketedPaste));
   if (!submit) return;
   if (text !== '' && quietMs > 0) await outputQuiet(pane, quietMs, SUBMIT_WAIT_CAP_MS);
-  if (pane.state === 'running') pane.write(ENTER);
+  if (pane.lifecycle === 'running') pane.write(ENTER);
 }
 
 /** Resolves once the pane has drawn nothing for `quietMs`, or after `capMs` at the most. */
@@ -53,16 +50,6 @@ function outputQuiet(pane: PaneRecord, quietMs: number, capMs: number): Promise<
     const cap = setTimeout(done, capMs);
     arm();
   });
-}
-
-/** Named keys to bytes; an unknown name travels as `invalid_key`. */
-export function keyBytes(keys: string[]): string {
-  try {
-    return encodeKeys(keys);
-  } catch (error) {
-    if (error instanceof TerminalError && error.code === 'invalid_key') throw new CorralError('invalid_key', error.message);
-    throw error;
-  }
 }
 
 const CANCEL_KEYS = new Set(['escape', 'esc', 'c-c']);

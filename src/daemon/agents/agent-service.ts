@@ -6,8 +6,8 @@ import type { AgentPrompt } from '../../protocol/prompt.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
-import { PaneSlot, type PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { PaneSlot, type PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { PaneAgent } from './pane-agent.ts';
 import { Recomputations, type PriorState, type Recomputed } from './recomputation.ts';
@@ -32,7 +32,7 @@ export interface AgentChange {
   promptChanged?: true;
 }
 
-export interface AgentServiceOptions {
+interface AgentServiceOptions {
   registry: PaneRegistry;
   manifests: ManifestSet;
   identifier: (manifests: ManifestSet) => AgentIdentifier;
@@ -49,7 +49,7 @@ export interface AgentServiceOptions {
 }
 
 /** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
-export interface AgentInfoExtras {
+interface AgentInfoExtras {
   queued(paneId: string): number;
   metadata(paneId: string): Record<string, unknown> | null;
 }
@@ -130,7 +130,7 @@ export class AgentService implements Disposable {
       progress: osc.progress?.value ?? null,
       queued: this.extras.queued(pane.id),
       metadata: this.extras.metadata(pane.id),
-      paneState: pane.state,
+      paneState: pane.lifecycle,
       ...promptOf(this.find(pane), view),
     };
   }

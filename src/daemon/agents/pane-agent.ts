@@ -13,7 +13,7 @@ import { descendants, readMember, readStat } from '../../terminal/procfs.ts';
 import type { Disposable } from '../../base/disposable.ts';
 import type { ForegroundProcess, OscEvent } from '../../terminal/types.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
 import { readPrompt, type PromptHint, type ReadPrompt } from '../../detect/prompt-read.ts';
@@ -26,7 +26,7 @@ const CHILD_GROUPS_INTERVAL_MS = 500;
 /** The process tree of an external pane: every reporter stands alone, under no agent Corral sees. */
 const ANY_REPORTER: ProcessTree = { lineage: (pid) => [{ pid, agent: null, hinted: null }] };
 
-export interface PaneAgentDeps {
+interface PaneAgentDeps {
   manifests: () => ManifestSet;
   identify: () => AgentIdentifier;
   clock: Clock;
@@ -42,7 +42,7 @@ export interface PaneAgentDeps {
 }
 
 /** What a report says of the state it reports, for the prompt it may describe. */
-export interface ReportGist {
+interface ReportGist {
   source: string;
   state: string;
   message?: string;
@@ -106,7 +106,7 @@ export class PaneAgent implements Disposable {
     pane.onOutput(() => this.noteOutput());
     pane.onOsc((event) => this.observeOsc(event));
     pane.onExit(() => this.observeExit());
-    if (pane.state === 'running') this.observeForeground(pane.terminal.foreground());
+    if (pane.lifecycle === 'running') this.observeForeground(pane.terminal.foreground());
     else this.observeExit();
   }
 
@@ -126,7 +126,7 @@ export class PaneAgent implements Disposable {
 
   /** Re-reads the screen now (prompt and answer act on the state of this moment, never an older verdict). */
   refresh(): AgentView {
-    if (this.pane.state === 'running') {
+    if (this.pane.lifecycle === 'running') {
       this.observeForeground(this.pane.terminal.foreground());
       this.detect();
     }
@@ -171,7 +171,7 @@ export class PaneAgent implements Disposable {
   /** Manifests were reloaded: evaluate the screen again under the new rules. */
   manifestsChanged(): void {
     this.promptReadFrom = null; // the new readers read the same screen anew
-    if (this.pane.state === 'running') {
+    if (this.pane.lifecycle === 'running') {
       this.observeForeground(this.pane.terminal.foreground());
       this.detectSoon();
     }
@@ -189,7 +189,7 @@ export class PaneAgent implements Disposable {
     this.drawn = true;
     this.previousBatchAt = this.lastBatchAt;
     this.lastBatchAt = this.deps.clock.now();
-    if (childGroupsEnabled() && this.pane.state === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
+    if (childGroupsEnabled() && this.pane.lifecycle === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
     // The pane tells of output once per turn of the event loop already (it coalesces its parse
     // callbacks): judge the screen now, not a turn later behind every other pane's output of that turn.
     if (this.detectScheduled) clearImmediate(this.detectScheduled);
@@ -243,7 +243,7 @@ export class PaneAgent implements Disposable {
   }
 
   private observeForeground(foreground: ForegroundProcess | null): void {
-    if (this.disposed || this.pane.state !== 'running') return;
+    if (this.disposed || this.pane.lifecycle !== 'running') return;
     if (foreground === null) {
       this.apply(this.arbiter.observeProcess({ observable: false, leaderPid: null, agent: null, agentPid: null }));
       return;
@@ -293,7 +293,7 @@ export class PaneAgent implements Disposable {
   }
 
   private lookAtForeground(): void {
-    if (this.pane.state === 'running') this.observeForeground(this.pane.terminal.foreground());
+    if (this.pane.lifecycle === 'running') this.observeForeground(this.pane.terminal.foreground());
   }
 
   private observeExit(): void {
@@ -327,7 +327,7 @@ export class PaneAgent implements Disposable {
     // The debounce still holds blocked while the screen has moved on (the dialog answered): the prompt stays the one answered.
     if (this.prompts.current !== null && this.leavingBlocked()) return false;
     // An external pane has no screen of its own, an exited one no more output: only the hints are read there.
-    const screen = input ?? (this.pane.external === null && this.pane.state === 'running' ? this.input() : { lines: [], title: null, progress: null });
+    const screen = input ?? (this.pane.external === null && this.pane.lifecycle === 'running' ? this.input() : { lines: [], title: null, progress: null });
     const hint = this.reportHint ?? this.oscHint;
     const from = this.promptReadFrom;
     if (this.prompts.current !== null && from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
@@ -342,7 +342,7 @@ export class PaneAgent implements Disposable {
 
   private readPrompt(agent: string | null, input: DetectInput | undefined): ReadPrompt {
     const hint = this.reportHint ?? this.oscHint;
-    const manifest = agent !== null && this.pane.external === null && this.pane.state === 'running' ? this.deps.manifests().get(agent) : undefined;
+    const manifest = agent !== null && this.pane.external === null && this.pane.lifecycle === 'running' ? this.deps.manifests().get(agent) : undefined;
     if (manifest) return readPrompt(manifest, input ?? this.input(), hint);
     return {
       kind: hint?.kind ?? 'other',
@@ -372,7 +372,7 @@ export class PaneAgent implements Disposable {
     this.deadlineTimer = setTimeout(() => {
       this.deadlineTimer = null;
       this.deadlineAt = null;
-      if (this.arbiter.screenRecheckDue() && this.pane.state === 'running') this.detect();
+      if (this.arbiter.screenRecheckDue() && this.pane.lifecycle === 'running') this.detect();
       this.apply(this.arbiter.tick());
     }, delay);
     this.deadlineTimer.unref();

@@ -1,6 +1,6 @@
 import type { ChangeRecord } from '../../arbiter/index.ts';
 import type { AgentState } from '../../protocol/states.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 
 /** A recovered pane's agent and state as the earlier daemons last published them. */
 export interface PriorState {

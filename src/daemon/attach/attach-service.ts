@@ -1,10 +1,10 @@
 import type { DetachReason } from '../../protocol/methods/attach.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { Connection } from '../connection.ts';
+import type { Connection } from '../rpc/connection.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { Attachment } from './attachment.ts';
 
 /**
@@ -58,7 +58,7 @@ export class AttachService implements Disposable {
     const attachment = this.find(pane.id, connection);
     if (!attachment) return false;
     attachment.dispose();
-    if (pane.state === 'running') this.markSeen(pane);
+    if (pane.lifecycle === 'running') this.markSeen(pane);
     return true;
   }
 
@@ -85,7 +85,7 @@ export class AttachService implements Disposable {
   }
 
   private markSeen(pane: PaneRecord): void {
-    if (pane.state !== 'running') return;
+    if (pane.lifecycle !== 'running') return;
     this.agents.find(pane)?.markSeen(); // none when the pane was removed meanwhile
   }
 }

@@ -1,8 +1,8 @@
 import { PANE_DETACHED, PANE_OUTPUT, type DetachReason } from '../../protocol/methods/attach.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import { redrawSequence, withoutScreenSwitches } from './redraw.ts';
+import type { Connection } from '../rpc/connection.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import { redrawSequence, withoutScreenSwitches } from '../panes/redraw.ts';
 
 /**
  * Bytes the client has not yet taken above which live output is no longer sent: the client has
@@ -11,15 +11,15 @@ import { redrawSequence, withoutScreenSwitches } from './redraw.ts';
  */
 export const BEHIND_BYTES = 1024 * 1024;
 /** Unsent bytes below which a client that fell behind is caught up with a redraw. */
-export const CAUGHT_UP_BYTES = 64 * 1024;
+const CAUGHT_UP_BYTES = 64 * 1024;
 /** While a client is behind, how often to look whether it caught up (output may have stopped). */
 export const CATCH_UP_CHECK_MS = 100;
 
-export type AttachmentState = 'live' | 'behind' | 'ended';
+type AttachmentLifecycle = 'live' | 'behind' | 'ended';
 
 /** One connection mirroring one pane: a redraw, then the pane's raw output, as pane.output notifications. */
 export class Attachment implements Disposable {
-  private lifecycle: AttachmentState = 'live';
+  private current: AttachmentLifecycle = 'live';
   private readonly subscriptions = new DisposableStore();
   private catchUpTimer: NodeJS.Timeout | null = null;
   private alternateScreen: boolean;
@@ -39,19 +39,19 @@ export class Attachment implements Disposable {
     this.subscriptions.add(connection.onClose(() => this.dispose()));
   }
 
-  get state(): AttachmentState {
-    return this.lifecycle;
+  get lifecycle(): AttachmentLifecycle {
+    return this.current;
   }
 
   /** Paints the whole screen again (a client asked, or the pane was resized). */
   sendRedraw(): void {
-    if (this.lifecycle === 'ended') return;
+    if (this.current === 'ended') return;
     this.connection.notify(PANE_OUTPUT, { id: this.pane.id, data: redrawSequence(this.pane.terminal), redraw: true });
   }
 
   /** The daemon ends the attachment: tells the client why, then forgets it. */
   end(reason: DetachReason): void {
-    if (this.lifecycle === 'ended') return;
+    if (this.current === 'ended') return;
     const exit = this.pane.exit;
     this.connection.notify(PANE_DETACHED, {
       id: this.pane.id,
@@ -63,32 +63,32 @@ export class Attachment implements Disposable {
   }
 
   dispose(): void {
-    if (this.lifecycle === 'ended') return;
-    this.lifecycle = 'ended';
+    if (this.current === 'ended') return;
+    this.current = 'ended';
     this.subscriptions.dispose();
     this.stopCatchUpCheck();
     this.ended(this);
   }
 
   private forward(data: string): void {
-    if (this.lifecycle === 'ended') return;
+    if (this.current === 'ended') return;
     const switched = this.pane.terminal.modes.alternateScreen !== this.alternateScreen;
     this.alternateScreen = this.pane.terminal.modes.alternateScreen;
-    if (this.lifecycle === 'behind') return this.checkCaughtUp();
+    if (this.current === 'behind') return this.checkCaughtUp();
     if (this.connection.bufferedBytes > BEHIND_BYTES) return this.fallBehind();
     if (switched) return this.sendRedraw();
     this.connection.notify(PANE_OUTPUT, { id: this.pane.id, data: withoutScreenSwitches(data), redraw: false });
   }
 
   private fallBehind(): void {
-    this.lifecycle = 'behind';
+    this.current = 'behind';
     this.catchUpTimer = setInterval(() => this.checkCaughtUp(), CATCH_UP_CHECK_MS);
     this.catchUpTimer.unref();
   }
 
   private checkCaughtUp(): void {
-    if (this.lifecycle !== 'behind' || this.connection.bufferedBytes > CAUGHT_UP_BYTES) return;
-    this.lifecycle = 'live';
+    if (this.current !== 'behind' || this.connection.bufferedBytes > CAUGHT_UP_BYTES) return;
+    this.current = 'live';
     this.skips += 1;
     this.stopCatchUpCheck();
     this.sendRedraw();

@@ -37,7 +37,7 @@ export interface CorralConfig {
   };
 }
 
-export const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
+const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
 export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({

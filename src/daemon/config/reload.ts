@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { CorralError } from '../../protocol/errors.ts';
 import { SERVER_RELOAD_CONFIG, type ConfigReloadResult } from '../../protocol/methods/server.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
 import type { Logger } from '../logger.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, type CorralConfig } from './config-schema.ts';
@@ -14,7 +14,7 @@ import { loadConfig } from './load-config.ts';
 export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled'];
 
 /** Dotted keys (`notify.command`) whose value differs between two configs, in the order of CONFIG_KEYS. */
-export function changedKeys(before: CorralConfig, after: CorralConfig): string[] {
+function changedKeys(before: CorralConfig, after: CorralConfig): string[] {
   const changed: string[] = [];
   for (const [table, keys] of Object.entries(CONFIG_KEYS) as [keyof CorralConfig, (typeof CONFIG_KEYS)[keyof CorralConfig]][]) {
     for (const [key, spec] of Object.entries(keys)) {

@@ -23,7 +23,7 @@ interface SegmentHeader {
   seqAfter: number;
 }
 
-export interface EventLogBounds {
+interface EventLogBounds {
   /** Events and bytes (as JSON lines) the ring keeps; the log keeps at least as many. */
   retain: number;
   retainBytes: number;

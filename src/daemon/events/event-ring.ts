@@ -28,7 +28,7 @@ export class EventRing {
   /** `after`: the cursor before the first one handed out (0: cursors start at 1). */
   constructor(
     readonly capacity: number,
-    private readonly after = 0,
+    after = 0,
     readonly maxBytes = MAX_EVENT_RING_BYTES,
   ) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`event ring capacity must be a positive integer, not ${capacity}`);

@@ -1,13 +1,13 @@
 import type { AgentState } from '../../protocol/states.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentChange, AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
-import { rollup } from '../handlers/agent-list-view.ts';
+import { rollup } from '../agents/list-view.ts';
 
 /** What a person reads in a notification for each attention state. */
-export const ATTENTION_MESSAGES = {
+const ATTENTION_MESSAGES = {
   blocked: 'waits for a decision',
   done: 'finished',
 } as const;

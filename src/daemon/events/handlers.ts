@@ -1,7 +1,7 @@
 import { EVENTS_CURSOR, EVENTS_READ, EVENTS_SUBSCRIBE, EVENTS_UNSUBSCRIBE, MAX_EVENTS_READ_BYTES, matchesEventFilter, parseEventFilter, type CorralEvent } from '../../protocol/methods/events.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import { implement, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Subscriptions } from './subscriptions.ts';
 

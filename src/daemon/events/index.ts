@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { HandlerBinding } from '../handler.ts';
+import type { DaemonPart } from '../rpc/handler.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { EventHub } from './event-hub.ts';
 import { EventLog, type LoadedLog } from './event-log.ts';
 import { announcedPanes } from './pane-history.ts';
+import { publishMetadataEvents, type MetadataSource } from './metadata-events.ts';
 import { publishDaemonEvents } from './event-sources.ts';
 import { eventHandlers } from './handlers.ts';
 import { SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
@@ -16,18 +16,16 @@ import { Subscriptions } from './subscriptions.ts';
 export { EventHub, DEFAULT_RETAIN, type PaneRef } from './event-hub.ts';
 export { DEFAULT_SUBSCRIBER_BUFFER_BYTES, SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
 export { MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
-export { publishMetadataEvents, type MetadataSource } from './metadata-events.ts';
 export { paneHistories, type PaneHistory } from './pane-history.ts';
 export { EventLog, MAX_EVENT_LOG_AGE_MS, EVENT_LOG_KEPT_SEGMENTS, EVENT_LOG_FSYNC_MS, type LoadedLog } from './event-log.ts';
 
-export interface DaemonEvents extends Disposable {
+interface DaemonEvents extends DaemonPart {
   readonly hub: EventHub;
   readonly subscriptions: Subscriptions;
-  readonly handlers: HandlerBinding[];
 }
 
 /** How far apart the first cursors of daemons started a second apart are. */
-export const CURSORS_PER_SECOND = 100_000;
+const CURSORS_PER_SECOND = 100_000;
 
 /** The durable event log's folder for a daemon socket, beside its pane state file (one per socket). */
 export function eventLogDir(stateDir: string, socketPath: string): string {
@@ -71,6 +69,8 @@ export function startEvents(options: {
   subscriberBufferBytes: number;
   /** The durable log and what it held; without it the stream is new and lives as long as the daemon. */
   durable?: { eventLog: EventLog | null; loaded: LoadedLog };
+  /** Where display metadata comes from, published as `pane.metadataChanged`; none: no such events. */
+  metadata?: MetadataSource;
 }): DaemonEvents {
   const fresh = freshStream();
   const durable = options.durable ?? { eventLog: null, loaded: { ...fresh, lastCursor: fresh.start, lastSeq: 0, events: [] } };
@@ -86,11 +86,13 @@ export function startEvents(options: {
   });
   const subscriptions = new Subscriptions(hub, { maxBufferedBytes: options.subscriberBufferBytes, stallMs: SLOW_CONSUMER_STALL_MS });
   const sources = publishDaemonEvents(hub, options.registry, options.agents, announcedPanes(loaded.events));
+  const metadata = options.metadata ? publishMetadataEvents(hub, options.registry, options.metadata, options.agents) : null;
   return {
     hub,
     subscriptions,
     handlers: eventHandlers(hub, subscriptions, options.registry, options.agents),
     dispose: () => {
+      metadata?.dispose();
       sources.dispose();
       subscriptions.dispose();
       hub.dispose();

@@ -1,6 +1,6 @@
 import type { Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { EventHub } from './event-hub.ts';
 
 /** What the metadata store offers: one call per change, with the merged metadata or null. */

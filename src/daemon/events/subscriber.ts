@@ -1,7 +1,7 @@
 import { EVENT } from '../../protocol/notifications.ts';
 import { EVENTS_DROPPED, matchesEventFilter, type EventFilter } from '../../protocol/methods/events.ts';
 import type { Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
+import type { Connection } from '../rpc/connection.ts';
 import type { EventHub } from './event-hub.ts';
 
 export interface SubscriberLimits {
@@ -18,7 +18,7 @@ export const SLOW_CONSUMER_STALL_MS = 2000;
 /** While paused on a full buffer, how often to look again (the connection has no drain hook). */
 const RETRY_MS = 20;
 
-export type SubscriberState = 'streaming' | 'stopped';
+type SubscriberLifecycle = 'streaming' | 'stopped';
 
 /**
  * One connection's event stream. Its queue is a cursor into the hub's ring, not a copy, so what it
@@ -26,7 +26,7 @@ export type SubscriberState = 'streaming' | 'stopped';
  * falls behind the ring, or stalls over the limit, it is dropped with `slow_consumer`.
  */
 export class Subscriber implements Disposable {
-  private lifecycle: SubscriberState = 'streaming';
+  private current: SubscriberLifecycle = 'streaming';
   private next: number;
   private scheduled: NodeJS.Immediate | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -48,8 +48,8 @@ export class Subscriber implements Disposable {
     this.wake();
   }
 
-  get state(): SubscriberState {
-    return this.lifecycle;
+  get lifecycle(): SubscriberLifecycle {
+    return this.current;
   }
 
   /** The last cursor written (or skipped by the filter). */
@@ -62,7 +62,7 @@ export class Subscriber implements Disposable {
    * always goes out before the first event.
    */
   wake(): void {
-    if (this.lifecycle !== 'streaming' || this.scheduled || this.retry) return;
+    if (this.current !== 'streaming' || this.scheduled || this.retry) return;
     // Once streaming, an event goes out in the turn that published it (an attention event must not
     // wait behind a whole turn of every pane's output), unless a reply on this connection is pending,
     // which keeps going out first.
@@ -75,8 +75,8 @@ export class Subscriber implements Disposable {
   }
 
   dispose(): void {
-    if (this.lifecycle === 'stopped') return;
-    this.lifecycle = 'stopped';
+    if (this.current === 'stopped') return;
+    this.current = 'stopped';
     if (this.scheduled) clearImmediate(this.scheduled);
     if (this.retry) clearTimeout(this.retry);
     this.scheduled = null;
@@ -86,7 +86,7 @@ export class Subscriber implements Disposable {
   }
 
   private flush(): void {
-    while (this.lifecycle === 'streaming' && this.next <= this.hub.cursor) {
+    while (this.current === 'streaming' && this.next <= this.hub.cursor) {
       if (this.connection.bufferedBytes > this.limits.maxBufferedBytes) return this.stall();
       const entry = this.hub.at(this.next);
       if (!entry) return this.drop(`fell behind what the ring retains (${this.hub.retention} are kept)`);

@@ -1,6 +1,6 @@
 import type { EventFilter } from '../../protocol/methods/events.ts';
 import type { Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
+import type { Connection } from '../rpc/connection.ts';
 import type { EventHub } from './event-hub.ts';
 import { Subscriber, type SubscriberLimits } from './subscriber.ts';
 

@@ -2,11 +2,31 @@ import { CorralError } from '../../protocol/errors.ts';
 import { AGENT_ANSWER } from '../../protocol/methods/agent-act.ts';
 import { AGENT_FOCUS, PANE_FOCUS } from '../../protocol/methods/agent-query.ts';
 import { INBOX_ACK, INBOX_LIST } from '../../protocol/methods/inbox.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import type { Inbox } from './inbox.ts';
+import type { DaemonCore } from '../agents/core.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { Inbox } from './inbox.ts';
 
-export function inboxHandlers(inbox: Inbox): HandlerBinding[] {
+/**
+ * The attention inbox, kept in `path`, and its methods; `acknowledgingOnAction` is the wrap the daemon
+ * puts around every part's handlers, so acting on a pane acknowledges its items.
+ */
+export function startInbox(
+  core: DaemonCore,
+  hub: EventHub,
+  path: string,
+): DaemonPart & { readonly inbox: Inbox; acknowledgingOnAction(bindings: readonly HandlerBinding[]): HandlerBinding[] } {
+  const inbox = new Inbox(path, hub, core.agents, core.log);
+  return {
+    inbox,
+    handlers: inboxHandlers(inbox),
+    acknowledgingOnAction: (bindings) => acknowledgingOnAction(bindings, core.registry, inbox),
+    dispose: () => inbox.dispose(),
+  };
+}
+
+function inboxHandlers(inbox: Inbox): HandlerBinding[] {
   return [
     implement(INBOX_LIST, () => ({ items: inbox.list() })),
     implement(INBOX_ACK, ({ ids, all }) => {
@@ -20,7 +40,7 @@ export function inboxHandlers(inbox: Inbox): HandlerBinding[] {
 const ACTING = new Set<string>([AGENT_FOCUS.name, PANE_FOCUS.name, AGENT_ANSWER.name]);
 
 /** Wraps focus and answer so that acting on a pane acknowledges its items (their own handlers stay as they are). */
-export function acknowledgingOnAction(bindings: readonly HandlerBinding[], registry: PaneRegistry, inbox: Inbox): HandlerBinding[] {
+function acknowledgingOnAction(bindings: readonly HandlerBinding[], registry: PaneRegistry, inbox: Inbox): HandlerBinding[] {
   return bindings.map((binding) => {
     if (!ACTING.has(binding.method.name)) return binding;
     return {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { stateDir } from '../state/state-file.ts';
+import { stateDir } from '../private-file.ts';
 
 /** One inbox per daemon socket, beside its pane state file. */
 export function inboxFilePath(socketPath: string, env: NodeJS.ProcessEnv = process.env): string {

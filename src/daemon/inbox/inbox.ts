@@ -6,7 +6,7 @@ import { Emitter } from '../../base/emitter.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
-import { readStateFile, setAsideStateFile, writeStateFile } from '../state/state-file.ts';
+import { readPrivateFile, setAsidePrivateFile, writePrivateFile } from '../private-file.ts';
 
 const INBOX_FILE_VERSION = 1;
 
@@ -84,7 +84,7 @@ export class Inbox implements Disposable {
     if (this.scheduled !== null) clearImmediate(this.scheduled);
     this.scheduled = null;
     try {
-      writeStateFile(this.path, { version: INBOX_FILE_VERSION, nextId: this.nextId, lastCursor: this.lastCursor, items: this.items } satisfies StoredInbox);
+      writePrivateFile(this.path, { version: INBOX_FILE_VERSION, nextId: this.nextId, lastCursor: this.lastCursor, items: this.items } satisfies StoredInbox);
     } catch (error) {
       this.log.error({ file: this.path, err: error }, 'cannot write the inbox file');
     }
@@ -150,7 +150,7 @@ export class Inbox implements Disposable {
   }
 
   private load(): void {
-    const read = readStateFile(this.path);
+    const read = readPrivateFile(this.path);
     if (read.status === 'absent') return;
     if (read.status === 'unusable') return this.setAside(read.reason, read.detail);
     const stored = read.value as Partial<StoredInbox> | null;
@@ -165,7 +165,7 @@ export class Inbox implements Disposable {
   /** An inbox file that cannot be used is moved aside as the pane state file is, never overwritten. */
   private setAside(reason: string, detail: string): void {
     try {
-      const movedTo = setAsideStateFile(this.path);
+      const movedTo = setAsidePrivateFile(this.path);
       this.log.warn({ file: this.path, movedTo, reason, detail }, 'inbox file unusable: moved aside, starting with an empty inbox');
     } catch (error) {
       this.log.error({ file: this.path, reason, detail, err: error }, 'inbox file unusable and cannot be moved aside: starting with an empty inbox');

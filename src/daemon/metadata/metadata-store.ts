@@ -3,9 +3,9 @@ import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 
-export interface MetadataReport {
+interface MetadataReport {
   source: string;
   title?: string;
   displayAgent?: string;

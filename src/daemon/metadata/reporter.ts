@@ -1,6 +1,6 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { isDescendant } from '../../terminal/procfs.ts';
-import type { PaneRecord } from '../pane-record.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 
 /**
  * Metadata is bound to its pane as reports are (src/arbiter/binding.ts): the reporter is the process on

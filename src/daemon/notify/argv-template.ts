@@ -1,9 +1,9 @@
 import type { NOTIFY_PLACEHOLDERS } from '../config/config-schema.ts';
 
-export type NotifyValues = Record<(typeof NOTIFY_PLACEHOLDERS)[number], string>;
+type NotifyValues = Record<(typeof NOTIFY_PLACEHOLDERS)[number], string>;
 
 /** A value longer than this is cut: a title or message is a line, never a payload. */
-export const MAX_VALUE_CHARS = 512;
+const MAX_VALUE_CHARS = 512;
 
 /**
  * Fills `{placeholder}`s in each argument. Values land inside one argv element each, so nothing a

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { fillArgv } from './argv-template.ts';
 import { CommandRunner } from './run-command.ts';
 
-export interface NotifierOptions {
+interface NotifierOptions {
   command: readonly string[];
   cooldownMs: number;
   timeoutMs: number;
@@ -14,7 +14,7 @@ export interface NotifierOptions {
 }
 
 /** Where attention comes from: the inbox tells each item once, when it enters (never again, across restarts too). */
-export interface AttentionSource {
+interface AttentionSource {
   onAdded(listener: (item: InboxItem) => void): Disposable;
 }
 

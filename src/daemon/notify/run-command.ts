@@ -4,7 +4,7 @@ import type { Disposable } from '../../base/disposable.ts';
 import type { Logger } from '../logger.ts';
 
 /** After SIGTERM at the timeout (or at daemon stop), a command that lingers this long gets SIGKILL. */
-export const NOTIFY_KILL_GRACE_MS = 1000;
+const NOTIFY_KILL_GRACE_MS = 1000;
 
 /**
  * Runs notification commands without a shell, in their own process group (detached from every pane),

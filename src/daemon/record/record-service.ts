@@ -1,14 +1,14 @@
 import { CorralError } from '../../protocol/errors.ts';
 import { PANE_RECORD } from '../../protocol/methods/record.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
-import { implement, type HandlerBinding } from '../handler.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
+import type { Connection } from '../rpc/connection.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { Recording } from './recording.ts';
 
 /** Every recording by pane and connection; one per connection and pane (recording again is refused). */
-export class RecordService implements Disposable {
+class RecordService implements Disposable {
   private readonly recordings = new Set<Recording>();
   private readonly subscriptions = new DisposableStore();
 
@@ -38,7 +38,13 @@ export class RecordService implements Disposable {
   }
 }
 
-export function recordHandlers(registry: PaneRegistry, recordings: RecordService): HandlerBinding[] {
+/** `pane.record`: the recordings and the method that starts one. */
+export function startRecord(registry: PaneRegistry): DaemonPart {
+  const recordings = new RecordService(registry);
+  return { handlers: recordHandlers(registry, recordings), dispose: () => recordings.dispose() };
+}
+
+function recordHandlers(registry: PaneRegistry, recordings: RecordService): HandlerBinding[] {
   return [
     // A recovered pane is recorded once its ring is replayed, so the first redraw is its real screen.
     implement(PANE_RECORD, async ({ target, input }, { connection, signal }) => {

@@ -1,8 +1,8 @@
 import { PANE_RECORD_ENDED, PANE_RECORDED, RECORDER_BEHIND_BYTES, type RecordEndReason } from '../../protocol/methods/record.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import type { Connection } from '../connection.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import { redrawSequence } from '../attach/redraw.ts';
+import type { Connection } from '../rpc/connection.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import { redrawSequence } from '../panes/redraw.ts';
 
 /**
  * One connection recording one pane: the current screen as a redraw, then every chunk of output as

@@ -1,7 +1,7 @@
 import type { AgentChange } from '../agents/agent-service.ts';
 
 /** What a wait needs to know of a pane's history beyond its current view. */
-export interface PaneTurn {
+interface PaneTurn {
   /** The state_change_seq of the pane's last turn: a change of its agent or raw state, or a release. 0 before any. */
   turnSeq: number;
   /** The pane's last agent was released (its process ended) and no agent has been identified since. */

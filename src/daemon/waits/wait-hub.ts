@@ -1,11 +1,10 @@
 import { CorralError } from '../../protocol/errors.ts';
 import type { AgentWaitResult } from '../../protocol/methods/agent-wait.ts';
-import type { AgentView } from '../../arbiter/index.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { AgentService } from '../agents/agent-service.ts';
-import type { PaneRecord } from '../pane-record.ts';
-import type { PaneRegistry } from '../pane-registry.ts';
-import { AgentWait, type WaitSpec } from './agent-wait.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import { AgentWait, type WaitSpec } from './pending-wait.ts';
 import { ChangeLedger } from './change-ledger.ts';
 import type { TargetFacts } from './wait-match.ts';
 
@@ -21,7 +20,7 @@ export class WaitHub implements Disposable {
   private readonly subscriptions = new DisposableStore();
 
   constructor(
-    private readonly registry: PaneRegistry,
+    registry: PaneRegistry,
     private readonly agents: AgentService,
     history?: ConstructorParameters<typeof ChangeLedger>[0],
   ) {
@@ -85,7 +84,7 @@ export class WaitHub implements Disposable {
     if (!view) return gone; // the pane was disposed: its tracker went with it
     return {
       present: true,
-      paneExited: pane.state !== 'running',
+      paneExited: pane.lifecycle !== 'running',
       agent: view.agent,
       state: view.displayed,
       stateSince: this.agents.stateSince(pane, view),

@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { lockOwner } from '../native.ts';
 
 /**
- * The daemon's lock, as both the daemon (src/daemon/lock-file.ts) and the pty host read it:
+ * The daemon's lock, as both the daemon (src/daemon/startup/lock-file.ts) and the pty host read it:
  * `<socket>.lock`, created exclusively, holds the daemon's pid, and the daemon keeps a kernel record
  * lock on it for as long as it runs. The pid in the file can be written by any process of the user;
  * the record lock's holder is named by the kernel and ends with its process.

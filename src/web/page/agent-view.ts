@@ -20,7 +20,6 @@ export class AgentView {
   private terminal: TerminalView | null = null;
   /** Output that came before terminal.open's reply (its redraw does): written once the terminal exists. */
   private early: { data: string; redraw: boolean }[] = [];
-  private lease: LeaseInfo | null = null;
   private shownPrompt: string | null = null;
   private info: AgentInfo | null = null;
   private closed = false;
@@ -78,7 +77,6 @@ export class AgentView {
   }
 
   setLease(lease: LeaseInfo): void {
-    this.lease = lease;
     if (this.terminal) this.terminal.leaseMine = lease.mine;
     const take = el('button', '', lease.mine ? 'Release control' : 'Take control');
     take.disabled = lease.holder !== null && !lease.mine;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { integrate } from '../../../src/daemon/integration/integrate.ts';
+import { integrate } from '../../../src/integration/integrate.ts';
 import { ManifestSet } from '../../../src/manifest-store/manifest-set.ts';
 import { CORRAL_BIN } from '../../../harness/daemon.ts';
 import { useDaemon } from '../../helpers/session.ts';

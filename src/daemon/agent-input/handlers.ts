@@ -1,0 +1,31 @@
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
+import { answerAgent } from './answer.ts';
+import { promptAgent } from './prompt.ts';
+import { SteeringQueues } from './steering-queue.ts';
+import { typePrompt } from './typing.ts';
+import type { DaemonCore } from '../agents/core.ts';
+import type { AgentService } from '../agents/agent-service.ts';
+import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+
+/** What is typed into agents: the steering queues and the methods that type, answer and queue. */
+export function startAgentInput(core: DaemonCore): DaemonPart & { readonly queues: SteeringQueues } {
+  const { registry, agents, log } = core;
+  const queues = new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) });
+  return { queues, handlers: agentActHandlers(registry, agents, queues), dispose: () => queues.dispose() };
+}
+
+function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues): HandlerBinding[] {
+  return [
+    implement(AGENT_PROMPT, ({ target, ...request }) => promptAgent(agents, queues, registry.resolve(target), request)),
+
+    implement(AGENT_ANSWER, ({ target, ...request }, { signal }) => answerAgent(agents, registry.resolve(target), request, signal)),
+
+    implement(AGENT_QUEUE, ({ target }) => {
+      const pane = registry.resolve(target);
+      return { queued: queues.size(pane.id), prompts: queues.list(pane.id) };
+    }),
+
+    implement(AGENT_CLEAR_QUEUE, ({ target }) => ({ cleared: queues.clear(registry.resolve(target).id, 'request') })),
+  ];
+}

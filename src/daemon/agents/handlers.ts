@@ -1,0 +1,91 @@
+import type { PaneArbiter, ReportOutcome } from '../../arbiter/index.ts';
+import { AGENT_EXPLAIN, AGENT_GET } from '../../protocol/methods/agent.ts';
+import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
+import type { AgentService } from './agent-service.ts';
+import { implement, type DaemonPart, type HandlerBinding, type RequestContext } from '../rpc/handler.ts';
+import type { PaneRegistry } from '../panes/pane-registry.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { DaemonCore } from './core.ts';
+import { ExternalPanes } from './external-panes.ts';
+import { manifestHandlers } from './manifest-handlers.ts';
+import { agentQueryHandlers } from './query-handlers.ts';
+
+type Answer = { accepted: boolean; reason?: string };
+
+/** The agents' part: reading and explaining agents, their reports (and the external panes they list), the manifests. */
+export function startAgents({ registry, agents, log }: DaemonCore): DaemonPart {
+  const externals = new ExternalPanes(registry, agents, log);
+  return {
+    handlers: [...reportHandlers(registry, agents, externals), ...agentQueryHandlers(registry, agents), ...manifestHandlers(agents)],
+    dispose: () => externals.dispose(),
+  };
+}
+
+function reportHandlers(registry: PaneRegistry, agents: AgentService, externals: ExternalPanes): HandlerBinding[] {
+  /**
+   * A report without a target comes from an agent started outside Corral: it goes to the external pane
+   * of its source and session, listed by its first state report. A pane listed for a report that did not
+   * take is removed again, so a refused report leaves nothing behind.
+   */
+  const external = (source: string, session: string | undefined, create: boolean, context: RequestContext, admit: (pane: PaneRecord) => Answer): Answer => {
+    if (session === undefined) return { accepted: false, reason: 'invalid_report' };
+    const existing = externals.find(source, session);
+    if (existing === undefined && !create) return { accepted: false, reason: 'no_report' };
+    const pane = existing ?? externals.paneFor(source, session, context.connection.peer?.pid ?? null);
+    const answer = admit(pane);
+    if (existing === undefined && agents.find(pane)?.view().agent == null) void registry.remove(pane);
+    return answer;
+  };
+
+  return [
+    implement(AGENT_GET, ({ target }) => agents.info(registry.resolve(target))),
+
+    implement(AGENT_EXPLAIN, ({ target }) => {
+      const pane = registry.resolve(target);
+      const tracker = agents.of(pane);
+      const { detection, arbiter } = tracker.explain();
+      return {
+        pane: { id: pane.id, name: pane.name },
+        agent: agents.info(pane),
+        process: pane.detail().process,
+        detection,
+        arbiter,
+        prompt: tracker.prompt(),
+      };
+    }),
+
+    implement(PANE_REPORT_AGENT, ({ target, ...report }, context) => {
+      const gist = { source: report.source, state: report.state, ...(report.message !== undefined ? { message: report.message } : {}) };
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)), gist);
+      return target === undefined ? external(report.source, report.session, true, context, admit) : admit(registry.resolve(target));
+    }),
+
+    implement(PANE_RELEASE_AGENT, ({ target, ...release }, context) => {
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, release, context, (params) => arbiter.releaseAgent(params)));
+      return target === undefined ? external(release.source, release.session, false, context, admit) : admit(registry.resolve(target));
+    }),
+
+    implement(PANE_REPORT_SESSION, ({ target, ...session }, context) => {
+      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, session, context, (params) => arbiter.reportSession(params)));
+      return target === undefined ? external(session.source, session.session, false, context, admit) : admit(registry.resolve(target));
+    }),
+  ];
+}
+
+/**
+ * A report's reporter is the process on the other end of the socket, as the kernel says
+ * (SO_PEERCRED), never the pid the report claims: a claimed pid that differs is refused
+ * (`pid_mismatch`), and a report whose peer cannot be read binds to nothing (`not_in_pane`).
+ */
+function bound<P extends { source: string; pid?: number }>(
+  arbiter: PaneArbiter,
+  params: P,
+  context: RequestContext,
+  deliver: (params: P & { declaredPid?: number }) => ReportOutcome,
+): ReportOutcome {
+  const peer = context.connection.peer;
+  if (peer === null) return arbiter.refuse(params.source, 'not_in_pane', 'the reporting process could not be identified from the socket');
+  if (peer.uid !== process.getuid?.()) return arbiter.refuse(params.source, 'not_in_pane', `the reporter runs as uid ${peer.uid}`);
+  const { pid: declared, ...rest } = params;
+  return deliver({ ...(rest as unknown as P), pid: peer.pid, ...(declared !== undefined ? { declaredPid: declared } : {}) });
+}
