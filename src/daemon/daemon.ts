@@ -19,7 +19,7 @@ import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { startAttach } from './attach/handlers.ts';
 import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
 import { ConfigReloader } from './config/reload.ts';
-import { eventLogDir, openEventLog, paneHistories, startEvents } from './events/index.ts';
+import { eventLogDir, openEventLog, paneHistories, paneNumbersAfter, startEvents } from './events/index.ts';
 import { startInbox } from './inbox/handlers.ts';
 import { inboxFilePath } from './inbox/inbox-path.ts';
 import { LimitedLog } from './limited-log.ts';
@@ -331,6 +331,9 @@ function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config:
   const extras = { queued: (paneId: string) => late.input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => late.metadata?.store.get(paneId) ?? null };
   const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
   const history = paneHistories(durable.loaded.events);
+  // A new pane never takes an id the stream has named: a script's saved id, or the log's own
+  // "announced" mark, would then mean another pane (the state file may not hold the last ones).
+  registry.reserveIds(paneNumbersAfter(durable.loaded.events));
   const agents = new AgentService({
     registry,
     manifests,

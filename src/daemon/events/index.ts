@@ -16,7 +16,7 @@ import { Subscriptions } from './subscriptions.ts';
 export { EventHub, DEFAULT_RETAIN, type PaneRef } from './event-hub.ts';
 export { DEFAULT_SUBSCRIBER_BUFFER_BYTES, SLOW_CONSUMER_STALL_MS } from './subscriber.ts';
 export { MAX_EVENT_RING_BYTES, type RetainedEvent } from './event-ring.ts';
-export { paneHistories, type PaneHistory } from './pane-history.ts';
+export { paneHistories, paneNumbersAfter, type PaneHistory } from './pane-history.ts';
 export { EventLog, MAX_EVENT_LOG_AGE_MS, EVENT_LOG_KEPT_SEGMENTS, EVENT_LOG_FSYNC_MS, type LoadedLog } from './event-log.ts';
 
 interface DaemonEvents extends DaemonPart {

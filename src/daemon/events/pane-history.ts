@@ -79,3 +79,13 @@ export function announcedPanes(events: readonly RetainedEvent[]): Set<string> {
   }
   return panes;
 }
+
+/** The first pane number after every one the log's events name (`w1:p12` names 12), 1 for none. */
+export function paneNumbersAfter(events: readonly RetainedEvent[]): number {
+  let next = 1;
+  for (const { event } of events) {
+    const number = event.pane === null ? NaN : Number(/:p(\d+)$/.exec(event.pane.id)?.[1]);
+    if (number >= next) next = number + 1;
+  }
+  return next;
+}
