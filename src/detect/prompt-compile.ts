@@ -1,12 +1,12 @@
 import { RE2JS, RE2JSException, RE2JSSyntaxException } from 're2js';
-import { ManifestError, type SourcePosition } from './errors.ts';
+import { ManifestError } from './errors.ts';
 import { expandGlyphClasses } from './glyphs.ts';
-import { compileRe2, type Pattern } from './pattern.ts';
+import type { Pattern } from './pattern.ts';
+import { CASE_INSENSITIVE, compilePattern, type Locate } from './pattern-compile.ts';
 import type { KeyPath } from './positions.ts';
 import type { PromptReaderSpec } from './prompt-spec.ts';
 import { toRe2Syntax } from './regex-dialect.ts';
 
-const CASE_INSENSITIVE = '(?i)';
 /** The named groups a choice pattern may capture; `label` is required. */
 export const CHOICE_GROUPS = ['label', 'number', 'key', 'cursor'] as const;
 type ChoiceGroup = (typeof CHOICE_GROUPS)[number];
@@ -28,8 +28,6 @@ export interface CompiledPromptReader {
   textKeep: Pattern[];
 }
 
-type Locate = (path: KeyPath) => SourcePosition | null;
-
 /** Compiles a manifest's prompt readers once; a pattern that does not compile names its reader. */
 export function compilePromptReaders(specs: readonly PromptReaderSpec[], locate: Locate): CompiledPromptReader[] {
   return specs.map((spec) => {
@@ -46,20 +44,6 @@ export function compilePromptReaders(specs: readonly PromptReaderSpec[], locate:
       textKeep: spec.textKeep.map((pattern) => compilePattern(pattern, path('text_keep'), owner, locate)),
     };
   });
-}
-
-/** A line pattern as rules have them (compile.ts: `(?i)`, glyph classes, RE2), its errors naming the reader. */
-function compilePattern(pattern: string, path: KeyPath, owner: string, locate: Locate): Pattern {
-  const insensitive = pattern.startsWith(CASE_INSENSITIVE);
-  const source = insensitive ? pattern.slice(CASE_INSENSITIVE.length) : pattern;
-  const expanded = expandGlyphClasses(source);
-  if ('error' in expanded) throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)}: ${expanded.error}`, locate(path));
-  try {
-    return compileRe2(pattern, source, expanded.source, insensitive);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ManifestError('manifest_bad_regex', `${owner}: pattern ${JSON.stringify(pattern)} does not compile: ${reason}`, locate(path));
-  }
 }
 
 function compileChoice(pattern: string, path: KeyPath, owner: string, locate: Locate): ChoicePattern {
