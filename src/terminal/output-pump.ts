@@ -1,6 +1,7 @@
 import type { Disposable } from '../base/disposable.ts';
 import type { PtyProcess } from './pty-process.ts';
 import type { Screen } from './screen.ts';
+import { isAlive } from './procfs.ts';
 
 /** Unparsed output (bytes) above which the PTY is paused; the emulator throws past 50 MB. */
 export const HIGH_WATERMARK = 2 * 1024 * 1024;
@@ -13,15 +14,6 @@ export const LOW_WATERMARK = 256 * 1024;
  * kernel buffer; so once the child is gone we read to the end regardless of the watermark.
  */
 export const PAUSED_EXIT_CHECK_MS = 50;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Moves PTY output into the screen with back-pressure: pause above the high watermark of

@@ -1,6 +1,16 @@
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import type { ForegroundProcess, ProcessMember } from './types.ts';
 
+/** Whether `pid` names a live process (one of another user's counts: signalling it is refused, not failed). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The fields of `/proc/<pid>/stat` we use. */
 export interface ProcStat {
   pid: number;

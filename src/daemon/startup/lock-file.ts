@@ -4,6 +4,7 @@ import type { Disposable } from '../../base/disposable.ts';
 import { lockFile } from '../../terminal/native.ts';
 import { readLockPid } from '../../terminal/pty-host/daemon-lock.ts';
 import { StartupError } from './startup-error.ts';
+import { isAlive } from '../../terminal/procfs.ts';
 
 /**
  * One daemon per socket: `<socket>.lock` holds the owner's pid, created exclusively, with a record
@@ -20,11 +21,7 @@ type LockHolder = 'daemon' | 'unknown' | 'gone';
  */
 function lockHolder(pid: number, socketPath: string): LockHolder {
   if (pid === process.pid) return 'gone';
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
-  }
+  if (!isAlive(pid)) return 'gone';
   let argv: string[];
   try {
     argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg.length > 0);

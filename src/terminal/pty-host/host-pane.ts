@@ -3,20 +3,12 @@ import { KILL_GRACE_MS, signalSession } from '../terminate-policy.ts';
 import type { PaneSpawnOptions } from '../types.ts';
 import { OutputRing } from './ring.ts';
 import type { HostExit, HostPaneInfo } from './wire.ts';
+import { isAlive } from '../procfs.ts';
 
 /** While paused, how often to look whether the child exited, so its last output is read at once. */
 const PAUSED_EXIT_CHECK_MS = 50;
 /** While a pane holds unread input, how often the host tells the daemon how much is left. */
 const INPUT_REPORT_MS = 50;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface HostPaneEvents {
   output(pane: HostPane, data: Buffer): void;

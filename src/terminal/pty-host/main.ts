@@ -3,6 +3,7 @@
 // adapter and kill policy, never the daemon, the emulator or detection, so it rarely needs an upgrade.
 import { chmodSync } from 'node:fs';
 import { HostServer } from './host-server.ts';
+import { isAlive } from '../procfs.ts';
 
 /** Without any daemon ever attaching, the host gives up after this long. */
 const FIRST_ATTACH_TIMEOUT_MS = 30_000;
@@ -16,15 +17,6 @@ function argument(name: string): string | undefined {
 
 function log(message: string): void {
   process.stderr.write(`${new Date().toISOString()} pty-host[${process.pid}] ${message}\n`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const socketPath = argument('--socket');
@@ -83,6 +75,6 @@ const watched = Number(process.env.CORRAL_PTY_HOST_WATCH_PID ?? 0);
 delete process.env.CORRAL_PTY_HOST_WATCH_PID; // panes inherit the host's environment
 if (watched > 0) {
   setInterval(() => {
-    if (!alive(watched)) void endAll(`watched process ${watched} is gone`);
+    if (!isAlive(watched)) void endAll(`watched process ${watched} is gone`);
   }, WATCH_INTERVAL_MS);
 }
