@@ -2,16 +2,11 @@ import type { ArbiterMemory } from '../../arbiter/index.ts';
 import { PANE_LIFECYCLES, type PaneLifecycle } from '../../protocol/methods/pane.ts';
 import { isPaneSize } from '../../protocol/pane-size.ts';
 import { isPlainObject } from '../../protocol/plain-object.ts';
+import type { PaneIdentity } from '../panes/pane-record.ts';
 import { STATE_FILE_VERSION } from '../private-file.ts';
 
-/** One pane as the state file keeps it. */
-export interface StoredPane {
-  id: string;
-  name: string | null;
-  workspace: string;
-  command: string;
-  args: string[];
-  cwd: string;
+/** One pane as the state file keeps it: what makes it that pane, then what it ran with and last knew. */
+export interface StoredPane extends PaneIdentity {
   /** The environment the spawn asked for, without secrets (see secrets.ts). */
   env: Record<string, string>;
   /** The names of the keys left out of `env` as secrets; absent when none were. */
