@@ -28,10 +28,13 @@ export class BoardModel {
   }
 }
 
-/** The question line of a blocked agent, when the daemon knows it. */
-export function questionOf(info: AgentInfo): string | null {
+/**
+ * What a blocked agent asks, when the daemon knows it: the prompt's text on one line (`Bash command ·
+ * rm -rf build/ · Do you want to proceed?`), as top shows it, so the card says what is to be allowed.
+ */
+function questionOf(info: AgentInfo): string | null {
   const prompt = (info as AgentInfo & { prompt?: { text?: string } | null }).prompt;
-  return prompt?.text ? prompt.text.split('\n')[0]! : null;
+  return prompt?.text ? prompt.text.split('\n').join(' · ') : null;
 }
 
 function card({ info, tail, inbox }: BoardCard, now: number): HTMLElement {
