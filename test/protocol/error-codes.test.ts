@@ -308,6 +308,7 @@ describe('every declared error code can be produced, and every produced one is d
     tooLarge.close();
 
     // This test's own connection stays open: of MAX_CONNECTIONS more, at least the last is refused.
+    const before = (await ok('server.status', {})).connections;
     const held: Socket[] = [];
     const refusals: string[] = [];
     try {
@@ -324,6 +325,9 @@ describe('every declared error code can be produced, and every produced one is d
     } finally {
       for (const socket of held) socket.destroy();
     }
+    // The daemon learns of the closes in its own time: until it has, a next test's connection may be
+    // the one refused (and then wait for events that never come to it).
+    await waitFor(async () => (await ok('server.status', {})).connections <= before, { what: 'the held connections to be closed', timeoutMs: 30_000 });
     assert.deepEqual([...(produced.get('transport') ?? [])].sort(), [...TRANSPORT].sort());
   });
 
@@ -331,7 +335,8 @@ describe('every declared error code can be produced, and every produced one is d
     const subscriber = connect(daemon.socket);
     await new Promise<void>((resolve, reject) => subscriber.once('connect', resolve).once('error', reject));
     subscriber.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'events.subscribe', params: {} })}\n`);
-    await new Promise<void>((resolve) => subscriber.once('data', () => resolve()));
+    const first = await new Promise<string>((resolve) => subscriber.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))));
+    assert.ok(JSON.parse(first.split('\n')[0]!).result, `the subscription was taken: ${first.slice(0, 300)}`);
     subscriber.pause();
     const dropped = () => daemon.stderr().includes('slow event consumer dropped');
     // The daemon destroys a dropped connection after a short grace with whatever is unsent: read from
