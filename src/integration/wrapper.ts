@@ -23,6 +23,14 @@ export function unwrapLaunch(launch: Launch): Wrapped | null {
   return null;
 }
 
+/**
+ * A shell given its script on the command line (`sh -c`, `bash -lc`): arguments added after the script
+ * would be its $0 and $1, never the program's.
+ */
+export function runsInlineScript(launch: Launch): boolean {
+  return SHELLS.has(runtimeName(launch.command)) && /^-[a-z]*c[a-z]*$/.test(launch.args[0] ?? '');
+}
+
 /** `node20`, `python3.12`: a version suffix does not change what a program is. */
 function runtimeName(command: string): string {
   const name = basename(command);

@@ -34,8 +34,8 @@ interface LostPaneMeta extends PaneMeta {
 interface SpawnOptions {
   /** Reuse this id (a respawn); it must be free. */
   id?: string;
-  /** Arguments added to the command for this start only (a resume form); the pane keeps `args`. */
-  extraArgs?: string[];
+  /** The arguments of this start only (the resume form in place: src/integration/resume-launch.ts); the pane keeps `args`. */
+  startArgs?: string[];
   previous?: PreviousLife | null;
   /** A respawn: the keys the pane's first start had that were not kept as secrets. */
   droppedEnv?: readonly string[];
@@ -177,13 +177,14 @@ export class PaneRegistry implements Disposable {
       ...(request.integrate === false ? { integrate: false as const } : {}),
     };
     if (identity.name !== null) this.reserved.add(identity.name);
-    const plan = this.planLaunch?.({ command: request.command, args: request.args ?? [], env }, id, request.integrate !== false);
+    const startArgs = options.startArgs ?? request.args ?? [];
+    const plan = this.planLaunch?.({ command: request.command, args: startArgs, env }, id, request.integrate !== false);
     let terminal: TerminalPane;
     try {
       terminal = await this.spawnTerminal(
         {
           command: request.command,
-          args: [...(plan?.launch.args ?? request.args ?? []), ...(options.extraArgs ?? [])],
+          args: plan?.launch.args ?? startArgs,
           cwd,
           env: plan?.launch.env ?? env,
           cols: request.cols ?? DEFAULT_COLS,

@@ -1,24 +1,16 @@
-import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
+import { resumeLaunch } from '../../integration/resume-launch.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import type { PaneInfo } from '../../protocol/methods/pane.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
-/** The arguments that resume `session` by the manifest's `[resume]` form, or null when it declares none. */
-function resumeArgs(manifests: ManifestSet, agent: string | null, session: string | null): string[] | null {
-  if (agent === null || session === null) return null;
-  const form = manifests.get(agent)?.spec.resume;
-  if (!form) return null;
-  return form.args.map((arg) => arg.replaceAll('{session}', session));
-}
-
 /**
  * Starts a lost or exited pane's command again under the same id, name, cwd, size and environment,
  * without the secrets the state file never kept: such a key comes from the daemon's own environment
  * when it has one and is missing otherwise, which the log names. When the agent's manifest declares a
- * resume form and a session id is known, the form is added to the arguments for this start: the
- * conversation goes on. `fresh` starts the plain command.
+ * resume form and a session id is known, the form is added to the agent's arguments for this start,
+ * inside any wrapper that starts it: the conversation goes on. `fresh` starts the plain command.
  */
 export async function respawnPane(
   registry: PaneRegistry,
@@ -33,8 +25,11 @@ export async function respawnPane(
     throw new CorralError('pane_running', `pane ${pane.label()} is still running; only a lost or exited pane can be respawned`, { id: pane.id });
   }
   const { agent, session } = lastAgentOf(agents, pane);
-  const extra = fresh ? null : resumeArgs(agents.manifests, agent, session);
   const { id, name, workspace, command, args, cwd } = pane.identity;
+  const resumed =
+    fresh || agent === null || session === null
+      ? null
+      : resumeLaunch({ command, args, env: pane.env }, agents.manifests.all().map((manifest) => manifest.spec), agent, session);
   const { cols, rows } = pane.terminal;
   const env = pane.env;
   const previous = pane.previous;
@@ -42,9 +37,9 @@ export async function respawnPane(
   const next = await registry.spawn(
     // A pane started with --no-integrate comes back without Corral's hooks too.
     { command, args, cwd, env, cols, rows, workspace, ...(name !== null ? { name } : {}), ...(pane.integrate ? {} : { integrate: false }) },
-    { id, ...(extra ? { extraArgs: extra } : {}), previous: previous ? { ...previous, arbiter: null } : null, droppedEnv: pane.droppedEnv },
+    { id, ...(resumed ? { startArgs: resumed.args } : {}), previous: previous ? { ...previous, arbiter: null } : null, droppedEnv: pane.droppedEnv },
   );
-  return { ...next.info(), resumed: extra ? session : null };
+  return { ...next.info(), resumed: resumed ? session : null };
 }
 
 function lastAgentOf(agents: AgentService, pane: PaneRecord): { agent: string | null; session: string | null } {
