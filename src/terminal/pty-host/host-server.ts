@@ -30,6 +30,13 @@ export const HOST_SOCKET_HIGH_BYTES = 4 * 1024 * 1024;
 export const MAX_HOST_CONNECTIONS = 8;
 /** How long a connection may take to say hello; the daemon says it as it connects. */
 export const HELLO_TIMEOUT_MS = 5_000;
+/**
+ * How long a host with no pane running and no daemon stays for the next daemon, when a pane exited
+ * while none was attached: that daemon then tells its exit (`pane.exited`, the code) instead of
+ * listing the pane as lost. A daemon restart takes seconds; a daemon stopped for longer than this
+ * finds the pane lost.
+ */
+export const UNTOLD_EXIT_LINGER_MS = 10 * 60_000;
 
 export interface HostServerOptions {
   socketPath: string;
@@ -56,6 +63,9 @@ export class HostServer {
   private readonly connections = new Set<Socket>();
   private lifecycle: Lifecycle = 'serving';
   private readonly ringBytes: number;
+  /** Panes that exited while no daemon was attached: no daemon has heard of their exit yet. */
+  private readonly untold = new Set<number>();
+  private linger: NodeJS.Timeout | null = null;
   private readonly trim = new AllocatorTrim();
   private readonly reaper = new OrphanReaper(() => this.runningPids());
   private readonly refusals: Refusals;
@@ -103,6 +113,7 @@ export class HostServer {
   close(): void {
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closed';
+    if (this.linger) clearTimeout(this.linger);
     this.trim.dispose();
     this.reaper.dispose();
     this.refusals.dispose();
@@ -210,6 +221,7 @@ export class HostServer {
         if (pane?.exit !== null && pane !== undefined) {
           pane.dispose();
           this.panes.delete(pane.handle);
+          this.untold.delete(pane.handle);
         }
         return;
       case 'shutdown':
@@ -236,6 +248,10 @@ export class HostServer {
     this.daemon = socket;
     previous?.destroy();
     const panes = [...this.panes.values()];
+    // Every exit is in the panes' info: the new daemon hears of them all.
+    this.untold.clear();
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = null;
     this.send(socket, { t: 'hello', version: HOST_PROTOCOL_VERSION, pid: process.pid, startedAt: this.startedAt, ringBytes: this.ringBytes, panes: panes.map((pane) => pane.info()) });
     // Each ring goes out before any live output, on the same ordered stream: nothing is lost or doubled.
     for (const pane of panes) socket.write(encodeData(FrameKind.replay, pane.handle, pane.ring.contents()));
@@ -281,10 +297,17 @@ export class HostServer {
   private exited(pane: HostPane, exit: HostExit): void {
     this.reaper.reap(); // node-pty reaped the pane's process: the orphans its exit hid can be seen
     if (this.daemon !== null) this.send(this.daemon, { t: 'exit', handle: pane.handle, exit });
+    else this.untold.add(pane.handle);
     this.checkIdle();
   }
 
+  /** Nothing left to do: no daemon and no pane running, and no exit to tell (or it waited long enough). */
   private checkIdle(): void {
-    if (this.daemon === null && this.running === 0 && this.lifecycle === 'serving') this.options.idle();
+    if (this.daemon !== null || this.running > 0 || this.lifecycle !== 'serving') return;
+    if (this.untold.size === 0) return this.options.idle();
+    this.linger ??= setTimeout(() => {
+      this.linger = null;
+      if (this.daemon === null && this.running === 0 && this.lifecycle === 'serving') this.options.idle();
+    }, UNTOLD_EXIT_LINGER_MS);
   }
 }
