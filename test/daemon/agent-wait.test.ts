@@ -72,9 +72,15 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('steady', 300); // working lasts the work plus the arbiter's 450 ms debounce
     let seq = await lab.seq();
     await lab.type('steady', 'long job');
+    // The hold counts from when the state began, which may be before the wait arrived (docs/protocol.md).
+    const began = (await waitFor(async () => {
+      const info = await lab.call(AGENT_GET, { target: 'steady' });
+      return info.state === 'working' ? info : null;
+    }, { what: 'working' }))!.stateSince;
     const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], sinceSeq: seq, stableMs: 300, timeoutMs: 8000 });
+    const answered = Date.now();
     assert.deepEqual(held.states, { steady: 'working' });
-    assert.ok(held.elapsedMs >= 280, `returned after ${held.elapsedMs} ms`);
+    assert.ok(answered - began >= 300, `answered ${answered - began} ms after working began`);
     await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeoutMs: 8000 });
 
     seq = await lab.seq();
