@@ -78,11 +78,19 @@ describe('external panes: hook reports of agents started outside Corral', () => 
 
   it('removes the pane once its identity expires, 6 h after the last report', async () => {
     // An idle report stays authoritative however old; sent 6 h less 2 s ago, its identity lapses in 2 s.
+    // The event log tells that it was listed, however soon it lapsed (a slow machine may take 2 s to ask).
+    const since = await session.call('events.cursor', {});
     const ts = Math.floor(Date.now() / 1000) - 6 * 3600 + 2;
     const answer = await session.call('pane.reportAgent', { source: 'hook:claude', agent: 'claude', state: 'idle', session: 'ext-old', ts });
     assert.deepEqual(answer, { accepted: true });
-    assert.ok(await externalPane('ext-old'), 'listed while its identity holds');
     await waitFor(async () => (await externalPane('ext-old')) === undefined, { what: 'the expired identity to leave the list', timeoutMs: 30_000 });
+    const { events } = await session.call('events.read', { since: since.cursor, epoch: since.epoch });
+    const created = events.find((e: any) => e.kind === 'pane.created' && e.data.external?.session === 'ext-old');
+    assert.ok(created, 'listed while its identity held');
+    assert.ok(
+      events.some((e: any) => e.kind === 'pane.removed' && e.pane?.id === created.pane.id && e.cursor > created.cursor),
+      'then removed',
+    );
   });
 
   it('lists nothing for a report that is refused, or that names no session', async () => {
