@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -34,10 +34,15 @@ test('a daemon gives its grown young generation back once output stops', async (
   try {
     // Output makes young garbage in the daemon (frames, parsing, history rows): its young generation
     // grows to several MiB (it starts at 1 MiB a semi-space; module loading alone grows it).
-    const pane = await call('pane.spawn', { command: 'bash', args: ['-c', `for ((i = 1; i <= ${LINES}; i++)); do echo "line $i of the output that the daemon parses"; done; exec sleep 100000`], cwd: dir });
+    // A line every 200 ms after them keeps the daemon from reading as quiet (TRIM_CHECK_MS, 2 s) until
+    // the grown size is read: on a slow machine the read may come seconds after the last line.
+    const quiet = join(dir, 'quiet');
+    const script = `for ((i = 1; i <= ${LINES}; i++)); do echo "line $i of the output that the daemon parses"; done; while [ ! -e ${quiet} ]; do echo tick; sleep 0.2; done; exec sleep 100000`;
+    const pane = await call('pane.spawn', { command: 'bash', args: ['-c', script], cwd: dir });
     await waitFor(async () => (await call('pane.read', { target: pane.id })).text.includes(`line ${LINES} `), { what: 'the last line', timeoutMs: 120_000 });
     const grown = await newSpace();
     assert.ok(grown > 4 * 2 ** 20, `the young generation grew under output (${grown} bytes)`);
+    writeFileSync(quiet, '');
     // Nothing prints now: at the first quiet check the daemon asks V8 for its heap back (a collection
     // for memory pressure), and the young generation shrinks to its initial size. Without the request,
     // V8 shrinks it only at some later collection of its own, and at rest little allocates.
