@@ -92,16 +92,21 @@ describe('agent.wait through the daemon with fake agents', () => {
   });
 
   it('with mode any returns on the first target; with mode all, once every target matches', async () => {
+    // The slow one works until it is let go, and is seen working before the quick one starts: on a slow
+    // machine a timed turn could end first, or not yet read as working when the quick one ends.
+    const release = join(lab.daemon.dir, 'slow-release');
     await lab.agent('quick', 150);
-    await lab.agent('slow', 1000);
+    await lab.agent('slow', 100, { FAKE_RELEASE: release });
     const seq = await lab.seq();
     const any = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
     const all = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], mode: 'all', sinceSeq: seq, timeoutMs: 8000 });
+    await lab.type('slow', 'hold');
+    await lab.call(AGENT_WAIT, { targets: ['slow'], until: ['working'], sinceSeq: seq, timeoutMs: 8000 });
     await lab.type('quick', 'a');
-    await lab.type('slow', 'b');
     const first = await any;
     assert.deepEqual(first.matched, ['quick']);
     assert.equal(first.states.slow, 'working');
+    writeFileSync(release, '');
     const both = await all;
     assert.deepEqual(both.matched, ['quick', 'slow']);
     assert.deepEqual(both.states, { quick: 'done', slow: 'done' });
