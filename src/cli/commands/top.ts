@@ -9,6 +9,7 @@ import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { renderFrame } from '../top/render.ts';
+import { HostSource } from '../top/host-source.ts';
 import { runTop } from '../top/top-app.ts';
 import { TopRows } from '../top/rows.ts';
 import { finishAttach } from './attach.ts';
@@ -57,6 +58,6 @@ export function registerTopCommand(program: Command): void {
       if (json) throw new UsageError('--json needs --once: the live view is for people');
       if (options.fleet) throw new UsageError('the live view shows one host; --fleet goes with --once (or watch every host with `corral events --fleet --follow`)');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
-      await withDaemon(socket, (client) => runTop(client, { stdin: process.stdin, stdout: process.stdout, detachKey, describe }));
+      await withDaemon(socket, (client) => runTop(new HostSource(client), { stdin: process.stdin, stdout: process.stdout, detachKey, describe }));
     });
 }

@@ -51,7 +51,7 @@ export function fit(text: string, width: number): string {
 }
 
 /** Whole seconds at least: top's clock ticks once a second. */
-function ageOf(ms: number): string {
+export function ageOf(ms: number): string {
   return ms < 1000 ? '0s' : formatAge(ms);
 }
 
@@ -105,14 +105,29 @@ function workspaceRollup(rows: readonly AgentInfo[]): string {
   return `  [${states.join(', ')}]`;
 }
 
-/** One frame of `corral top` as lines, each at most `cols` wide (escape sequences aside). */
-export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): string[] {
-  const { cols, color } = options;
-  const widths = columnWidths(cols, rows);
-  const extra = optionalColumns(rows);
-  const paint = (sgr: string, text: string) => (color ? `\x1b[${sgr}m${text}\x1b[0m` : text);
-  const line = (cells: string[]) => cells.join(' '.repeat(GAP)).trimEnd();
-  const header = ` ${line([
+/** The columns of a set of rows at a width: the optional ones they need and the name and title widths. */
+export interface TableLayout {
+  cols: number;
+  widths: { name: number; title: number };
+  extra: { workspace: number; tokens: number };
+}
+
+export function tableLayout(cols: number, rows: readonly AgentInfo[]): TableLayout {
+  return { cols, widths: columnWidths(cols, rows), extra: optionalColumns(rows) };
+}
+
+function paint(color: boolean, sgr: string, text: string): string {
+  return color ? `\x1b[${sgr}m${text}\x1b[0m` : text;
+}
+
+function cellsLine(cells: string[]): string {
+  return cells.filter((cell) => cell !== '').join(' '.repeat(GAP)).trimEnd();
+}
+
+/** The column names, over the marker column. */
+export function headerLine(layout: TableLayout, color: boolean): string {
+  const { widths, extra } = layout;
+  const header = ` ${cellsLine([
     fit('STATE', STATE_W),
     fit('AGE', AGE_W),
     fit('AGENT', AGENT_W),
@@ -121,29 +136,62 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
     fit('TITLE', widths.title),
     extra.tokens > 0 ? 'TOKENS'.padStart(extra.tokens) : '',
     'Q'.padStart(QUEUED_W),
-  ].filter((cell) => cell !== ''))}`;
+  ])}`;
+  return paint(color, '1', header);
+}
+
+export interface RowLook {
+  now: number;
+  color: boolean;
+  selected: boolean;
+  /** Marked `*`: the agent needs the person. */
+  needs: boolean;
+  /** Its host is away: the state is the last known, painted grey and said in the title. */
+  stale?: boolean;
+}
+
+/** One agent's row: marker, state, then the columns of the layout. */
+export function rowLine(row: AgentInfo, layout: TableLayout, look: RowLook): string {
+  const { widths, extra, cols } = layout;
+  const { color, selected, needs } = look;
+  const state = fit(row.state, STATE_W);
+  // A blocked agent's question says more than its title.
+  const title = row.state === 'blocked' && row.prompt ? questionLine(row.prompt) : titleOf(row);
+  const rest = cellsLine([
+    fit(ageOf(look.now - row.stateSince), AGE_W),
+    fit(agentOf(row), AGENT_W),
+    extra.workspace > 0 ? fit(row.workspace, extra.workspace) : '',
+    fit(labelOf(row), widths.name),
+    fit(look.stale ? `(stale) ${title}` : title, widths.title),
+    extra.tokens > 0 ? tokensOf(row).padStart(extra.tokens) : '',
+    (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
+  ]);
+  const tail = `${' '.repeat(GAP)}${rest}`;
+  if (!color) return `${selected ? '>' : needs ? '*' : ' '}${state}${tail}`.trimEnd();
+  if (selected) return `\x1b[7m${needs ? '*' : ' '}${state}${tail.padEnd(cols - MARKER_W - STATE_W)}\x1b[0m`;
+  return `${needs ? paint(color, '1;31', '*') : ' '}${paint(color, look.stale ? SGR.unknown : SGR[row.state], state)}${tail}`.trimEnd();
+}
+
+/** The first of `count` lines to show in `visible` lines so that line `selected` (or -1) is in view. */
+export function firstShown(selected: number, visible: number): number {
+  return selected >= visible ? selected - visible + 1 : 0;
+}
+
+/** Lines for rows under the header and above the key line, with `statusLines` lines of status under them. */
+export function rowsRoom(height: number, statusLines: number): number {
+  return Math.max(1, height - CHROME_LINES - statusLines);
+}
+
+/** One frame of `corral top` as lines, each at most `cols` wide (escape sequences aside). */
+export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): string[] {
+  const { cols, color } = options;
+  const layout = tableLayout(cols, rows);
   const needing = options.needing ?? new Set<string>();
-  const lines = [fit(summary(rows, rows.filter((row) => needing.has(row.id)).length), cols).trimEnd(), paint('1', header)];
-  const visible = Math.max(1, options.height - CHROME_LINES - (options.status ? 1 : 0));
-  const first = options.selected >= visible ? options.selected - visible + 1 : 0;
+  const lines = [fit(summary(rows, rows.filter((row) => needing.has(row.id)).length), cols).trimEnd(), headerLine(layout, color)];
+  const visible = rowsRoom(options.height, options.status ? 1 : 0);
+  const first = firstShown(options.selected, visible);
   rows.slice(first, first + visible).forEach((row, i) => {
-    const state = fit(row.state, STATE_W);
-    const rest = [
-      fit(ageOf(options.now - row.stateSince), AGE_W),
-      fit(agentOf(row), AGENT_W),
-      extra.workspace > 0 ? fit(row.workspace, extra.workspace) : '',
-      fit(labelOf(row), widths.name),
-      // A blocked agent's question says more than its title.
-      fit(row.state === 'blocked' && row.prompt ? questionLine(row.prompt) : titleOf(row), widths.title),
-      extra.tokens > 0 ? tokensOf(row).padStart(extra.tokens) : '',
-      (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
-    ].filter((cell) => cell !== '');
-    const selected = first + i === options.selected;
-    const needs = needing.has(row.id);
-    const tail = `${' '.repeat(GAP)}${line(rest)}`;
-    if (!color) lines.push(`${selected ? '>' : needs ? '*' : ' '}${state}${tail}`.trimEnd());
-    else if (selected) lines.push(`\x1b[7m${needs ? '*' : ' '}${state}${tail.padEnd(cols - MARKER_W - STATE_W)}\x1b[0m`);
-    else lines.push(`${needs ? paint('1;31', '*') : ' '}${paint(SGR[row.state], state)}${tail}`.trimEnd());
+    lines.push(rowLine(row, layout, { now: options.now, color, selected: first + i === options.selected, needs: needing.has(row.id) }));
   });
   if (rows.length === 0) lines.push('  no agents yet: start one with `corral pane spawn`');
   if (options.status) lines.push(fit(options.status, cols).trimEnd());

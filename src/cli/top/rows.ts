@@ -5,6 +5,15 @@ import type { AgentState } from '../../protocol/states.ts';
 /** Attention order: what needs a person first. */
 export const ATTENTION_ORDER: readonly AgentState[] = ['blocked', 'done', 'working', 'idle', 'unknown'];
 
+/** Attention order, then longest in its state first, then pane id for a stable order. */
+export function byAttention(a: AgentInfo, b: AgentInfo): number {
+  return (
+    ATTENTION_ORDER.indexOf(a.state) - ATTENTION_ORDER.indexOf(b.state) ||
+    a.stateSince - b.stateSince ||
+    a.id.localeCompare(b.id, 'en', { numeric: true })
+  );
+}
+
 /**
  * The agents top shows, by pane id. Pure: fed the snapshot and each fresh AgentInfo; a pane whose
  * agent is no longer identified (released, or its pane removed) leaves the view.
@@ -40,13 +49,8 @@ export class TopRows {
     return ids;
   }
 
-  /** Sorted by attention, then longest in its state first, then pane id for a stable order. */
+  /** Sorted by attention (byAttention). */
   sorted(): AgentInfo[] {
-    return [...this.byId.values()].sort(
-      (a, b) =>
-        ATTENTION_ORDER.indexOf(a.state) - ATTENTION_ORDER.indexOf(b.state) ||
-        a.stateSince - b.stateSince ||
-        a.id.localeCompare(b.id, 'en', { numeric: true }),
-    );
+    return [...this.byId.values()].sort(byAttention);
   }
 }

@@ -1,11 +1,8 @@
-import { AGENT_FOCUS } from '../../protocol/methods/agent-query.ts';
 import { attachTerminal, type AttachOutcome } from '../attach/attach-session.ts';
 import { TerminalGuard } from '../attach/terminal-guard.ts';
-import type { DaemonConnection } from '../with-daemon.ts';
-import { TopFeed } from './feed.ts';
 import { parseTopKeys, type TopAction } from './keys.ts';
-import { KEY_HELP, renderFrame } from './render.ts';
-import { TopRows } from './rows.ts';
+import { KEY_HELP } from './render.ts';
+import type { TopSource } from './top-source.ts';
 
 export interface TopAppOptions {
   stdin: NodeJS.ReadStream;
@@ -19,13 +16,13 @@ export interface TopAppOptions {
 const CLOCK_MS = 1000;
 
 /**
- * The live full-screen view: rows from the event stream, redrawn on change, resize and each clock
- * tick; keys move, focus, attach (leaving top for the pane and coming back on detach) and quit.
- * Resolves when the user quits; rejects when the daemon goes away.
+ * The live full-screen view of a source (one daemon or the fleet: top-source.ts): redrawn on change,
+ * resize and each clock tick; keys move, focus, attach (leaving top for the pane and coming back on
+ * detach) and quit, each on the selected row's own daemon. Resolves when the user quits; rejects
+ * when the source is lost (its one daemon went away).
  */
-export async function runTop(client: DaemonConnection, options: TopAppOptions): Promise<void> {
+export async function runTop(source: TopSource, options: TopAppOptions): Promise<void> {
   const { stdin, stdout } = options;
-  const rows = new TopRows();
   const guard = new TerminalGuard(stdin, stdout, { hideCursor: true });
   let selectedId: string | null = null;
   let status = '';
@@ -37,17 +34,13 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
   const draw = () => {
     drawScheduled = false;
     if (paused) return;
-    const sorted = rows.sorted();
-    let selected = sorted.findIndex((row) => row.id === selectedId);
-    if (selected === -1 && sorted.length > 0) selected = 0;
-    selectedId = sorted[selected]?.id ?? null;
-    const lines = renderFrame(sorted, {
+    const order = source.order();
+    if (selectedId === null || !order.includes(selectedId)) selectedId = order[0] ?? null;
+    const lines = source.frame({
       cols: stdout.columns || 80,
       height: stdout.rows || 24,
       now: Date.now(),
-      selected,
-      color: true,
-      needing: rows.needing(),
+      selected: selectedId,
       ...(status ? { status } : {}),
     });
     lines.push(`\x1b[2m${KEY_HELP.slice(0, stdout.columns || 80)}\x1b[0m`);
@@ -60,18 +53,29 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
   };
 
   const move = (delta: number) => {
-    const sorted = rows.sorted();
-    const at = Math.max(0, sorted.findIndex((row) => row.id === selectedId));
-    selectedId = sorted[Math.min(sorted.length - 1, Math.max(0, at + delta))]?.id ?? null;
+    const order = source.order();
+    const at = Math.max(0, order.indexOf(selectedId ?? ''));
+    selectedId = order[Math.min(order.length - 1, Math.max(0, at + delta))] ?? null;
   };
 
   const attach = async (id: string) => {
+    let place;
+    try {
+      place = source.attachPlace(id);
+    } catch (error) {
+      status = (error as Error).message;
+      return;
+    }
+    if ('hint' in place) {
+      status = place.hint;
+      return;
+    }
     paused = true;
     stdin.off('data', onKeys);
     guard.leave();
     try {
-      const outcome = await attachTerminal(client, { target: id, detachKey: options.detachKey, stdin, stdout });
-      if (outcome.reason === 'connection_closed') return quit(new Error(options.describe(outcome)));
+      const outcome = await attachTerminal(place.connection, { target: place.target, detachKey: options.detachKey, stdin, stdout });
+      if (outcome.reason === 'connection_closed' && place.endsTop) return quit(new Error(options.describe(outcome)));
       status = options.describe(outcome);
     } catch (error) {
       status = (error as Error).message;
@@ -90,9 +94,8 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
     if (action === 'up' || action === 'down') return move(action === 'up' ? -1 : 1);
     if (selectedId === null) return;
     if (action === 'attach') return void attach(selectedId);
-    const id = selectedId;
-    client.call(AGENT_FOCUS, { target: id }).then(
-      () => (status = `marked ${id} seen`),
+    source.focus(selectedId).then(
+      (line) => (status = line),
       (error: Error) => (status = error.message),
     ).finally(redraw);
   };
@@ -105,8 +108,7 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
     redraw();
   }
 
-  const feed = new TopFeed(client, rows, redraw);
-  const closed = client.onClose((error) => quit(new Error(`lost the daemon: ${error.message}`)));
+  const lost = source.onLost((error) => quit(error));
   const clock = setInterval(redraw, CLOCK_MS);
   guard.enter();
   stdout.on('resize', redraw);
@@ -114,13 +116,13 @@ export async function runTop(client: DaemonConnection, options: TopAppOptions): 
   stdin.on('data', onKeys);
   stdin.resume();
   try {
-    await feed.start();
+    await source.start(redraw);
     await done;
   } finally {
     paused = true; // a redraw already scheduled must not paint the main screen
     clearInterval(clock);
-    closed.dispose();
-    feed.dispose();
+    lost.dispose();
+    source.dispose();
     stdout.off('resize', redraw);
     stdin.off('data', onKeys);
     stdin.pause();
