@@ -4,11 +4,12 @@ import { INBOX_LIST } from '../../protocol/methods/inbox.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { qualify } from '../../client/index.ts';
-import { withFleet } from '../fleet.ts';
+import { spansFleet, withFleet } from '../fleet.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { renderFrame } from '../top/render.ts';
+import { FleetSource } from '../top/fleet-source.ts';
 import { HostSource } from '../top/host-source.ts';
 import { runTop } from '../top/top-app.ts';
 import { TopRows } from '../top/rows.ts';
@@ -31,16 +32,18 @@ export function registerTopCommand(program: Command): void {
     .description('a live full-screen view of every agent, updated by the event stream; keys move, focus, attach, quit')
     .option('--once', 'print one frame as plain text and exit (with --json: the rows)')
     .option('--cols <n>', 'width of the --once frame (default: the terminal width, else 80)')
-    .option('--fleet', 'with --once: every host of the fleet, each pane as ID@HOST (docs/fleet.md)')
+    .option('--fleet', 'every host of the fleet: rows grouped by host, a rollup per host and one "needs you" count (--once: each pane as ID@HOST; default: [fleet] by_default)')
+    .option('--no-fleet', 'this machine only, whatever [fleet] by_default says')
     .option('--detach-key <key>', 'the control key that leaves an attached pane: C-\\, C-], C-a ...', DEFAULT_DETACH_KEY)
     .action(async (options: { once?: boolean; cols?: string; detachKey: string; fleet?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const detachKey = parseDetachKey(options.detachKey);
+      const fleet = spansFleet(options.fleet);
       if (options.once) {
         const cols = options.cols === undefined ? process.stdout.columns || 80 : Number(options.cols);
         if (!Number.isInteger(cols) || cols < 20 || cols > 1000) throw new UsageError('--cols must be an integer from 20 to 1000');
         const rows = new TopRows();
-        if (options.fleet) {
+        if (fleet) {
           // Pane ids repeat across hosts: each row is named by its id on its host. A host that is away keeps its last known rows.
           const list = await withFleet(socket, (fleet) => fleet.list());
           rows.reset(list.agents.map(({ host, stale: _stale, ...info }) => ({ ...info, id: qualify(info.id, host) })));
@@ -56,8 +59,9 @@ export function registerTopCommand(program: Command): void {
         return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false, needing }).join('\n'));
       }
       if (json) throw new UsageError('--json needs --once: the live view is for people');
-      if (options.fleet) throw new UsageError('the live view shows one host; --fleet goes with --once (or watch every host with `corral events --fleet --follow`)');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
-      await withDaemon(socket, (client) => runTop(new HostSource(client), { stdin: process.stdin, stdout: process.stdout, detachKey, describe }));
+      const app = { stdin: process.stdin, stdout: process.stdout, detachKey, describe };
+      if (fleet) await withFleet(socket, (connected) => runTop(new FleetSource(connected), app));
+      else await withDaemon(socket, (client) => runTop(new HostSource(client), app));
     });
 }

@@ -1,0 +1,70 @@
+import { toDisposable } from '../../base/disposable.ts';
+import { LOCAL_HOST, shellQuote, splitHostTarget, type Fleet, type HostSpec } from '../../client/index.ts';
+import { FleetTopFeed } from './fleet-feed.ts';
+import { renderFleetFrame } from './fleet-render.ts';
+import { FleetTopRows } from './fleet-rows.ts';
+import type { AttachPlace, SourceFrame, TopSource } from './top-source.ts';
+
+/**
+ * `corral --host ... attach` for a pane on another host: attach holds a terminal, which the fleet's
+ * connections (ssh without one, src/client/fleet/ssh-endpoint.ts) do not carry. The host's ssh options,
+ * command and socket go along, so the line reaches the same daemon the fleet does.
+ */
+export function attachHint(spec: HostSpec, target: string, env: NodeJS.ProcessEnv = process.env): string {
+  const vars: string[] = [];
+  if (spec.sshOptions.length > 0) vars.push(`CORRAL_SSH=${shellQuote([env.CORRAL_SSH ?? 'ssh', ...spec.sshOptions].join(' '))}`);
+  if (spec.command.length > 0) vars.push(`CORRAL_REMOTE_COMMAND=${shellQuote(spec.command.map(shellQuote).join(' '))}`);
+  const socket = spec.socket !== null ? ['--socket', shellQuote(spec.socket)] : [];
+  const line = [...vars, 'corral', '--host', shellQuote(spec.ssh ?? ''), ...socket, 'attach', shellQuote(target)].join(' ');
+  return `${target}@${spec.name} is on another host and attach holds a terminal: run \`${line}\``;
+}
+
+/** The live view of every host of the fleet: rows grouped by host, each named `ID@HOST` (fleet-rows.ts). */
+export class FleetSource implements TopSource {
+  private readonly rows: FleetTopRows;
+  private feed: FleetTopFeed | null = null;
+
+  constructor(private readonly fleet: Fleet) {
+    this.rows = new FleetTopRows(fleet.hosts());
+  }
+
+  async start(changed: () => void): Promise<void> {
+    this.feed = new FleetTopFeed(this.fleet, this.rows, changed);
+    this.feed.start();
+  }
+
+  order(): string[] {
+    return this.rows.order();
+  }
+
+  frame(options: SourceFrame): string[] {
+    return renderFleetFrame(this.rows.groups(), { ...options, color: true });
+  }
+
+  async focus(id: string): Promise<string> {
+    const { host, target } = this.split(id);
+    await this.fleet.callOn(host, 'agent.focus', { target });
+    return `marked ${id} seen`;
+  }
+
+  attachPlace(id: string): AttachPlace | { hint: string } {
+    const { host, target } = this.split(id);
+    const link = this.fleet.host(host);
+    if (link.spec.ssh !== null) return { hint: attachHint(link.spec, target) };
+    return { connection: link.live(), target, endsTop: false };
+  }
+
+  onLost() {
+    return toDisposable(() => {}); // a host that goes away shows offline; the view goes on with the others
+  }
+
+  dispose(): void {
+    this.feed?.dispose();
+  }
+
+  /** A row's id is `ID@HOST` (FleetTopRows.order). */
+  private split(id: string): { host: string; target: string } {
+    const split = splitHostTarget(id);
+    return { host: split.host ?? LOCAL_HOST, target: split.target };
+  }
+}
