@@ -8,6 +8,7 @@ import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
+import { runCli } from '../helpers/cli.ts';
 
 /** As in fleet.test.ts: ssh sees its connection closed at once, so the host shows offline well within this. */
 const OFFLINE_WITHIN_MS = 10_000;
@@ -58,6 +59,20 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     };
     return { tmux, screen, waitScreen, dispose };
   }
+
+  it('spans the fleet by [fleet] by_default, as the other fleet commands do, and --no-fleet keeps it to this machine', async () => {
+    const byDefault = makeTempDir('corral-top-fleet-default-');
+    mkdirSync(join(byDefault, 'corral'));
+    writeFileSync(join(byDefault, 'corral', 'config.toml'), `${box1.toml}\n${box2.toml}\n[fleet]\nby_default = true\n`);
+    const env = { ...process.env, XDG_CONFIG_HOME: byDefault, CORRAL_SOCKET: local.socket, CORRAL_HOST: undefined, CORRAL_SSH: undefined };
+    const ids = async (...args: string[]) => {
+      const result = await runCli(['--json', 'top', '--once', ...args], { env, timeoutMs: STEP_MS });
+      assert.equal(result.code, 0, result.stderr);
+      return (JSON.parse(result.stdout) as { id: string }[]).map((row) => row.id).sort();
+    };
+    assert.deepEqual(await ids(), ['w1:p1@box1', 'w1:p1@box2', 'w1:p1@local']);
+    assert.deepEqual(await ids('--no-fleet'), ['w1:p1']);
+  });
 
   it('shows every host with its rollup, acts on the right host, marks a host that went away stale, and fills it in again when it is back', async () => {
     const { tmux, waitScreen, dispose } = topInTmux();
