@@ -72,6 +72,11 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     };
     assert.deepEqual(await ids(), ['w1:p1@box1', 'w1:p1@box2', 'w1:p1@local']);
     assert.deepEqual(await ids('--no-fleet'), ['w1:p1']);
+    // As text, the live view's frame: grouped by host, each with its rollup.
+    const frame = await runCli(['top', '--once', '--cols', '80'], { env, timeoutMs: STEP_MS });
+    assert.equal(frame.code, 0, frame.stderr);
+    assert.match(frame.stdout, /^corral top: 3 agents on 3 hosts/);
+    assert.match(frame.stdout, /^local: connected; 1 \w+.*\n.* home .*\nbox1: connected; 1 \w+.*\n.* north .*\nbox2: connected; 1 \w+.*\n.* south /m);
   });
 
   it('shows every host with its rollup, acts on the right host, marks a host that went away stale, and fills it in again when it is back', async () => {

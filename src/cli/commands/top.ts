@@ -9,6 +9,8 @@ import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { renderFrame } from '../top/render.ts';
+import { renderFleetFrame } from '../top/fleet-render.ts';
+import { FleetTopRows } from '../top/fleet-rows.ts';
 import { FleetSource } from '../top/fleet-source.ts';
 import { HostSource } from '../top/host-source.ts';
 import { runTop } from '../top/top-app.ts';
@@ -38,21 +40,23 @@ export function registerTopCommand(program: Command): void {
     .action(async (options: { once?: boolean; cols?: string; detachKey: string; fleet?: boolean }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
       const detachKey = parseDetachKey(options.detachKey);
-      const fleet = spansFleet(options.fleet);
+      const acrossHosts = spansFleet(options.fleet);
       if (options.once) {
         const cols = options.cols === undefined ? process.stdout.columns || 80 : Number(options.cols);
         if (!Number.isInteger(cols) || cols < 20 || cols > 1000) throw new UsageError('--cols must be an integer from 20 to 1000');
-        const rows = new TopRows();
-        if (fleet) {
-          // Pane ids repeat across hosts: each row is named by its id on its host. A host that is away keeps its last known rows.
-          const list = await withFleet(socket, (fleet) => fleet.list());
-          rows.reset(list.agents.map(({ host, stale: _stale, ...info }) => ({ ...info, id: qualify(info.id, host) })));
-        } else {
-          await withDaemon(socket, async (client) => {
-            rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
-            rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
-          });
+        if (acrossHosts) {
+          // The live view's frame, grouped by host; as rows, each is named by its id on its host (ids repeat across hosts).
+          const { list, hosts } = await withFleet(socket, async (fleet) => ({ list: await fleet.list(), hosts: fleet.hosts() }));
+          const rows = new FleetTopRows(hosts);
+          for (const host of hosts) rows.reset(host.name, list.agents.filter((info) => info.host === host.name));
+          if (json) return printJson(rows.groups().flatMap((group) => group.agents.map((info) => ({ ...info, id: qualify(info.id, info.host), inbox: null }))));
+          return printText(renderFleetFrame(rows.groups(), { cols, height: Number.MAX_SAFE_INTEGER, now: Date.now(), selected: null, color: false }).join('\n'));
         }
+        const rows = new TopRows();
+        await withDaemon(socket, async (client) => {
+          rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
+          rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
+        });
         const sorted = rows.sorted();
         const needing = rows.needing();
         if (json) return printJson(sorted.map((info) => ({ ...info, inbox: rows.inbox.of(info.id) })));
@@ -61,7 +65,7 @@ export function registerTopCommand(program: Command): void {
       if (json) throw new UsageError('--json needs --once: the live view is for people');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
       const app = { stdin: process.stdin, stdout: process.stdout, detachKey, describe };
-      if (fleet) await withFleet(socket, (connected) => runTop(new FleetSource(connected), app));
+      if (acrossHosts) await withFleet(socket, (connected) => runTop(new FleetSource(connected), app));
       else await withDaemon(socket, (client) => runTop(new HostSource(client), app));
     });
 }
