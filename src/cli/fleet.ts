@@ -14,9 +14,13 @@ export function spansFleet(flag: boolean | undefined): boolean {
   }
 }
 
-/** This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command. */
-export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>): Promise<T> {
-  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: (message) => process.stderr.write(`corral: ${message}\n`) });
+/**
+ * This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command.
+ * A host's daemon of another protocol major is warned about on stderr, or to `onWarning` (a full-screen view).
+ */
+export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>, options: { onWarning?: (message: string) => void } = {}): Promise<T> {
+  const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`corral: ${message}\n`));
+  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: warn });
   try {
     return await use(fleet);
   } finally {

@@ -90,6 +90,11 @@ test('the selection stays in view on a short terminal, and a long status wraps a
   const statusLines = lines.slice(lines.findIndex((line) => line.startsWith('w1:p12@build is')));
   assert.equal(statusLines.join(' '), status);
   assert.equal(lines.length, 10 - 1, 'the key line is the last of the screen');
+
+  // A warning about a host stays on screen above the status, never written over it on stderr.
+  const warned = renderFleetFrame(rows.groups(), { cols: 50, height: 10, now: NOW, selected: 'w1:p12@build', color: false, status: 'marked w1:p12@build seen', notice: 'host build speaks protocol 2.0' });
+  assert.deepEqual(warned.slice(-2), ['host build speaks protocol 2.0', 'marked w1:p12@build seen']);
+  assert.ok(warned.some((line) => line.includes('agent-12')));
 });
 
 test("a pane of another host is attached there: the hint carries the host's ssh options, command and socket", () => {

@@ -65,7 +65,10 @@ export function registerTopCommand(program: Command): void {
       if (json) throw new UsageError('--json needs --once: the live view is for people');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('the live view needs a terminal; use --once (and --json) in scripts');
       const app = { stdin: process.stdin, stdout: process.stdout, detachKey, describe };
-      if (acrossHosts) await withFleet(socket, (connected) => runTop(new FleetSource(connected), app));
-      else await withDaemon(socket, (client) => runTop(new HostSource(client), app));
+      if (acrossHosts) {
+        let source: FleetSource | null = null; // until the view runs, a warning goes to stderr as in the other commands
+        const onWarning = (message: string) => (source ? source.warn(message) : void process.stderr.write(`corral: ${message}\n`));
+        await withFleet(socket, (connected) => runTop((source = new FleetSource(connected)), app), { onWarning });
+      } else await withDaemon(socket, (client) => runTop(new HostSource(client), app));
     });
 }

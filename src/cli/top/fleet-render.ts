@@ -11,10 +11,13 @@ export interface FleetFrameOptions {
   selected: string | null;
   color: boolean;
   status?: string;
+  /** A warning about a host, kept above the status line. */
+  notice?: string;
 }
 
 /** A status line may wrap: the command that attaches a pane of another host is longer than a terminal is wide. */
 const STATUS_MAX_LINES = 4;
+const NOTICE_MAX_LINES = 2;
 
 /** The text in lines of at most `cols` characters, broken at spaces where it can; at most `max` lines, the last cut with an ellipsis. */
 function wrap(text: string, cols: number, max: number): string[] {
@@ -92,7 +95,7 @@ export function renderFleetFrame(groups: readonly HostGroup[], options: FleetFra
       body.push({ text: rowLine(info, layout, look), id });
     }
   }
-  const status = options.status ? wrap(options.status, cols, STATUS_MAX_LINES) : [];
+  const status = [...(options.notice ? wrap(options.notice, cols, NOTICE_MAX_LINES) : []), ...(options.status ? wrap(options.status, cols, STATUS_MAX_LINES) : [])];
   const visible = rowsRoom(options.height, status.length);
   const first = firstShown(body.findIndex((line) => line.id !== undefined && line.id === options.selected), visible);
   const lines = [fit(fleetSummary(groups), cols).trimEnd(), headerLine(layout, color), ...body.slice(first, first + visible).map((line) => line.text)];

@@ -23,14 +23,23 @@ export function attachHint(spec: HostSpec, target: string, env: NodeJS.ProcessEn
 export class FleetSource implements TopSource {
   private readonly rows: FleetTopRows;
   private feed: FleetTopFeed | null = null;
+  private changed = () => {};
+  /** The newest warning about a host (its daemon speaks another protocol major): on screen, not over it on stderr. */
+  private notice: string | null = null;
 
   constructor(private readonly fleet: Fleet) {
     this.rows = new FleetTopRows(fleet.hosts());
   }
 
   async start(changed: () => void): Promise<void> {
+    this.changed = changed;
     this.feed = new FleetTopFeed(this.fleet, this.rows, changed);
     this.feed.start();
+  }
+
+  warn(message: string): void {
+    this.notice = message;
+    this.changed();
   }
 
   order(): string[] {
@@ -38,7 +47,7 @@ export class FleetSource implements TopSource {
   }
 
   frame(options: SourceFrame): string[] {
-    return renderFleetFrame(this.rows.groups(), { ...options, color: true });
+    return renderFleetFrame(this.rows.groups(), { ...options, color: true, ...(this.notice !== null ? { notice: this.notice } : {}) });
   }
 
   async focus(id: string): Promise<string> {
