@@ -1,7 +1,10 @@
-import { connect } from '../client/index.ts';
+import { connect, connectFleet, fleetHosts } from '../client/index.ts';
 import { Assets } from './assets.ts';
+import { FleetBoard } from './fleet-board.ts';
+import { OneDaemonBoard } from './one-daemon-board.ts';
 import { isLoopback } from './origin-check.ts';
 import { readTls, selfSignedTls, type TlsFiles } from './tls.ts';
+import type { WebBoard } from './web-board.ts';
 import { WebServer } from './web-server.ts';
 
 /** `corral web`'s port unless --port says otherwise (docs/web.md). */
@@ -9,6 +12,8 @@ export const DEFAULT_WEB_PORT = 7380;
 
 export interface WebOptions {
   socket: string;
+  /** Every host of the fleet (docs/fleet.md) instead of the daemon at `socket` alone. */
+  fleet: boolean;
   address: string;
   port: number;
   names: string[];
@@ -41,13 +46,13 @@ function tlsFor(options: WebOptions): TlsFiles | undefined {
 /** Runs `corral web` until SIGINT or SIGTERM: the URL goes to stdout, everything else to the log. */
 export async function runWebServer(options: WebOptions): Promise<void> {
   const tls = tlsFor(options);
-  const client = await connect({ socket: options.socket, onWarning: (message) => options.log(message) });
+  const board = await boardFor(options);
   const assets = await Assets.load();
-  const server = new WebServer({ client, assets, address: options.address, port: options.port, names: options.names, ...(tls ? { tls } : {}), log: options.log });
+  const server = new WebServer({ board, assets, address: options.address, port: options.port, names: options.names, ...(tls ? { tls } : {}), log: options.log });
   try {
     await server.start();
   } catch (error) {
-    client.close();
+    board.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new WebStartError(`port ${options.port} on ${options.address} is taken (is another corral web running?); pass --port`);
     throw error;
@@ -60,5 +65,15 @@ export async function runWebServer(options: WebOptions): Promise<void> {
     process.once('SIGTERM', resolve);
   });
   await server.close();
-  client.close();
+}
+
+/** This daemon's board, or with --fleet one of every host, this machine first; a host that is away joins when it is back. */
+async function boardFor(options: WebOptions): Promise<WebBoard> {
+  if (!options.fleet) {
+    return new OneDaemonBoard(await connect({ socket: options.socket, onWarning: (message) => options.log(message) }));
+  }
+  const hosts = fleetHosts({ socket: options.socket });
+  const fleet = await connectFleet(hosts, { onWarning: (message) => options.log(message) });
+  for (const host of fleet.hosts()) options.log(`host ${host.name}: ${host.state}${host.reason ? ` (${host.reason})` : ''}`);
+  return new FleetBoard(fleet, options.log);
 }

@@ -1,22 +1,24 @@
 import type { WebSocket } from 'ws';
 import { DisposableStore } from '../base/disposable.ts';
-import { ClientError, CorralError, DaemonConnection, type CorralClient } from '../client/index.ts';
+import { ClientError, CorralError, splitHostTarget, type DaemonConnection } from '../client/index.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { checkParams } from '../protocol/params-check.ts';
 import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from '../protocol/methods/attach.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
-import type { Board, BoardChange } from './board.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
+import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
 import {
   ATTENTION,
   BOARD_CARD,
   BOARD_GET,
+  BOARD_HOSTS,
   BOARD_REMOVED,
   BOARD_RESET,
   BOARD_TAILS,
   LEASE_CHANGED,
   LEASE_RELEASE,
   LEASE_TAKE,
+  PANE_EVENTS,
   PASSED_THROUGH,
   TERMINAL_CLOSE,
   TERMINAL_ENDED,
@@ -51,16 +53,33 @@ interface Request {
   params?: unknown;
 }
 
+/** A pane a page names, found on its host: its route, its id there, and its id as pages know it (the lease's key). */
+interface FoundPane {
+  route: PaneRoute;
+  id: string;
+  key: string;
+}
+
+/** A mirrored terminal: the host whose connection attached it ('' for one daemon), and its id there. */
+interface Mirrored {
+  host: string;
+  id: string;
+}
+
 /**
  * One page's WebSocket: JSON-RPC 2.0 requests from the page (src/web/wire.ts), the board's changes
  * and mirrored terminals toward it. A browser that reads slowly never slows the daemon or another
  * page: past SOCKET_HIGH_BYTES its terminal output is dropped and its board marked stale, and once
- * its queue drains it gets a full redraw and the whole board again.
+ * its queue drains it gets a full redraw and the whole board again. Each target goes to the daemon
+ * the board routes it to (with --fleet, the host it names), and ids come back as pages know them.
  */
 export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
-  private terminals: DaemonConnection | null = null;
-  private readonly mirrored = new Set<string>();
+  /** The page's own connection for attachments, per host ('' for one daemon). */
+  private readonly terminals = new Map<string, DaemonConnection>();
+  private readonly dialing = new Map<string, Promise<DaemonConnection>>();
+  /** Mirrored terminals by their id as pages know it. */
+  private readonly mirrored = new Map<string, Mirrored>();
   private behind = false;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -68,8 +87,7 @@ export class PageSocket implements LeaseHolder {
   constructor(
     private readonly ws: WebSocket,
     readonly label: string,
-    private readonly client: CorralClient,
-    private readonly board: Board,
+    private readonly board: WebBoard,
     private readonly leases: Leases,
     private readonly log: (message: string) => void,
   ) {
@@ -89,7 +107,8 @@ export class PageSocket implements LeaseHolder {
     clearInterval(this.timer);
     this.subscriptions.dispose();
     this.leases.releaseAll(this);
-    this.terminals?.dispose();
+    for (const terminals of this.terminals.values()) terminals.dispose();
+    void Promise.all([...this.dialing.values()].map((dial) => dial.then((terminals) => terminals.dispose(), () => undefined)));
   }
 
   private notify<P>(notification: NotificationDecl<P>, params: P, droppable = false): void {
@@ -101,22 +120,23 @@ export class PageSocket implements LeaseHolder {
     this.ws.send(JSON.stringify({ jsonrpc: '2.0', method: notification.name, params }));
   }
 
-  private onBoard(change: BoardChange): void {
+  private onBoard(change: WebBoardChange): void {
     if (change.kind === 'card') this.notify(BOARD_CARD, change.card, true);
     else if (change.kind === 'tails') this.notify(BOARD_TAILS, { tails: change.cards.map((card) => ({ id: card.info.id, tail: card.tail })) }, true);
     else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id });
     else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard());
+    else if (change.kind === 'hosts') this.notify(BOARD_HOSTS, { hosts: this.board.hosts() });
     else {
       const { item } = change;
       const who = item.pane.name ?? item.pane.id;
       const question = typeof item.prompt?.text === 'string' ? item.prompt.text.split('\n')[0]! : null;
       const body = (item.state === 'blocked' ? question : item.title) ?? item.message;
-      this.notify(ATTENTION, { id: item.pane.id, item: item.id, name: item.pane.name, state: item.state, title: `${who} ${item.state === 'blocked' ? 'needs you' : 'is done'}`, body });
+      this.notify(ATTENTION, { id: item.pane.id, item: item.id, host: splitHostTarget(item.pane.id).host, name: item.pane.name, state: item.state, title: `${who} ${item.state === 'blocked' ? 'needs you' : 'is done'}`, body });
     }
   }
 
   private wholeBoard() {
-    return { cards: this.board.list(), leases: this.leases.all(this) };
+    return { cards: this.board.list(), leases: this.leases.all(this), hosts: this.board.hosts() };
   }
 
   /** A socket that fell behind and has drained: the whole board again and a redraw of each terminal. */
@@ -124,12 +144,12 @@ export class PageSocket implements LeaseHolder {
     if (!this.behind || this.ws.bufferedAmount > SOCKET_LOW_BYTES) return;
     this.behind = false;
     this.notify(BOARD_RESET, this.wholeBoard());
-    for (const id of this.mirrored) void this.reattach(id);
+    for (const mirrored of this.mirrored.values()) void this.reattach(mirrored);
   }
 
-  private async reattach(id: string): Promise<void> {
-    const terminals = this.terminals;
-    if (terminals === null) return;
+  private async reattach({ host, id }: Mirrored): Promise<void> {
+    const terminals = this.terminals.get(host);
+    if (terminals === undefined) return;
     try {
       await terminals.call(PANE_DETACH, { target: id });
       await terminals.call(PANE_ATTACH, { target: id });
@@ -170,52 +190,63 @@ export class PageSocket implements LeaseHolder {
       case BOARD_GET.name:
         checkParams(BOARD_GET, raw, 'params');
         return this.wholeBoard();
+      case PANE_EVENTS.name: {
+        const { target, limit } = checkParams(PANE_EVENTS, raw, 'params');
+        const { route, id } = await this.pane(target);
+        return { events: (await route.client.call('events.read', { filter: `pane:${id}`, ...(limit !== undefined ? { limit } : {}) })).events };
+      }
       case TERMINAL_OPEN.name:
         return this.open(checkParams(TERMINAL_OPEN, raw, 'params').target);
       case TERMINAL_CLOSE.name:
         return this.closeTerminal(checkParams(TERMINAL_CLOSE, raw, 'params').target);
       case TERMINAL_INPUT.name: {
         const { target, data } = checkParams(TERMINAL_INPUT, raw, 'params');
-        const id = await this.paneId(target);
-        this.needLease(id);
-        await this.client.call('pane.send', { target: id, text: data });
+        const { route, id, key } = await this.pane(target);
+        this.needLease(key);
+        await route.client.call('pane.send', { target: id, text: data });
         return { sent: data.length };
       }
       case TERMINAL_RESIZE.name: {
         const { target, cols, rows } = checkParams(TERMINAL_RESIZE, raw, 'params');
-        const id = await this.paneId(target);
-        this.needLease(id);
-        await this.client.connection.call(PANE_RESIZE, { target: id, cols, rows });
+        const { route, id, key } = await this.pane(target);
+        this.needLease(key);
+        await route.client.connection.call(PANE_RESIZE, { target: id, cols, rows });
         return { cols, rows };
       }
       case LEASE_TAKE.name: {
-        const id = await this.paneId(checkParams(LEASE_TAKE, raw, 'params').target);
-        if (!this.leases.take(id, this)) throw new WebError('lease_held', `${this.leases.info(id, this).holder} holds the control lease of ${id}`);
-        return this.leases.info(id, this);
+        const { key } = await this.pane(checkParams(LEASE_TAKE, raw, 'params').target);
+        if (!this.leases.take(key, this)) throw new WebError('lease_held', `${this.leases.info(key, this).holder} holds the control lease of ${key}`);
+        return this.leases.info(key, this);
       }
       case LEASE_RELEASE.name: {
-        const id = await this.paneId(checkParams(LEASE_RELEASE, raw, 'params').target);
-        this.leases.release(id, this);
-        return this.leases.info(id, this);
+        const { key } = await this.pane(checkParams(LEASE_RELEASE, raw, 'params').target);
+        this.leases.release(key, this);
+        return this.leases.info(key, this);
       }
       default:
         throw new CorralError('method_not_found', `the web server has no method "${method}"`);
     }
   }
 
-  /** A daemon method a page may call as it is; answering or prompting waits while another viewer types. */
+  /**
+   * A daemon method a page may call as it is, on the daemon its target is on (a call without one: this
+   * machine's); answering or prompting waits while another viewer types.
+   */
   private async passThrough(decl: MethodDecl<unknown, unknown>, raw: unknown): Promise<unknown> {
     const params = checkParams(decl, raw, 'params') as { target?: string };
+    const route = this.board.route(params.target ?? '');
     if ((decl.name === 'agent.answer' || decl.name === 'agent.prompt') && params.target !== undefined) {
-      const id = await this.paneId(params.target);
-      const lease = this.leases.info(id, this);
-      if (lease.holder !== null && !lease.mine) throw new WebError('lease_held', `${lease.holder} is typing into ${id}; wait until the lease is given back`);
+      const { key } = await this.pane(params.target);
+      const lease = this.leases.info(key, this);
+      if (lease.holder !== null && !lease.mine) throw new WebError('lease_held', `${lease.holder} is typing into ${key}; wait until the lease is given back`);
     }
-    return this.client.connection.request(decl.name, params);
+    return route.client.connection.request(decl.name, params.target !== undefined ? { ...params, target: route.target } : params);
   }
 
-  private async paneId(target: string): Promise<string> {
-    return (await this.client.call('pane.get', { target })).id;
+  private async pane(target: string): Promise<FoundPane> {
+    const route = this.board.route(target);
+    const id = (await route.client.call('pane.get', { target: route.target })).id;
+    return { route, id, key: route.qualify(id) };
   }
 
   private needLease(id: string): void {
@@ -224,49 +255,68 @@ export class PageSocket implements LeaseHolder {
 
   private async open(target: string) {
     if (this.mirrored.size >= MAX_TERMINALS) throw new WebError('too_many_terminals', `a page mirrors at most ${MAX_TERMINALS} terminals`);
-    const terminals = await this.terminalConnection();
+    const route = this.board.route(target);
+    const host = route.host ?? '';
+    const terminals = await this.terminalConnection(route);
     // Mirrored before the attach: its redraw may arrive before its reply.
-    const id = await this.paneId(target);
-    this.mirrored.add(id);
+    const { id, key } = await this.pane(target);
+    this.mirrored.set(key, { host, id });
     try {
       // No size: viewing never resizes the pane (terminal.resize does, on purpose).
       const pane = await terminals.call(PANE_ATTACH, { target: id });
-      return { id: pane.id, cols: pane.cols, rows: pane.rows, lease: this.leases.info(pane.id, this) };
+      return { id: key, cols: pane.cols, rows: pane.rows, lease: this.leases.info(key, this) };
     } catch (error) {
-      this.mirrored.delete(id);
+      this.mirrored.delete(key);
       throw error;
     }
   }
 
   private async closeTerminal(target: string) {
-    const terminals = this.terminals;
-    const id = await this.paneId(target).catch(() => target);
-    if (!this.mirrored.delete(id) || terminals === null) return { closed: false };
-    this.leases.release(id, this);
-    await terminals.call(PANE_DETACH, { target: id }).catch(() => undefined);
+    const key = (await this.pane(target).catch(() => null))?.key ?? target;
+    const mirrored = this.mirrored.get(key);
+    if (mirrored === undefined) return { closed: false };
+    this.mirrored.delete(key);
+    this.leases.release(key, this);
+    await this.terminals.get(mirrored.host)?.call(PANE_DETACH, { target: mirrored.id }).catch(() => undefined);
     return { closed: true };
   }
 
-  /** The page's own daemon connection for attachments: pane.output goes to the connection that attached. */
-  private async terminalConnection(): Promise<DaemonConnection> {
-    if (this.terminals !== null && !this.terminals.closed) return this.terminals;
-    const terminals = await DaemonConnection.connect(this.client.socket);
-    this.terminals = terminals;
-    this.mirrored.clear();
+  /** The page's own connection to the pane's daemon for attachments: pane.output goes to the connection that attached. */
+  private async terminalConnection(route: PaneRoute): Promise<DaemonConnection> {
+    const host = route.host ?? '';
+    const open = this.terminals.get(host);
+    if (open !== undefined && !open.closed) return open;
+    let dial = this.dialing.get(host);
+    if (dial === undefined) {
+      dial = route.client.endpoint.dial().finally(() => this.dialing.delete(host));
+      this.dialing.set(host, dial);
+      void dial.then((terminals) => this.mirrorOn(terminals, host, route), () => undefined);
+    }
+    return dial;
+  }
+
+  private mirrorOn(terminals: DaemonConnection, host: string, route: PaneRoute): void {
+    if (this.closed) return void terminals.dispose();
+    this.terminals.set(host, terminals);
+    const ofHost = () => [...this.mirrored].filter(([, mirrored]) => mirrored.host === host).map(([key]) => key);
+    for (const key of ofHost()) this.mirrored.delete(key);
     terminals.onNotification(PANE_OUTPUT, ({ id, data, redraw }) => {
-      if (this.mirrored.has(id)) this.notify(TERMINAL_OUTPUT, { id, data, redraw }, !redraw);
+      const key = route.qualify(id);
+      if (this.mirrored.has(key)) this.notify(TERMINAL_OUTPUT, { id: key, data, redraw }, !redraw);
     });
     terminals.onNotification(PANE_DETACHED, ({ id, reason }) => {
-      this.mirrored.delete(id);
-      this.notify(TERMINAL_ENDED, { id, reason });
+      const key = route.qualify(id);
+      this.mirrored.delete(key);
+      this.notify(TERMINAL_ENDED, { id: key, reason });
     });
     terminals.onClose(() => {
-      for (const id of this.mirrored) this.notify(TERMINAL_ENDED, { id, reason: 'daemon_gone' });
-      this.mirrored.clear();
-      if (this.terminals === terminals) this.terminals = null;
+      for (const key of ofHost()) {
+        this.notify(TERMINAL_ENDED, { id: key, reason: 'daemon_gone' });
+        this.mirrored.delete(key);
+      }
+      if (this.terminals.get(host) === terminals) this.terminals.delete(host);
     });
-    this.log(`${this.label} mirrors terminals`);
-    return terminals;
+    this.log(`${this.label} mirrors terminals${route.host !== null ? ` of host ${route.host}` : ''}`);
   }
 }
 

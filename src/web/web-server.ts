@@ -2,14 +2,13 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import type { CorralClient } from '../client/index.ts';
 import type { Assets } from './assets.ts';
-import { Board } from './board.ts';
 import { Leases } from './leases.ts';
 import { OriginCheck } from './origin-check.ts';
 import { PageSocket } from './page-socket.ts';
 import { Sessions, sessionCookie, setCookie } from './sessions.ts';
 import { LOGIN_PAGE } from './login-page.ts';
+import type { WebBoard } from './web-board.ts';
 import { WEB_MAX_MESSAGE_BYTES } from './wire.ts';
 
 /** Page sockets served at once; one more is refused (503 on its upgrade). */
@@ -18,7 +17,8 @@ export const MAX_PAGE_SOCKETS = 32;
 const MAX_BODY_BYTES = 4096;
 
 export interface WebServerOptions {
-  client: CorralClient;
+  /** One daemon's board (OneDaemonBoard) or the fleet's (FleetBoard); the server starts and closes it. */
+  board: WebBoard;
   assets: Assets;
   address: string;
   port: number;
@@ -35,7 +35,7 @@ export interface WebServerOptions {
  */
 export class WebServer {
   readonly sessions = new Sessions();
-  private readonly board: Board;
+  private readonly board: WebBoard;
   private readonly leases = new Leases();
   private readonly http: Server;
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WEB_MAX_MESSAGE_BYTES });
@@ -44,7 +44,7 @@ export class WebServer {
   port = 0;
 
   constructor(private readonly options: WebServerOptions) {
-    this.board = new Board(options.client);
+    this.board = options.board;
     const handler = (request: IncomingMessage, response: ServerResponse) => void this.request(request, response);
     this.http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
     this.http.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
@@ -139,7 +139,7 @@ export class WebServer {
     if (label === null) return deny(401, 'no session: open the URL that `corral web` printed');
     if (this.pages.size >= MAX_PAGE_SOCKETS) return deny(503, `this server serves at most ${MAX_PAGE_SOCKETS} pages at once`);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const page = new PageSocket(ws, label, this.options.client, this.board, this.leases, this.options.log);
+      const page = new PageSocket(ws, label, this.board, this.leases, this.options.log);
       this.pages.add(page);
       ws.once('close', () => this.pages.delete(page));
     });

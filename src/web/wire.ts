@@ -53,6 +53,10 @@ export const BoardCard = Type.Object({
     description: "The last few lines with text of the pane's screen: a blocked agent's dialog, else what is above its composer box.",
   }),
   inbox: Nullable(CardInbox, { description: "The pane's unacknowledged attention inbox item (docs/events.md), or null: the agent needs the person." }),
+  host: Type.Optional(
+    Type.String({ description: 'With `corral web --fleet`: the host the agent runs on; `info.id` is then host-qualified (`w1:p1@build`), as every target and id on this socket is.' }),
+  ),
+  stale: Type.Optional(Type.Boolean({ description: "True while the card's host is away: `info` is its last known state, never idle by default." })),
 });
 export type BoardCard = Static<typeof BoardCard>;
 
@@ -60,7 +64,20 @@ export type BoardCard = Static<typeof BoardCard>;
 export const LeaseInfo = Type.Object({ id: Type.String(), holder: Nullable(Type.String()), mine: Type.Boolean(), since: Nullable(Type.Number()) });
 export type LeaseInfo = Static<typeof LeaseInfo>;
 
-const Board = Type.Object({ cards: Type.Array(BoardCard), leases: Type.Array(LeaseInfo) });
+/** A host of the fleet as the board shows it (docs/fleet.md): connected, connecting, or offline since when and why. */
+export const WebHost = Type.Object({
+  name: Type.String(),
+  state: Literals(['connecting', 'connected', 'offline']),
+  since: Type.Number({ description: 'When the host entered this state (ms since the epoch).' }),
+  reason: Nullable(Type.String(), { description: "Why the host is away, in ssh's own words; null when connected." }),
+});
+export type WebHost = Static<typeof WebHost>;
+
+const Board = Type.Object({
+  cards: Type.Array(BoardCard),
+  leases: Type.Array(LeaseInfo),
+  hosts: Type.Array(WebHost, { description: 'Every host of the fleet with `corral web --fleet`; empty for one daemon.' }),
+});
 
 export const BOARD_GET = defineWebMethod({
   name: 'board.get',
@@ -125,7 +142,16 @@ export const LEASE_RELEASE = defineWebMethod({
   webErrors: [],
 });
 
-export const WEB_METHODS = [BOARD_GET, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
+export const PANE_EVENTS = defineWebMethod({
+  name: 'pane.events',
+  summary: "The pane's recent events, from the daemon of its host (`events.read` with a pane filter).",
+  params: Type.Object({ target: paneTarget, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })) }, STRICT),
+  result: Type.Object({ events: Type.Array(Type.Object({ kind: Type.String(), ts: Type.Number(), data: Type.Unknown() })) }),
+  errors: ['pane_not_found'],
+  webErrors: [],
+});
+
+export const WEB_METHODS = [BOARD_GET, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
 
 export const BOARD_CARD = defineNotification({
   name: 'board.card',
@@ -151,12 +177,19 @@ export const BOARD_RESET = defineNotification({
   params: Board,
 });
 
+export const BOARD_HOSTS = defineNotification({
+  name: 'board.hosts',
+  summary: 'A host of the fleet changed state (connected, connecting, offline): every host again.',
+  params: Type.Object({ hosts: Type.Array(WebHost) }),
+});
+
 export const ATTENTION = defineNotification({
   name: 'attention',
   summary: 'An item entered the attention inbox (an agent entered blocked or done), outside the cooldown: what a notification shows.',
   params: Type.Object({
     id: Type.String(),
     item: Type.Number(),
+    host: Nullable(Type.String(), { description: "The pane's host with `--fleet` (item numbers are each host's own), else null." }),
     name: Nullable(Type.String()),
     state: Literals(['blocked', 'done']),
     title: Type.String(),
@@ -182,7 +215,7 @@ export const LEASE_CHANGED = defineNotification({
   params: LeaseInfo,
 });
 
-export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
+export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, BOARD_HOSTS, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
 
 /** How long a card's screen tail is, in lines. */
 export const TAIL_LINES = 4;

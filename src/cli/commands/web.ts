@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { globalsOf } from '../globals.ts';
+import { spansFleet } from '../fleet.ts';
 import { UsageError } from '../print-error.ts';
 
 /** The same default as the daemon's state folder (src/daemon/private-file.ts), without loading the daemon. */
@@ -19,7 +20,9 @@ export function registerWebCommand(program: Command): void {
     .option('--tls-cert <file>', 'a PEM certificate to serve HTTPS with (and --tls-key)')
     .option('--tls-key <file>', "the certificate's PEM private key")
     .option('--tls-self-signed', 'make a self-signed certificate (kept in the state folder) and print its fingerprint')
-    .action(async (options: { port?: string; listen?: string; name?: string[]; tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean }, cmd: Command) => {
+    .option('--fleet', 'one board of every host of the fleet, each card marked by host (default: [fleet] by_default; docs/fleet.md)')
+    .option('--no-fleet', 'this machine only, whatever [fleet] by_default says')
+    .action(async (options: { port?: string; listen?: string; name?: string[]; tlsCert?: string; tlsKey?: string; tlsSelfSigned?: boolean; fleet?: boolean }, cmd: Command) => {
       const { socket } = globalsOf(cmd);
       const port = options.port === undefined ? undefined : Number(options.port);
       if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port must be an integer from 0 to 65535');
@@ -28,6 +31,7 @@ export function registerWebCommand(program: Command): void {
       try {
         await runWebServer({
           socket,
+          fleet: spansFleet(options.fleet),
           address: options.listen ?? '127.0.0.1',
           port: port ?? DEFAULT_WEB_PORT,
           names: options.name ?? [],

@@ -1,0 +1,44 @@
+import type { CorralClient } from '../client/index.ts';
+import { Board } from './board.ts';
+import type { PaneRoute, WebBoard } from './web-board.ts';
+import type { BoardCard, WebHost } from './wire.ts';
+
+/** A plain `corral web`: one daemon's board, every target and id as that daemon names it. Closing it closes the client. */
+export class OneDaemonBoard implements WebBoard {
+  private readonly board: Board;
+  readonly onChange;
+
+  constructor(private readonly client: CorralClient) {
+    this.board = new Board(client);
+    this.onChange = this.board.onChange;
+  }
+
+  get watchers(): number {
+    return this.board.watchers;
+  }
+
+  set watchers(count: number) {
+    this.board.watchers = count;
+  }
+
+  start(): Promise<void> {
+    return this.board.start();
+  }
+
+  list(): BoardCard[] {
+    return this.board.list();
+  }
+
+  hosts(): WebHost[] {
+    return [];
+  }
+
+  route(target: string): PaneRoute {
+    return { host: null, client: this.client, target, qualify: (id) => id };
+  }
+
+  close(): void {
+    this.board.close();
+    this.client.close();
+  }
+}

@@ -1,0 +1,33 @@
+import type { Event } from '../base/emitter.ts';
+import type { CorralClient } from '../client/index.ts';
+import type { BoardChange } from './board.ts';
+import type { BoardCard, WebHost } from './wire.ts';
+
+/** What pages are told of: a board's changes, and with --fleet a host that changed state. */
+export type WebBoardChange = BoardChange | { kind: 'hosts' };
+
+/** The daemon a page's target is on, and the target as that daemon knows it. */
+export interface PaneRoute {
+  /** The host's name with --fleet; null for the one daemon of a plain `corral web`. */
+  host: string | null;
+  client: CorralClient;
+  target: string;
+  /** A pane id of that daemon as pages know it (`w1:p1@build` with --fleet). */
+  qualify(id: string): string;
+}
+
+/**
+ * The board `corral web` serves, of one daemon (`OneDaemonBoard`) or of every host of the fleet
+ * (`FleetBoard`): the cards, their changes, the hosts, and which daemon a page's target is on.
+ */
+export interface WebBoard {
+  readonly onChange: Event<WebBoardChange>;
+  /** Pages watching: working agents' tails are refreshed only while some page does. */
+  watchers: number;
+  start(): Promise<void>;
+  list(): BoardCard[];
+  hosts(): WebHost[];
+  /** Where a page's target is; fails with `host_not_found` or `daemon_unreachable` (a host away). */
+  route(target: string): PaneRoute;
+  close(): void;
+}
