@@ -22,6 +22,7 @@ export class AgentView {
   private early: { data: string; redraw: boolean }[] = [];
   private shownPrompt: string | null = null;
   private info: AgentInfo | null = null;
+  private where: { host?: string; stale?: boolean } = {};
   private closed = false;
 
   constructor(
@@ -92,17 +93,19 @@ export class AgentView {
       parts.push(fit);
     }
     this.termBar.replaceChildren(...parts);
-    if (this.info) this.update(this.info);
+    if (this.info) this.update(this.info, this.where);
   }
 
-  update(info: AgentInfo): void {
+  /** Draws the agent; with --fleet `where` names its host, and whether its state is the last known (the host away). */
+  update(info: AgentInfo, where: { host?: string; stale?: boolean } = {}): void {
     this.info = info;
+    this.where = where;
     const name = info.name ?? info.id;
     this.head.replaceChildren(
       el('a', 'back', '← all agents'),
       el('h2', '', name),
-      el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}`),
-      el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean).join(' · ')),
+      el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}${where.stale ? ' (stale: its host is away)' : ''}`),
+      el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, where.host !== undefined ? `on ${where.host}` : '', `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean).join(' · ')),
       ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
     );
     (this.head.firstChild as HTMLAnchorElement).href = '#/';
@@ -130,7 +133,7 @@ export class AgentView {
         this.shownPrompt = null;
         const current = failure.data.prompt as PagePrompt | undefined;
         this.say('The question changed before your answer: nothing was typed. Here is the new one.');
-        if (this.info && current) this.update({ ...this.info, prompt: current } as AgentInfo);
+        if (this.info && current) this.update({ ...this.info, prompt: current } as AgentInfo, this.where);
         return;
       }
       throw new Error(failure.message);
@@ -168,7 +171,7 @@ export class AgentView {
   }
 
   private async loadEvents(): Promise<void> {
-    const read = await this.rpc.call<{ events: { kind: string; ts: number; data: Record<string, unknown> }[] }>('events.read', { filter: `pane:${this.id}`, limit: 10_000 }).catch(() => null);
+    const read = await this.rpc.call<{ events: { kind: string; ts: number; data: Record<string, unknown> }[] }>('pane.events', { target: this.id, limit: 10_000 }).catch(() => null);
     if (read === null || this.closed) return;
     const recent = read.events.slice(-15).reverse();
     this.events.replaceChildren(...recent.map((event) => el('li', '', `${new Date(event.ts).toLocaleTimeString()} ${event.kind} ${summary(event.data)}`)));

@@ -37,18 +37,21 @@ function questionOf(info: AgentInfo): string | null {
   return prompt?.text ? prompt.text.split('\n').join(' · ') : null;
 }
 
-function card({ info, tail, inbox }: BoardCard, now: number): HTMLElement {
+function card({ info, tail, inbox, host, stale }: BoardCard, now: number): HTMLElement {
   const name = info.name ?? info.id;
   const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean);
   const question = info.state === 'blocked' ? questionOf(info) : null;
-  const link = el('a', `card state-${info.state}${inbox ? ' needs-you' : ''}`);
+  const link = el('a', `card state-${info.state}${inbox ? ' needs-you' : ''}${stale ? ' stale' : ''}`);
   link.href = `#/agent/${encodeURIComponent(info.id)}`;
   link.dataset.id = info.id;
   link.dataset.state = info.state;
   if (inbox) link.dataset.inbox = String(inbox.id);
+  // With --fleet: the host it runs on, and whether its state is the last known (the host is away).
+  if (host !== undefined) link.dataset.host = host;
+  if (stale) link.dataset.stale = 'true';
   link.append(
     ...[
-    el('div', 'card-head', '', el('span', 'card-name', name), inbox ? el('span', 'inbox-dot', '●') : null, el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince, now)}`)),
+    el('div', 'card-head', '', el('span', 'card-name', name), host !== undefined ? el('span', 'card-host', host) : null, inbox ? el('span', 'inbox-dot', '●') : null, el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince, now)}${stale ? ' (stale)' : ''}`)),
     el('div', 'card-meta', meta.join(' · ')),
     info.title ? el('div', 'card-title', info.title) : null,
     ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
@@ -111,10 +114,11 @@ export class BoardView {
 
   private renderRollup(sorted: BoardCard[]): void {
     const workspaces = new Map<string, Record<string, number>>();
-    for (const { info } of sorted) {
-      const counts = workspaces.get(info.workspace) ?? {};
+    for (const { info, host } of sorted) {
+      const workspace = host !== undefined ? `${info.workspace}@${host}` : info.workspace;
+      const counts = workspaces.get(workspace) ?? {};
       counts[info.state] = (counts[info.state] ?? 0) + 1;
-      workspaces.set(info.workspace, counts);
+      workspaces.set(workspace, counts);
     }
     const parts: HTMLElement[] = [];
     for (const [workspace, counts] of workspaces) {

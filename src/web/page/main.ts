@@ -3,23 +3,25 @@
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
-import type { BoardCard, LeaseInfo } from '../wire.ts';
+import type { BoardCard, LeaseInfo, WebHost } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
 import { BoardModel, BoardView } from './board-view.ts';
+import { HostsView } from './hosts-view.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
 import { PageRpc } from './rpc.ts';
 
 const rpc = new PageRpc();
 const model = new BoardModel();
 const boardView = new BoardView();
+const hostsView = new HostsView();
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
 const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement);
 let agentView: AgentView | null = null;
 let drawQueued = false;
-/** The inbox item last acknowledged by looking at its agent: asked once. */
-let acknowledged: number | null = null;
+/** The inbox item last acknowledged by looking at its agent (`ID#ITEM`: with --fleet each host numbers its own): asked once. */
+let acknowledged: string | null = null;
 
 /** Draws at most once a frame, however many cards changed. */
 function draw(): void {
@@ -34,10 +36,15 @@ function draw(): void {
     if (agentView === null) {
       boardView.attach(app);
       boardView.render(model);
+      // With --fleet: a line per host above the board.
+      if (hostsView.hosts.length > 0) {
+        if (app.firstChild !== hostsView.root) app.prepend(hostsView.root);
+        hostsView.render(model.cards.values());
+      }
     }
     else {
       const card = model.cards.get(agentView.id);
-      if (card) agentView.update(card.info);
+      if (card) agentView.update(card.info, card);
       acknowledgeShown();
     }
   });
@@ -52,8 +59,8 @@ function looking(id: string): boolean {
 function acknowledgeShown(): void {
   const id = agentView?.id;
   const card = id === undefined ? undefined : model.cards.get(id);
-  if (id === undefined || !card?.inbox || card.inbox.id === acknowledged || !looking(id) || !rpc.open) return;
-  acknowledged = card.inbox.id;
+  if (id === undefined || !card?.inbox || `${id}#${card.inbox.id}` === acknowledged || !looking(id) || !rpc.open) return;
+  acknowledged = `${id}#${card.inbox.id}`;
   void rpc.call('agent.focus', { target: id }).catch(() => {});
 }
 
@@ -67,15 +74,20 @@ function route(): void {
     agentView = new AgentView(rpc, id);
     app.replaceChildren(agentView.root);
     const card = model.cards.get(id);
-    if (card) agentView.update(card.info);
+    if (card) agentView.update(card.info, card);
     if (rpc.open) void agentView.open().catch((error: { message: string }) => app.prepend(error.message));
     if (rpc.open) void rpc.call('agent.focus', { target: id }).catch(() => {});
   }
   draw();
 }
 
-rpc.on('board.reset', ({ cards }: { cards: BoardCard[] }) => {
+rpc.on('board.reset', ({ cards, hosts }: { cards: BoardCard[]; hosts: WebHost[] }) => {
   model.reset(cards);
+  hostsView.hosts = hosts;
+  draw();
+});
+rpc.on('board.hosts', ({ hosts }: { hosts: WebHost[] }) => {
+  hostsView.hosts = hosts;
   draw();
 });
 rpc.on('board.card', (card: BoardCard) => {
@@ -108,8 +120,9 @@ rpc.onStatus = (connected) => {
   link.textContent = connected ? '' : 'reconnecting…';
   link.classList.toggle('down', !connected);
   if (!connected) return;
-  void rpc.call<{ cards: BoardCard[] }>('board.get').then(({ cards }) => {
+  void rpc.call<{ cards: BoardCard[]; hosts: WebHost[] }>('board.get').then(({ cards, hosts }) => {
     model.reset(cards);
+    hostsView.hosts = hosts;
     draw();
   });
   if (agentView) void agentView.open().catch(() => {});
@@ -122,6 +135,7 @@ void navigator.serviceWorker?.register('/sw.js').catch(() => {});
 // For tests and people in the console: the page's models, read-only.
 (window as unknown as { corral: object }).corral = {
   cards: () => model.sorted().map((card) => card.info as AgentInfo),
+  hosts: () => hostsView.hosts,
   terminalText: () => agentView?.terminalView?.text() ?? null,
   connected: () => rpc.open,
 };

@@ -7,6 +7,8 @@ export interface Attention {
   id: string;
   /** The attention inbox item (docs/events.md): a notification is shown once per item. */
   item: number;
+  /** Its host with --fleet, where each host numbers its own items; null for one daemon. */
+  host: string | null;
   state: string;
   title: string;
   body: string;
@@ -30,8 +32,9 @@ export class PageNotifications {
   /** Shows the item's notification unless this browser already did; `looking` skips one the person is looking at. */
   show(attention: Attention, looking: boolean): void {
     if (!('Notification' in window) || Notification.permission !== 'granted') return;
-    if (!firstTime(attention.item) || looking) return;
-    const options = { body: attention.body, tag: `corral-inbox-${attention.item}`, icon: '/icon.svg', data: { url: `/#/agent/${encodeURIComponent(attention.id)}` } };
+    const key = attention.host === null ? attention.item : `${attention.item}@${attention.host}`;
+    if (!firstTime(key) || looking) return;
+    const options = { body: attention.body, tag: `corral-inbox-${key}`, icon: '/icon.svg', data: { url: `/#/agent/${encodeURIComponent(attention.id)}` } };
     // Through the service worker where there is one: a phone shows only those.
     void navigator.serviceWorker?.getRegistration().then((registration) => {
       if (registration) return registration.showNotification(attention.title, options);
@@ -41,11 +44,11 @@ export class PageNotifications {
 }
 
 /** Records the item as notified; false when it already was (in this tab, another, or before a reload). */
-function firstTime(item: number): boolean {
-  let ids: number[] = [];
+function firstTime(item: number | string): boolean {
+  let ids: (number | string)[] = [];
   try {
     const stored = JSON.parse(localStorage.getItem(NOTIFIED_KEY) ?? '[]') as unknown;
-    if (Array.isArray(stored)) ids = stored.filter((id): id is number => typeof id === 'number');
+    if (Array.isArray(stored)) ids = stored.filter((id): id is number | string => typeof id === 'number' || typeof id === 'string');
   } catch {
     // unreadable: start over
   }
