@@ -122,6 +122,8 @@ describe('corral web --fleet: one board of every host, in a real browser', { ski
     await page.click('.xterm-screen');
     await page.keyboard.type('typed');
     await waitFor(async () => (await screen()).includes('❯ typed'), { what: 'the keys on box2', timeoutMs: STEP_MS });
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await screen()).includes('> typed\nTask complete.'), { what: 'the typed turn over on box2', timeoutMs: STEP_MS });
     await page.click('.term-bar button:has-text("Release control")');
 
     assert.doesNotMatch((await north.call('pane.read', { target: 'north' })).text, /hello from the fleet|typed/, "box1's pane of the same id was not touched");
@@ -129,12 +131,16 @@ describe('corral web --fleet: one board of every host, in a real browser', { ski
   });
 
   it("shows a host whose sshd stopped as offline, its cards stale with their last known state, the other host's live", async () => {
-    const before = (await waitFor(async () => (await shownCards(page)).find((card) => card.host === 'box2'), { what: "box2's card on the board", timeoutMs: STEP_MS }))!;
+    // Blocked, it stays so until answered: the state the card must keep while its host is away.
+    await south.call('pane.send', { target: 'south', text: 'perm', keys: ['Enter'] });
+    await agentUntil(south, 'south', (i) => i.state === 'blocked', 'south blocked again');
+    await waitFor(async () => (await shownCards(page)).find((card) => card.host === 'box2')?.state === 'blocked', { what: "box2's card blocked", timeoutMs: STEP_MS });
     await box2.sshd.halt();
     await waitFor(async () => (await shownHosts(page)).box2 === 'offline', { what: 'box2 offline on the page', timeoutMs: OFFLINE_WITHIN_MS + 5000 });
     await waitFor(async () => (await shownCards(page)).find((card) => card.host === 'box2')?.stale === true, { what: "box2's card stale", timeoutMs: STEP_MS });
     const away = (await shownCards(page)).find((card) => card.host === 'box2')!;
-    assert.equal(away.state, before.state, 'the last known state, never idle by default');
+    assert.equal(away.state, 'blocked', 'the last known state, never idle');
+    assert.match((await page.textContent('#needs')) ?? '', /1 needs you/, 'it still needs you');
     assert.match((await page.textContent('#hosts .host[data-host="box2"]')) ?? '', /offline .*\(.+\)/, 'since when and why');
     await page.screenshot({ path: join(mkdtempSync(join(tmpdir(), 'corral-fleet-web-')), 'fleet-board.png') });
 
