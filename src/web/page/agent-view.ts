@@ -23,6 +23,8 @@ export class AgentView {
   private shownPrompt: string | null = null;
   private info: AgentInfo | null = null;
   private where: { host?: string; stale?: boolean } = {};
+  /** The terminal ended with its daemon (or, with --fleet, its host): opened again once that is back. */
+  private lost = false;
   private closed = false;
 
   constructor(
@@ -45,6 +47,8 @@ export class AgentView {
     this.early = [];
     const opened = await this.rpc.call<{ id: string; cols: number; rows: number; lease: LeaseInfo }>('terminal.open', { target: this.id });
     if (this.closed) return;
+    if (this.lost) this.say('');
+    this.lost = false;
     this.termBox.replaceChildren();
     this.terminal = new TerminalView(this.termBox, this.rpc, opened.id, opened.cols, opened.rows);
     this.terminal.onRefused = (why) => this.say(why);
@@ -69,7 +73,12 @@ export class AgentView {
     else this.early.push({ data, redraw });
   }
 
+  get terminalLost(): boolean {
+    return this.lost;
+  }
+
   ended(reason: string): void {
+    if (reason === 'daemon_gone') this.lost = true;
     this.say(reason === 'exited' ? 'The pane exited.' : `The terminal ended (${reason}).`);
   }
 

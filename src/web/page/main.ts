@@ -84,6 +84,8 @@ function route(): void {
 rpc.on('board.reset', ({ cards, hosts }: { cards: BoardCard[]; hosts: WebHost[] }) => {
   model.reset(cards);
   hostsView.hosts = hosts;
+  // The daemon (with --fleet, the host) of a terminal that ended with it is back: its board is whole again.
+  if (agentView?.terminalLost && rpc.open && model.cards.get(agentView.id)?.stale !== true) void agentView.open().catch(() => {});
   draw();
 });
 rpc.on('board.hosts', ({ hosts }: { hosts: WebHost[] }) => {
