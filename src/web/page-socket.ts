@@ -1,11 +1,11 @@
 import type { WebSocket } from 'ws';
 import { DisposableStore } from '../base/disposable.ts';
-import { ClientError, CorralError, splitHostTarget, type DaemonConnection } from '../client/index.ts';
+import { ClientError, CorralError, splitHostTarget } from '../client/index.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { checkParams } from '../protocol/params-check.ts';
-import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from '../protocol/methods/attach.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
+import { PageTerminals } from './page-terminals.ts';
 import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
 import {
   ATTENTION,
@@ -21,10 +21,8 @@ import {
   PANE_EVENTS,
   PASSED_THROUGH,
   TERMINAL_CLOSE,
-  TERMINAL_ENDED,
   TERMINAL_INPUT,
   TERMINAL_OPEN,
-  TERMINAL_OUTPUT,
   TERMINAL_RESIZE,
   WEB_ERRORS,
   type WebErrorCode,
@@ -60,12 +58,6 @@ interface FoundPane {
   key: string;
 }
 
-/** A mirrored terminal: the host whose connection attached it ('' for one daemon), and its id there. */
-interface Mirrored {
-  host: string;
-  id: string;
-}
-
 /**
  * One page's WebSocket: JSON-RPC 2.0 requests from the page (src/web/wire.ts), the board's changes
  * and mirrored terminals toward it. A browser that reads slowly never slows the daemon or another
@@ -75,11 +67,7 @@ interface Mirrored {
  */
 export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
-  /** The page's own connection for attachments, per host ('' for one daemon). */
-  private readonly terminals = new Map<string, DaemonConnection>();
-  private readonly dialing = new Map<string, Promise<DaemonConnection>>();
-  /** Mirrored terminals by their id as pages know it. */
-  private readonly mirrored = new Map<string, Mirrored>();
+  private readonly terminals: PageTerminals;
   private behind = false;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
@@ -89,8 +77,9 @@ export class PageSocket implements LeaseHolder {
     readonly label: string,
     private readonly board: WebBoard,
     private readonly leases: Leases,
-    private readonly log: (message: string) => void,
+    log: (message: string) => void,
   ) {
+    this.terminals = new PageTerminals((notification, params, droppable) => this.notify(notification, params, droppable), log, label);
     board.watchers++;
     this.subscriptions.add(board.onChange((change) => this.onBoard(change)));
     this.subscriptions.add(leases.onChange((id) => this.notify(LEASE_CHANGED, leases.info(id, this))));
@@ -107,8 +96,7 @@ export class PageSocket implements LeaseHolder {
     clearInterval(this.timer);
     this.subscriptions.dispose();
     this.leases.releaseAll(this);
-    for (const terminals of this.terminals.values()) terminals.dispose();
-    void Promise.all([...this.dialing.values()].map((dial) => dial.then((terminals) => terminals.dispose(), () => undefined)));
+    this.terminals.dispose();
   }
 
   private notify<P>(notification: NotificationDecl<P>, params: P, droppable = false): void {
@@ -144,18 +132,7 @@ export class PageSocket implements LeaseHolder {
     if (!this.behind || this.ws.bufferedAmount > SOCKET_LOW_BYTES) return;
     this.behind = false;
     this.notify(BOARD_RESET, this.wholeBoard());
-    for (const mirrored of this.mirrored.values()) void this.reattach(mirrored);
-  }
-
-  private async reattach({ host, id }: Mirrored): Promise<void> {
-    const terminals = this.terminals.get(host);
-    if (terminals === undefined) return;
-    try {
-      await terminals.call(PANE_DETACH, { target: id });
-      await terminals.call(PANE_ATTACH, { target: id });
-    } catch {
-      // the pane ended meanwhile: pane.detached tells the page
-    }
+    this.terminals.redrawAll();
   }
 
   private async onMessage(text: string | null): Promise<void> {
@@ -254,69 +231,16 @@ export class PageSocket implements LeaseHolder {
   }
 
   private async open(target: string) {
-    if (this.mirrored.size >= MAX_TERMINALS) throw new WebError('too_many_terminals', `a page mirrors at most ${MAX_TERMINALS} terminals`);
-    const route = this.board.route(target);
-    const host = route.host ?? '';
-    const terminals = await this.terminalConnection(route);
-    // Mirrored before the attach: its redraw may arrive before its reply.
-    const { id, key } = await this.pane(target);
-    this.mirrored.set(key, { host, id });
-    try {
-      // No size: viewing never resizes the pane (terminal.resize does, on purpose).
-      const pane = await terminals.call(PANE_ATTACH, { target: id });
-      return { id: key, cols: pane.cols, rows: pane.rows, lease: this.leases.info(key, this) };
-    } catch (error) {
-      this.mirrored.delete(key);
-      throw error;
-    }
+    if (this.terminals.size >= MAX_TERMINALS) throw new WebError('too_many_terminals', `a page mirrors at most ${MAX_TERMINALS} terminals`);
+    const { key, cols, rows } = await this.terminals.open(this.board.route(target), () => this.pane(target));
+    return { id: key, cols, rows, lease: this.leases.info(key, this) };
   }
 
   private async closeTerminal(target: string) {
     const key = (await this.pane(target).catch(() => null))?.key ?? target;
-    const mirrored = this.mirrored.get(key);
-    if (mirrored === undefined) return { closed: false };
-    this.mirrored.delete(key);
+    if (!this.terminals.has(key)) return { closed: false };
     this.leases.release(key, this);
-    await this.terminals.get(mirrored.host)?.call(PANE_DETACH, { target: mirrored.id }).catch(() => undefined);
-    return { closed: true };
-  }
-
-  /** The page's own connection to the pane's daemon for attachments: pane.output goes to the connection that attached. */
-  private async terminalConnection(route: PaneRoute): Promise<DaemonConnection> {
-    const host = route.host ?? '';
-    const open = this.terminals.get(host);
-    if (open !== undefined && !open.closed) return open;
-    let dial = this.dialing.get(host);
-    if (dial === undefined) {
-      dial = route.client.endpoint.dial().finally(() => this.dialing.delete(host));
-      this.dialing.set(host, dial);
-      void dial.then((terminals) => this.mirrorOn(terminals, host, route), () => undefined);
-    }
-    return dial;
-  }
-
-  private mirrorOn(terminals: DaemonConnection, host: string, route: PaneRoute): void {
-    if (this.closed) return void terminals.dispose();
-    this.terminals.set(host, terminals);
-    const ofHost = () => [...this.mirrored].filter(([, mirrored]) => mirrored.host === host).map(([key]) => key);
-    for (const key of ofHost()) this.mirrored.delete(key);
-    terminals.onNotification(PANE_OUTPUT, ({ id, data, redraw }) => {
-      const key = route.qualify(id);
-      if (this.mirrored.has(key)) this.notify(TERMINAL_OUTPUT, { id: key, data, redraw }, !redraw);
-    });
-    terminals.onNotification(PANE_DETACHED, ({ id, reason }) => {
-      const key = route.qualify(id);
-      this.mirrored.delete(key);
-      this.notify(TERMINAL_ENDED, { id: key, reason });
-    });
-    terminals.onClose(() => {
-      for (const key of ofHost()) {
-        this.notify(TERMINAL_ENDED, { id: key, reason: 'daemon_gone' });
-        this.mirrored.delete(key);
-      }
-      if (this.terminals.get(host) === terminals) this.terminals.delete(host);
-    });
-    this.log(`${this.label} mirrors terminals${route.host !== null ? ` of host ${route.host}` : ''}`);
+    return { closed: await this.terminals.close(key) };
   }
 }
 
