@@ -104,3 +104,27 @@ test('a client that stops reading never stalls the pane; once it reads again it 
     await call('pane.kill', { target: 'flood' });
   }
 });
+
+test('a client that fell behind when the pane exits gets its last screen as a redraw before pane.detached', async () => {
+  // 600,000 lines of 16 bytes is 9 MiB: far past what the daemon buffers for a client that does not read.
+  await call('pane.spawn', { command: 'sh', args: ['-c', "seq -f 'flood %09.0f' 1 600000; echo flood-done"], name: 'flood-exit' });
+  const socket = connect(daemon.socket);
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  try {
+    socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pane.attach', params: { target: 'flood-exit' } })}\n`);
+    socket.pause(); // the client falls behind, and the pane exits meanwhile
+    await waitFor(async () => (await call('pane.get', { target: 'flood-exit' })).result.state === 'exited', { timeoutMs: 120_000, what: 'the flood to end' });
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.resume();
+    await waitFor(() => text.includes('"method":"pane.detached"'), { timeoutMs: 30_000, what: 'pane.detached' });
+    const messages = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+    const detached = messages.findIndex((message) => message.method === 'pane.detached');
+    const last = messages.slice(0, detached).filter((message) => message.method === 'pane.output').at(-1);
+    assert.equal(last.params.redraw, true, 'what the client missed is repainted, not skipped');
+    assert.match(last.params.data, /flood-done/, 'the screen the pane ended with');
+  } finally {
+    socket.destroy();
+  }
+});

@@ -49,9 +49,14 @@ export class Attachment implements Disposable {
     this.connection.notify(PANE_OUTPUT, { id: this.pane.id, data: redrawSequence(this.pane.terminal), redraw: true });
   }
 
-  /** The daemon ends the attachment: tells the client why, then forgets it. */
+  /**
+   * The daemon ends the attachment: tells the client why, then forgets it. A client behind when the
+   * pane exits gets the last screen first (the pane's tail is parsed before its exit is told,
+   * src/terminal/screen-pane.ts finishExit), so it never ends on output it never got.
+   */
   end(reason: DetachReason): void {
     if (this.current === 'ended') return;
+    if (this.current === 'behind' && reason === 'exited') this.sendRedraw();
     const exit = this.pane.exit;
     this.connection.notify(PANE_DETACHED, {
       id: this.pane.id,
