@@ -19,11 +19,14 @@ export interface WebProcess {
   dispose(): Promise<void>;
 }
 
-/** Runs the real `corral web --port 0` against a test daemon and resolves once it printed its URL. */
-export async function startWeb(daemon: DaemonProcess, args: string[] = []): Promise<WebProcess> {
+/**
+ * Runs the real `corral web --port 0` against a test daemon and resolves once it printed its URL;
+ * `env` adds to its environment (heapSnapshotOptions, to read its live heap).
+ */
+export async function startWeb(daemon: DaemonProcess, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<WebProcess> {
   const child = spawn(process.execPath, [CORRAL_BIN, 'web', '--socket', daemon.socket, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...testEnv(daemon.dir) },
+    env: { ...process.env, ...testEnv(daemon.dir), ...env },
   });
   let stdout = '';
   let stderr = '';

@@ -7,6 +7,7 @@ import { PANE_RESIZE } from '../protocol/methods/pane.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
 import { PageTerminals } from './page-terminals.ts';
 import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
+import { FELL_BEHIND_CLOSE_CODE, PageOutbox, SOCKET_MAX_BYTES } from './page-outbox.ts';
 import {
   ATTENTION,
   BOARD_CARD,
@@ -28,13 +29,8 @@ import {
   type WebErrorCode,
 } from './wire.ts';
 
-/** Output queued toward one browser above which its terminals stop streaming and redraw later. */
-export const SOCKET_HIGH_BYTES = 1024 * 1024;
-/** Queued output under which a socket that fell behind catches up with a redraw. */
-export const SOCKET_LOW_BYTES = 64 * 1024;
 /** Terminals one page may mirror at once. */
 export const MAX_TERMINALS = 8;
-const CATCH_UP_CHECK_MS = 100;
 
 class WebError extends Error {
   constructor(
@@ -61,59 +57,58 @@ interface FoundPane {
 /**
  * One page's WebSocket: JSON-RPC 2.0 requests from the page (src/web/wire.ts), the board's changes
  * and mirrored terminals toward it. A browser that reads slowly never slows the daemon or another
- * page: past SOCKET_HIGH_BYTES its terminal output is dropped and its board marked stale, and once
- * its queue drains it gets a full redraw and the whole board again. Each target goes to the daemon
+ * page: its terminal output and board changes are dropped while it is behind, and once its queue
+ * drains it gets a redraw of each terminal and the whole board again (src/web/page-outbox.ts). Each target goes to the daemon
  * the board routes it to (with --fleet, the host it names), and ids come back as pages know them.
  */
 export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
   private readonly terminals: PageTerminals;
-  private behind = false;
-  private readonly timer: NodeJS.Timeout;
+  private readonly outbox: PageOutbox;
   private closed = false;
 
   constructor(
-    private readonly ws: WebSocket,
+    ws: WebSocket,
     readonly label: string,
     private readonly board: WebBoard,
     private readonly leases: Leases,
     log: (message: string) => void,
   ) {
     this.terminals = new PageTerminals((notification, params, droppable) => this.notify(notification, params, droppable), log, label);
+    this.outbox = new PageOutbox(ws, () => this.catchUp(), (queued) => {
+      log(`${label} fell behind: ${queued} bytes queued toward it, over ${SOCKET_MAX_BYTES}; closed (${FELL_BEHIND_CLOSE_CODE})`);
+      this.close();
+    });
     board.watchers++;
     this.subscriptions.add(board.onChange((change) => this.onBoard(change)));
     this.subscriptions.add(leases.onChange((id) => this.notify(LEASE_CHANGED, leases.info(id, this))));
     ws.on('message', (data, binary) => void this.onMessage(binary ? null : data.toString()));
     ws.on('close', () => this.close());
     ws.on('error', () => ws.terminate());
-    this.timer = setInterval(() => this.catchUp(), CATCH_UP_CHECK_MS);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     this.board.watchers--;
-    clearInterval(this.timer);
+    this.outbox.dispose();
     this.subscriptions.dispose();
     this.leases.releaseAll(this);
     this.terminals.dispose();
   }
 
-  private notify<P>(notification: NotificationDecl<P>, params: P, droppable = false): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    if (droppable && this.ws.bufferedAmount > SOCKET_HIGH_BYTES) {
-      this.behind = true;
-      return;
-    }
-    this.ws.send(JSON.stringify({ jsonrpc: '2.0', method: notification.name, params }));
+  /** `repaintable`: what the catch-up repaints (a terminal's output, the board), dropped while the page is behind. */
+  private notify<P>(notification: NotificationDecl<P>, params: P, repaintable = false): void {
+    if (this.closed) return;
+    this.outbox.send({ jsonrpc: '2.0', method: notification.name, params }, repaintable);
   }
 
   private onBoard(change: WebBoardChange): void {
     if (change.kind === 'card') this.notify(BOARD_CARD, change.card, true);
     else if (change.kind === 'tails') this.notify(BOARD_TAILS, { tails: change.cards.map((card) => ({ id: card.info.id, tail: card.tail })) }, true);
-    else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id });
-    else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard());
-    else if (change.kind === 'hosts') this.notify(BOARD_HOSTS, { hosts: this.board.hosts() });
+    else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id }, true);
+    else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard(), true);
+    else if (change.kind === 'hosts') this.notify(BOARD_HOSTS, { hosts: this.board.hosts() }, true);
     else {
       const { item } = change;
       const who = item.pane.name ?? item.pane.id;
@@ -129,9 +124,7 @@ export class PageSocket implements LeaseHolder {
 
   /** A socket that fell behind and has drained: the whole board again and a redraw of each terminal. */
   private catchUp(): void {
-    if (!this.behind || this.ws.bufferedAmount > SOCKET_LOW_BYTES) return;
-    this.behind = false;
-    this.notify(BOARD_RESET, this.wholeBoard());
+    this.notify(BOARD_RESET, this.wholeBoard(), true);
     this.terminals.redrawAll();
   }
 
@@ -156,8 +149,8 @@ export class PageSocket implements LeaseHolder {
   }
 
   private reply(id: unknown, body: { result: unknown } | { error: unknown }): void {
-    if (id === null || this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
+    if (id === null || this.closed) return;
+    this.outbox.send({ jsonrpc: '2.0', id, ...body }, false);
   }
 
   private async dispatch(method: string, raw: unknown): Promise<unknown> {

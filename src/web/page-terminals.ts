@@ -106,7 +106,7 @@ export class PageTerminals implements Disposable {
     for (const key of ofHost()) this.mirrored.delete(key);
     connection.onNotification(PANE_OUTPUT, ({ id, data, redraw }) => {
       const key = route.qualify(id);
-      if (this.mirrored.has(key)) this.tell(TERMINAL_OUTPUT, { id: key, data, redraw }, !redraw);
+      if (this.mirrored.has(key)) this.tell(TERMINAL_OUTPUT, { id: key, data, redraw }, true); // a redraw too: the catch-up repaints it
     });
     connection.onNotification(PANE_DETACHED, ({ id, reason }) => {
       const key = route.qualify(id);
