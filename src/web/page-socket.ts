@@ -31,6 +31,12 @@ import {
 
 /** Terminals one page may mirror at once. */
 export const MAX_TERMINALS = 8;
+/**
+ * Requests of one page served at once: past it the server stops reading the page's socket (TCP holds
+ * the rest at the browser) until one is answered, so a page asking faster than the daemon answers
+ * holds at most this many requests here, plus those of one read.
+ */
+export const MAX_PAGE_IN_FLIGHT = 32;
 
 class WebError extends Error {
   constructor(
@@ -65,10 +71,11 @@ export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
   private readonly terminals: PageTerminals;
   private readonly outbox: PageOutbox;
+  private inFlight = 0;
   private closed = false;
 
   constructor(
-    ws: WebSocket,
+    private readonly ws: WebSocket,
     readonly label: string,
     private readonly board: WebBoard,
     private readonly leases: Leases,
@@ -82,7 +89,7 @@ export class PageSocket implements LeaseHolder {
     board.watchers++;
     this.subscriptions.add(board.onChange((change) => this.onBoard(change)));
     this.subscriptions.add(leases.onChange((id) => this.notify(LEASE_CHANGED, leases.info(id, this))));
-    ws.on('message', (data, binary) => void this.onMessage(binary ? null : data.toString()));
+    ws.on('message', (data, binary) => void this.serve(binary ? null : data.toString()));
     ws.on('close', () => this.close());
     ws.on('error', () => ws.terminate());
   }
@@ -126,6 +133,17 @@ export class PageSocket implements LeaseHolder {
   private catchUp(): void {
     this.notify(BOARD_RESET, this.wholeBoard(), true);
     this.terminals.redrawAll();
+  }
+
+  private async serve(text: string | null): Promise<void> {
+    this.inFlight++;
+    if (this.inFlight >= MAX_PAGE_IN_FLIGHT && !this.ws.isPaused) this.ws.pause();
+    try {
+      await this.onMessage(text);
+    } finally {
+      this.inFlight--;
+      if (this.inFlight < MAX_PAGE_IN_FLIGHT && this.ws.isPaused && !this.closed) this.ws.resume();
+    }
   }
 
   private async onMessage(text: string | null): Promise<void> {

@@ -1,7 +1,7 @@
 // corral web toward a page that stops reading (docs/web.md, "Bounds"): a pane floods, one page's
 // socket is paused, another page reads. The server's live heap stays bounded, the reading page and the
-// daemon go on, and the stalled page is repainted once it reads again; a page that keeps asking
-// without reading is closed.
+// daemon go on, and the stalled page is repainted once it reads again. A page asking faster than the
+// daemon answers is read no further, and a page that keeps asking without reading is closed.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -11,6 +11,7 @@ import { heapCensus, heapSnapshotOptions } from '../../harness/heap.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { pageSocket, sessionCookieOf, startWeb, type PageClient, type WebProcess } from '../../harness/web.ts';
 import { FELL_BEHIND_CLOSE_CODE, SOCKET_MAX_BYTES } from '../../src/web/page-outbox.ts';
+import { MAX_PAGE_IN_FLIGHT } from '../../src/web/page-socket.ts';
 import { useDaemon } from '../helpers/session.ts';
 
 const MiB = 1024 * 1024;
@@ -22,6 +23,9 @@ const PAST_THE_STALL_BYTES = 16 * SOCKET_MAX_BYTES;
  * all of PAST_THE_STALL_BYTES.
  */
 const HEAP_GROWTH_BOUND = 2 * SOCKET_MAX_BYTES;
+
+/** Requests of 64 KiB a page sends while the daemon answers none: 32 MiB, held in the server without a bound. */
+const ASKED = 512;
 
 /** The socket under a page's WebSocket: pausing it stops reading, as a stalled phone does. */
 const socketOf = (page: PageClient) => (page.ws as unknown as { _socket: Socket })._socket;
@@ -81,6 +85,35 @@ describe('corral web: flow control toward a page that stops reading', () => {
       reader.close();
       stalled.close();
       await session.call('pane.kill', { target: id });
+    }
+  });
+
+  it('a page asking faster than the daemon answers is read no further than its requests in flight allow', async (t) => {
+    const page = await pageSocket(web, { origin: web.origin, cookie });
+    const { id: pane } = await session.call('pane.spawn', { command: 'cat', name: 'asked-fast' });
+    const order: unknown[] = [];
+    page.ws.on('message', (data: Buffer) => order.push(JSON.parse(String(data)).id));
+    const baseline = (await heapCensus(web.child.pid!, heapDir)).liveBytes;
+    // The daemon answers nothing while stopped: each request waits in the server for its pane.get.
+    process.kill(session.daemon.pid, 'SIGSTOP');
+    try {
+      const data = 'x'.repeat(64 * 1024);
+      for (let n = 1; n <= ASKED; n++) page.ws.send(JSON.stringify({ jsonrpc: '2.0', id: n, method: 'terminal.input', params: { target: pane, data } }));
+      // Answered by the server itself, once it reads it.
+      page.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'board', method: 'board.get', params: {} }));
+      const held = (await heapCensus(web.child.pid!, heapDir)).liveBytes;
+      t.diagnostic(`live heap ${(baseline / MiB).toFixed(1)} MiB before, ${(held / MiB).toFixed(1)} MiB with ${(ASKED * data.length) / MiB} MiB of requests sent`);
+      assert.ok(held - baseline < HEAP_GROWTH_BOUND, `the server's live heap grew ${(held - baseline) / MiB} MiB for ${(ASKED * data.length) / MiB} MiB asked, bound ${HEAP_GROWTH_BOUND / MiB} MiB`);
+    } finally {
+      process.kill(session.daemon.pid, 'SIGCONT');
+    }
+    try {
+      await waitFor(() => order.length === ASKED + 1, { timeoutMs: 60_000, what: 'every request answered' });
+      // board.get was read only once all but the last MAX_PAGE_IN_FLIGHT requests (and one read's worth) were answered.
+      assert.ok(order.indexOf('board') >= ASKED - MAX_PAGE_IN_FLIGHT - 2, `board.get answered after ${order.indexOf('board')} of ${ASKED}`);
+    } finally {
+      page.close();
+      await session.call('pane.kill', { target: pane });
     }
   });
 
