@@ -2,12 +2,14 @@
 // one that blocks on demand) and 10 pages open in Debian's chromium. It measures:
 //  - a state change to the DOM: from the program drawing its permission form to the card showing
 //    blocked in each of the 10 pages (a MutationObserver in the page), median and p99;
-//  - the web process's CPU share and resident memory meanwhile;
+//  - the web process's CPU share and resident memory meanwhile, and who used the CPU: the daemon (with
+//    its pty host), `corral web`, Chromium (every process of it; its renderers apart) and the busy agents, without pages
+//    and with them (the machine has 2 cores: what the pages cost lands on the daemon);
 //  - the daemon's attention latency (form drawn to `agent.attention` at a subscriber) with no page,
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
 // CORRAL_BENCH_PAGES, default 10). Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,7 +21,7 @@ import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../harness/web.ts';
 import { clockNow, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
 import { BUSY_AGENT } from './lib/programs.ts';
-import { cpuSeconds, rssKiB } from '../harness/proc.ts';
+import { cpuSeconds, descendantsOf, rssKiB } from '../harness/proc.ts';
 import { sleep } from '../harness/wait.ts';
 import { summary } from '../harness/figures.ts';
 
@@ -27,28 +29,66 @@ const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);
 const PAGES = Number(process.env.CORRAL_BENCH_PAGES ?? 10);
 
-/** In a page: record when the bench card first shows each state, by wall-clock time. */
+/**
+ * In a page: record when the bench card first shows each state, by wall-clock time, and answer the
+ * bench's questions about it once they hold (benchUntil): asking every 5 ms instead kept the ten
+ * renderers busier than the board did.
+ */
 function watchCard(page: Page, id: string): Promise<void> {
   return page.evaluate((paneId) => {
+    // tsx names the functions below with a helper of its own, which the page lacks.
+    (globalThis as any).__name ??= (fn: unknown) => fn;
     const seen: { state: string; at: number }[] = [];
+    const waiting = new Set<() => boolean>();
     (window as any).benchSeen = seen;
+    (window as any).benchUntil = <T>(answer: () => T | null, ms: number) =>
+      new Promise<T | null>((resolve) => {
+        const check = () => {
+          const value = answer();
+          if (value !== null) resolve(value);
+          return value !== null;
+        };
+        if (check()) return;
+        waiting.add(check);
+        setTimeout(() => waiting.delete(check) && resolve(null), ms);
+      });
     let last = '';
     new MutationObserver(() => {
       const state = (document.querySelector(`#board .card[data-id="${paneId}"]`) as HTMLElement | null)?.dataset.state ?? '';
       if (state !== last) {
         last = state;
         seen.push({ state, at: performance.timeOrigin + performance.now() });
+        for (const check of waiting) if (check()) waiting.delete(check);
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
   }, id);
 }
 
-async function lastSeen(page: Page): Promise<string | undefined> {
-  return page.evaluate(() => ((window as any).benchSeen as { state: string }[]).at(-1)?.state);
+/** Once the card shows a state other than blocked (within 10 s). */
+async function seenNotBlocked(page: Page): Promise<void> {
+  await page.evaluate(() => (window as any).benchUntil(() => (((window as any).benchSeen as { state: string }[]).at(-1)?.state === 'blocked' ? null : true), 10_000));
 }
 
+/** When the card first showed blocked at or after `after`, waiting up to 10 s for it; null if it did not. */
 async function seenBlocked(page: Page, after: number): Promise<number | null> {
-  return page.evaluate((since) => ((window as any).benchSeen as { state: string; at: number }[]).find((entry) => entry.state === 'blocked' && entry.at >= since)?.at ?? null, after);
+  return page.evaluate(
+    (since) => (window as any).benchUntil(() => ((window as any).benchSeen as { state: string; at: number }[]).find((entry) => entry.state === 'blocked' && entry.at >= since)?.at ?? null, 10_000),
+    after,
+  );
+}
+
+type CpuGroups = Record<'daemon' | 'web' | 'renderers' | 'chromium' | 'agents', number[]>;
+
+/** CPU seconds so far of each group of processes; a process that went away counts 0. */
+function cpuByGroup(groups: CpuGroups): Record<keyof CpuGroups, number> {
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + (() => { try { return cpuSeconds(pid); } catch { return 0; } })(), 0);
+  return { daemon: sum(groups.daemon), web: sum(groups.web), renderers: sum(groups.renderers), chromium: sum(groups.chromium), agents: sum(groups.agents) };
+}
+
+/** Share of a core each group used between two readings `seconds` apart. */
+function cpuShares(before: Record<keyof CpuGroups, number>, after: Record<keyof CpuGroups, number>, seconds: number): Record<keyof CpuGroups, number> {
+  const share = (key: keyof CpuGroups) => Number(((after[key] - before[key]) / seconds).toFixed(3));
+  return { daemon: share('daemon'), web: share('web'), renderers: share('renderers'), chromium: share('chromium'), agents: share('agents') };
 }
 
 if (!HAVE_CHROMIUM) {
@@ -70,9 +110,7 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
   const stamp = lastStamp(stampFile);
   const dom: number[] = [];
   for (const page of pages) {
-    let at: number | null = null;
-    const deadline = Date.now() + 10_000;
-    while ((at = await seenBlocked(page, stamp)) === null && Date.now() < deadline) await sleep(5);
+    const at = await seenBlocked(page, stamp);
     if (at === null) {
       const seen = await page.evaluate(() => ((window as any).benchSeen as { state: string; at: number }[]).slice(-4));
       throw new Error(`a page never showed the card blocked (form drawn at ${stamp}; the card's last states: ${JSON.stringify(seen)})`);
@@ -82,10 +120,7 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
   await next(isBackToIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
   // Every page shows the card idle again before the next form: the board shows the latest state, so a
   // form drawn before a page heard of the idle one would leave its card blocked throughout.
-  for (const page of pages) {
-    const deadline = Date.now() + 10_000;
-    while ((await lastSeen(page)) === 'blocked' && Date.now() < deadline) await sleep(5);
-  }
+  for (const page of pages) await seenNotBlocked(page);
   await sleep(50);
   return { attention: arrived - stamp, dom };
 }
@@ -99,8 +134,23 @@ try {
   await next(isBackToIdle, () => client.call(PANE_SPAWN, { command: process.execPath, args: [program], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', STAMP_FILE: stampFile } }));
   await sleep(3000); // every pane drawing and identified
 
+  const groups = (): CpuGroups => {
+    const chromiums = descendantsOf(process.pid).filter((proc) => proc.comm.startsWith('chrom')).map((proc) => proc.pid);
+    const daemonSide = [daemon.pid, ...daemon.hostPids()];
+    return {
+      daemon: daemonSide,
+      web: [web.child.pid!],
+      renderers: chromiums.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')),
+      chromium: chromiums,
+      agents: daemonSide.flatMap((pid) => descendantsOf(pid)).filter((proc) => proc.comm === 'bash').map((proc) => proc.pid),
+    };
+  };
   const without: number[] = [];
+  const idleGroups = groups();
+  const idleCpuBefore = cpuByGroup(idleGroups);
+  const idleStarted = performance.now();
   for (let i = 0; i < TRIALS; i += 1) without.push((await trial([])).attention);
+  const cpuWithoutPages = cpuShares(idleCpuBefore, cpuByGroup(idleGroups), (performance.now() - idleStarted) / 1000);
 
   const pages: Page[] = [];
   for (let i = 0; i < PAGES; i += 1) {
@@ -115,6 +165,8 @@ try {
   const withPages: number[] = [];
   const dom: number[] = [];
   const cpuBefore = cpuSeconds(web.child.pid!);
+  const pageGroups = groups();
+  const pageCpuBefore = cpuByGroup(pageGroups);
   const started = performance.now();
   for (let i = 0; i < TRIALS; i += 1) {
     const result = await trial(pages);
@@ -122,6 +174,7 @@ try {
     dom.push(...result.dom);
   }
   const webCpu = (cpuSeconds(web.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
+  const cpuWithPages = cpuShares(pageCpuBefore, cpuByGroup(pageGroups), (performance.now() - started) / 1000);
   const webRssMiB = Number((rssKiB(web.child.pid!) / 1024).toFixed(1));
   const attentionWithout = summary(without);
   const attentionWith = summary(withPages);
@@ -137,12 +190,16 @@ try {
     attentionMedianRatio: Number((attentionWith.medianMs / attentionWithout.medianMs).toFixed(2)),
     webCpuShare: Number(webCpu.toFixed(3)),
     webRssMiB,
+    cpuWithoutPages,
+    cpuWithPages,
   };
   console.log(JSON.stringify(result));
   console.log(
     `${BUSY + 1} panes, ${PAGES} pages: state change to the DOM median ${domSummary.medianMs} ms, p99 ${domSummary.p99Ms} ms (goal: p99 at most 100 ms); ` +
       `attention latency median ${attentionWithout.medianMs} ms without pages, ${attentionWith.medianMs} ms with them (${result.attentionMedianRatio}x; goal: at most 1.1x); ` +
-      `corral web used ${(webCpu * 100).toFixed(1)}% of a core and ${webRssMiB} MiB`,
+      `corral web used ${(webCpu * 100).toFixed(1)}% of a core and ${webRssMiB} MiB; ` +
+      `share of a core without pages / with them: daemon ${cpuWithoutPages.daemon} / ${cpuWithPages.daemon}, web ${cpuWithoutPages.web} / ${cpuWithPages.web}, ` +
+      `chromium ${cpuWithoutPages.chromium} / ${cpuWithPages.chromium} (its renderers ${cpuWithPages.renderers}), busy agents ${cpuWithoutPages.agents} / ${cpuWithPages.agents}`,
   );
 } finally {
   client.dispose();
