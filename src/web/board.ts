@@ -1,11 +1,11 @@
 import { Emitter } from '../base/emitter.ts';
 import { InboxView, type CorralClient, type Subscription } from '../client/index.ts';
-import type { AnyCorralEvent } from '../protocol/methods/events.ts';
+import type { AnyCorralEvent, CorralEvent } from '../protocol/methods/events.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
 import type { InboxItem } from '../protocol/methods/inbox.ts';
 import { TAIL_LINES, type BoardCard, type CardInbox } from './wire.ts';
 
-/** How often a working agent's screen tail is read again, while some page watches. */
+/** How often a working agent's screen tail is read again, while some page shows its card. */
 export const TAIL_REFRESH_MS = 2000;
 /**
  * Tail refreshes in flight at once. A hundred working agents refreshed all at once queued 200 calls
@@ -32,7 +32,9 @@ export type BoardChange =
 /**
  * Every agent of one daemon as cards, kept live from one event stream shared by all pages: an event
  * about a pane reads that pane's card again (agent.get and the screen's tail), one read at a time per
- * pane, so a burst of events costs one read after the one in flight. The attention inbox rides on
+ * pane, so a burst of events costs one read after the one in flight; a new state goes out at once,
+ * from its event. Working agents' tails are read again only for the cards some page shows
+ * (watch): a hundred of them read every 2 s took the daemon 50 reads a second (bench/web.ts). The attention inbox rides on
  * the same stream (InboxView): a card says whether its agent has an unacknowledged item, and an item
  * entering the inbox is what pages notify of, once per item and per pane and state per cooldown.
  */
@@ -51,7 +53,8 @@ export class Board {
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
   private closed = false;
-  watchers = 0;
+  /** Each page's cards on its screen, by pane id; null until it says (every card, then). */
+  private readonly watching = new Map<object, ReadonlySet<string> | null>();
 
   constructor(
     private readonly client: CorralClient,
@@ -79,6 +82,26 @@ export class Board {
 
   list(): BoardCard[] {
     return [...this.cards.values()];
+  }
+
+  /**
+   * A page shows these cards now (null: every card): their tails are read again while working. One no
+   * page showed before is read at once, as its tail may be old.
+   */
+  watch(viewer: object, ids: readonly string[] | null): void {
+    const fresh = ids === null ? [] : ids.filter((id) => !this.watched(id));
+    this.watching.set(viewer, ids === null ? null : new Set(ids));
+    for (const id of fresh) if (this.cards.get(id)?.info.state === 'working') this.refreshQueue.add(id);
+    if (fresh.length > 0) this.pumpRefreshes();
+  }
+
+  unwatch(viewer: object): void {
+    this.watching.delete(viewer);
+  }
+
+  private watched(id: string): boolean {
+    for (const ids of this.watching.values()) if (ids === null || ids.has(id)) return true;
+    return false;
   }
 
   close(): void {
@@ -118,6 +141,7 @@ export class Board {
       return;
     }
     if (event.kind === 'pane.created') return; // no agent yet: agent.detected follows when there is one
+    if (event.kind === 'agent.stateChanged') this.tellState(event);
     this.schedule(id);
   }
 
@@ -129,6 +153,20 @@ export class Board {
     if (last !== undefined && now - last < NOTIFY_COOLDOWN_MS) return;
     this.notified.set(key, now);
     this.changes.fire({ kind: 'attention', item });
+  }
+
+  /**
+   * The new state goes to pages from the event itself: the read that follows (agent.get, then the
+   * tail) may wait behind others on the daemon's connection. That read fills in the rest.
+   */
+  private tellState(event: CorralEvent<'agent.stateChanged'>): void {
+    const card = this.cards.get(event.pane!.id);
+    if (card === undefined || event.data.revision <= card.info.revision) return;
+    const { agent, to, rule, source, seen, revision, prompt } = event.data;
+    const { prompt: _before, ...info } = card.info;
+    // done is idle not yet seen (src/arbiter/pane-arbiter.ts, displayed).
+    const rawState = to === 'done' ? 'idle' : to;
+    this.put({ ...card, info: { ...info, agent, state: to, rawState, rule, source, seen, revision, stateSince: event.ts, ...(prompt ? { prompt } : {}) } });
   }
 
   private schedule(id: string): void {
@@ -149,8 +187,10 @@ export class Board {
         if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
         return;
       }
-      // A new state is told at once, with the tail it had; its own tail follows (a second read).
+      // Older than the card (read before a state change its event told): the read that change asked for follows.
       const before = this.cards.get(id);
+      if (before !== undefined && info.revision < before.info.revision) return;
+      // A new state is told at once, with the tail it had; its own tail follows (a second read).
       if (before !== undefined && before.info.state !== info.state) this.put({ info, tail: before.tail, inbox: cardInbox(this.inbox.of(id)) });
       const tail = await this.tail(info);
       if (this.closed) return;
@@ -180,10 +220,10 @@ export class Board {
     return lastLinesWithText(screen.text, TAIL_LINES);
   }
 
-  /** Queues every working agent's tail for a refresh, read a few at a time behind the reads events ask for. */
+  /** Queues the tails of working agents that some page shows, read a few at a time behind the reads events ask for. */
   private refreshTails(): void {
-    if (this.watchers === 0) return;
-    for (const card of this.cards.values()) if (card.info.state === 'working') this.refreshQueue.add(card.info.id);
+    if (this.watching.size === 0) return;
+    for (const card of this.cards.values()) if (card.info.state === 'working' && this.watched(card.info.id)) this.refreshQueue.add(card.info.id);
     this.pumpRefreshes();
   }
 

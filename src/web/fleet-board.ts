@@ -34,7 +34,8 @@ export class FleetBoard implements WebBoard {
   private readonly changes = new Emitter<WebBoardChange>();
   readonly onChange = this.changes.event;
   private readonly subscriptions = new DisposableStore();
-  private count = 0;
+  /** What each page shows, as it said it (qualified ids): told to each host's board, and to one that starts later. */
+  private readonly watching = new Map<object, readonly string[] | null>();
   private closed = false;
 
   /** Takes the fleet over: closing the board closes it. */
@@ -45,13 +46,14 @@ export class FleetBoard implements WebBoard {
     for (const { name } of fleet.hosts()) this.parts.set(name, { name, client: null, board: null, live: false, lastKnown: [], generation: 0, attaching: false });
   }
 
-  get watchers(): number {
-    return this.count;
+  watch(viewer: object, ids: readonly string[] | null): void {
+    this.watching.set(viewer, ids);
+    for (const part of this.parts.values()) if (part.board) part.board.watch(viewer, idsOn(ids, part.name));
   }
 
-  set watchers(count: number) {
-    this.count = count;
-    for (const part of this.parts.values()) if (part.board) part.board.watchers = count;
+  unwatch(viewer: object): void {
+    this.watching.delete(viewer);
+    for (const part of this.parts.values()) part.board?.unwatch(viewer);
   }
 
   /** Starts the board of every host reached by now; the others join as they connect. */
@@ -118,7 +120,7 @@ export class FleetBoard implements WebBoard {
       const client = await connect({ endpoint: this.fleet.host(part.name).endpoint, onWarning: (message) => this.log(`host ${part.name}: ${message}`) });
       if (!current()) return void client.close();
       const board = new Board(client);
-      board.watchers = this.count;
+      for (const [viewer, ids] of this.watching) board.watch(viewer, idsOn(ids, part.name));
       part.client = client;
       part.board = board;
       board.onChange((change) => this.forward(part, board, change));
@@ -150,6 +152,15 @@ export class FleetBoard implements WebBoard {
     else if (change.kind === 'removed') this.changes.fire({ kind: 'removed', id: qualify(change.id, name) });
     else this.changes.fire({ kind: 'attention', item: { ...change.item, pane: { ...change.item.pane, id: qualify(change.item.pane.id, name) } } });
   }
+}
+
+/** The ids of one host's cards among those a page shows, as that host's daemon names them. */
+function idsOn(ids: readonly string[] | null, host: string): string[] | null {
+  if (ids === null) return null;
+  return ids.flatMap((id) => {
+    const split = splitHostTarget(id);
+    return (split.host ?? LOCAL_HOST) === host ? [split.target] : [];
+  });
 }
 
 /** A host's card as pages know it: its id qualified, its host named, and whether it is the last known. */

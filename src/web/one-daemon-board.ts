@@ -13,12 +13,12 @@ export class OneDaemonBoard implements WebBoard {
     this.onChange = this.board.onChange;
   }
 
-  get watchers(): number {
-    return this.board.watchers;
+  watch(viewer: object, ids: readonly string[] | null): void {
+    this.board.watch(viewer, ids);
   }
 
-  set watchers(count: number) {
-    this.board.watchers = count;
+  unwatch(viewer: object): void {
+    this.board.unwatch(viewer);
   }
 
   start(): Promise<void> {

@@ -16,6 +16,7 @@ import {
   BOARD_REMOVED,
   BOARD_RESET,
   BOARD_TAILS,
+  BOARD_WATCH,
   LEASE_CHANGED,
   LEASE_RELEASE,
   LEASE_TAKE,
@@ -86,7 +87,7 @@ export class PageSocket implements LeaseHolder {
       log(`${label} fell behind: ${queued} bytes queued toward it, over ${SOCKET_MAX_BYTES}; closed (${FELL_BEHIND_CLOSE_CODE})`);
       this.close();
     });
-    board.watchers++;
+    board.watch(this, null);
     this.subscriptions.add(board.onChange((change) => this.onBoard(change)));
     this.subscriptions.add(leases.onChange((id) => this.notify(LEASE_CHANGED, leases.info(id, this))));
     ws.on('message', (data, binary) => void this.serve(binary ? null : data.toString()));
@@ -97,7 +98,7 @@ export class PageSocket implements LeaseHolder {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.board.watchers--;
+    this.board.unwatch(this);
     this.outbox.dispose();
     this.subscriptions.dispose();
     this.leases.releaseAll(this);
@@ -182,6 +183,11 @@ export class PageSocket implements LeaseHolder {
         const { target, limit } = checkParams(PANE_EVENTS, raw, 'params');
         const { route, id } = await this.pane(target);
         return { events: (await route.client.call('events.read', { filter: `pane:${id}`, ...(limit !== undefined ? { limit } : {}) })).events };
+      }
+      case BOARD_WATCH.name: {
+        const { ids } = checkParams(BOARD_WATCH, raw, 'params');
+        this.board.watch(this, ids);
+        return { watching: ids.length };
       }
       case TERMINAL_OPEN.name:
         return this.open(checkParams(TERMINAL_OPEN, raw, 'params').target);

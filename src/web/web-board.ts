@@ -22,8 +22,12 @@ export interface PaneRoute {
  */
 export interface WebBoard {
   readonly onChange: Event<WebBoardChange>;
-  /** Pages watching: working agents' tails are refreshed only while some page does. */
-  watchers: number;
+  /**
+   * A page shows these cards (ids as pages know them; null: every card, until it says): working
+   * agents' tails are read again only for cards some page shows (src/web/board.ts).
+   */
+  watch(viewer: object, ids: readonly string[] | null): void;
+  unwatch(viewer: object): void;
   start(): Promise<void>;
   list(): BoardCard[];
   hosts(): WebHost[];

@@ -88,6 +88,18 @@ export const BOARD_GET = defineWebMethod({
   webErrors: [],
 });
 
+/** The most card ids one board.watch names: more than a page could show. */
+export const MAX_WATCHED = 10_000;
+
+export const BOARD_WATCH = defineWebMethod({
+  name: 'board.watch',
+  summary: "The cards this page shows on its screen now: working agents' tails are read again (board.tails) only for cards some page shows.",
+  params: Type.Object({ ids: Type.Array(Type.String(), { maxItems: MAX_WATCHED, description: 'Pane ids of the cards on screen; [] for none.' }) }, STRICT),
+  result: Type.Object({ watching: Type.Number() }),
+  errors: [],
+  webErrors: [],
+});
+
 export const TERMINAL_OPEN = defineWebMethod({
   name: 'terminal.open',
   summary: "Mirror a pane's terminal on this socket (terminal.output); viewing never resizes the pane.",
@@ -151,7 +163,7 @@ export const PANE_EVENTS = defineWebMethod({
   webErrors: [],
 });
 
-export const WEB_METHODS = [BOARD_GET, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
+export const WEB_METHODS = [BOARD_GET, BOARD_WATCH, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
 
 export const BOARD_CARD = defineNotification({
   name: 'board.card',
@@ -161,7 +173,7 @@ export const BOARD_CARD = defineNotification({
 
 export const BOARD_TAILS = defineNotification({
   name: 'board.tails',
-  summary: "Working agents' screen tails read again (every few seconds while a page is open), all in one message.",
+  summary: "Working agents' screen tails read again (every few seconds, for the cards some page shows), all in one message.",
   params: Type.Object({ tails: Type.Array(Type.Object({ id: Type.String(), tail: Type.Array(Type.String()) })) }),
 });
 

@@ -1,5 +1,6 @@
 // The web server's board on a real daemon: an item entering the inbox is told to pages once, and
-// not again for the same pane and state within the cooldown (src/web/board.ts).
+// not again for the same pane and state within the cooldown; working agents' tails are read again
+// only for the cards pages show (src/web/board.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { connect, type CorralClient } from '../../src/client/index.ts';
@@ -53,5 +54,67 @@ describe('the web board and the attention inbox', () => {
     now += NOTIFY_COOLDOWN_MS;
     const third = await blockAgain(agent);
     assert.deepEqual(attentions(), [first.id, third.id], 'past the cooldown: told again');
+  });
+});
+
+describe("the web board's tails follow what pages show", () => {
+  const session = useDaemon();
+  let client: CorralClient;
+  let board: Board;
+  const changes: BoardChange[] = [];
+
+  before(async () => {
+    client = await connect({ socket: session.daemon.socket });
+    board = new Board(client);
+    board.onChange((change) => changes.push(change));
+    await board.start();
+  });
+
+  after(() => {
+    board?.close();
+    client?.close();
+  });
+
+  const working = async (name: string) => {
+    const agent = await session.fakeAgent(120_000, { name });
+    await session.call('pane.send', { target: agent, text: 'go', keys: ['Enter'] });
+    await waitFor(() => board.list().find((card) => card.info.id === agent)?.info.state === 'working', { what: `${name} working on the board`, timeoutMs: 15_000 });
+    return agent;
+  };
+  /** The pane ids of each tails round told after the change at `from`. */
+  const roundsAfter = (from: number) => changes.slice(from).flatMap((change) => (change.kind === 'tails' ? [change.cards.map((card) => card.info.id)] : []));
+
+  it('reads again only the tails of cards some page shows, and a card shown anew at once', async () => {
+    const shown = await working('shown');
+    const hidden = await working('hidden');
+    const viewer = {};
+    board.watch(viewer, [shown]);
+    const from = changes.length;
+    await waitFor(() => roundsAfter(from).filter((ids) => ids.includes(shown)).length >= 2, { what: "two rounds with the shown card's tail", timeoutMs: 15_000 });
+    assert.ok(roundsAfter(from).every((ids) => !ids.includes(hidden)), `no page shows ${hidden}: ${JSON.stringify(roundsAfter(from))}`);
+    // Scrolled: the other card is on screen now, the first one not.
+    board.watch(viewer, [hidden]);
+    const next = changes.length;
+    await waitFor(() => roundsAfter(next).filter((ids) => ids.includes(hidden)).length >= 3, { what: "rounds with the newly shown card's tail", timeoutMs: 15_000 });
+    // A round queued before the scroll may still hold the first card; none after the newly shown card's first.
+    const rounds = roundsAfter(next);
+    const first = rounds.findIndex((ids) => ids.includes(hidden));
+    assert.ok(rounds.slice(first + 1).every((ids) => !ids.includes(shown)), `${shown} left the screen: ${JSON.stringify(rounds)}`);
+    board.unwatch(viewer);
+  });
+
+  it("tells a new state at once (from its event), with the prompt a blocked card shows and the daemon's revision, then its tail", async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'asking' });
+    const from = changes.length;
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const blockedCard = () => changes.slice(from).find((change) => change.kind === 'card' && change.card.info.id === agent && change.card.info.state === 'blocked');
+    await waitFor(() => blockedCard() !== undefined, { what: 'the card told blocked', timeoutMs: 15_000 });
+    const told = (blockedCard() as { card: { info: { revision: number; prompt?: { text: string } } } }).card.info;
+    assert.match(told.prompt?.text ?? '', /rm -rf \/tmp\/fake-agent-scratch/);
+    const read = await session.call('agent.get', { target: agent });
+    assert.equal(read.state, 'blocked');
+    assert.equal(read.revision, told.revision);
+    const tail = () => board.list().find((card) => card.info.id === agent)?.tail.join('\n') ?? '';
+    await waitFor(() => /Esc to cancel/.test(tail()), { what: "the dialog in the card's tail", timeoutMs: 10_000 });
   });
 });
