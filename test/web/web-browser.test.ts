@@ -78,6 +78,35 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
     await context.close();
   });
 
+  it("tells the server which cards are on screen (board.watch): those a scroll brings in, none on an agent's page", async () => {
+    // Short enough that one card at a time fits.
+    const context = await browser.newContext({ viewport: { width: 390, height: 260 } });
+    const page = await context.newPage();
+    const watched: string[][] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framesent', ({ payload }) => {
+        const message = JSON.parse(String(payload));
+        if (message.method === 'board.watch') watched.push([...message.params.ids].sort());
+      }),
+    );
+    await page.goto(web.url);
+    await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+    await waitFor(async () => (await boardOrder(page)).length === 3, { what: 'three cards', timeoutMs: 10_000 });
+    const onScreen = () =>
+      page.$$eval('#board .card', (cards) => cards.filter((card) => { const box = card.getBoundingClientRect(); return box.bottom > 0 && box.top < innerHeight; }).map((card) => (card as HTMLElement).dataset.id!).sort());
+    const lastTold = () => JSON.stringify(watched.at(-1) ?? null);
+    const top = await onScreen();
+    assert.ok(top.length > 0 && top.length < 3, `some cards, not all, fit: ${top}`);
+    await waitFor(async () => lastTold() === JSON.stringify(top), { what: `the cards on screen told (${top})`, timeoutMs: 10_000 });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await waitFor(async () => lastTold() === JSON.stringify(await onScreen()) && !(await onScreen()).includes(top[0]!), { what: 'the cards scrolled in told', timeoutMs: 10_000 });
+    await page.click(`#board .card[data-id="${(await boardOrder(page)).at(-1)!.id}"]`);
+    await waitFor(async () => lastTold() === '[]', { what: "no card on an agent's page", timeoutMs: 10_000 });
+    await page.goBack();
+    await waitFor(async () => (await onScreen()).length > 0 && lastTold() === JSON.stringify(await onScreen()), { what: 'the cards told again back on the board', timeoutMs: 10_000 });
+    await context.close();
+  });
+
   it('installs as a web app: its manifest is served to the signed-in page and its service worker takes the page', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await signedIn(context, web);

@@ -2,28 +2,60 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard } from '../wire.ts';
 import { ATTENTION_ORDER, age, el, metadataLabels } from './format.ts';
 
-/** Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. */
+/**
+ * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
+ * order is sorted again only when a card's state, its age or the set of cards changed, never for a tail.
+ */
 export class BoardModel {
-  readonly cards = new Map<string, BoardCard>();
+  private readonly byId = new Map<string, BoardCard>();
+  private ids: string[] | null = null;
+
+  get cards(): ReadonlyMap<string, BoardCard> {
+    return this.byId;
+  }
 
   reset(cards: BoardCard[]): void {
-    this.cards.clear();
-    for (const card of cards) this.cards.set(card.info.id, card);
+    this.byId.clear();
+    for (const card of cards) this.byId.set(card.info.id, card);
+    this.ids = null;
+  }
+
+  set(card: BoardCard): void {
+    const before = this.byId.get(card.info.id);
+    this.byId.set(card.info.id, card);
+    if (before === undefined || before.info.state !== card.info.state || before.info.stateSince !== card.info.stateSince) this.ids = null;
+  }
+
+  setTail(id: string, tail: string[]): void {
+    const card = this.byId.get(id);
+    if (card) this.set({ ...card, tail });
+  }
+
+  delete(id: string): void {
+    if (this.byId.delete(id)) this.ids = null;
+  }
+
+  /** Pane ids in the board's order: the same array until the order may have changed. */
+  order(): readonly string[] {
+    this.ids ??= [...this.byId.values()]
+      .sort(
+        (a, b) =>
+          ATTENTION_ORDER.indexOf(a.info.state) - ATTENTION_ORDER.indexOf(b.info.state) ||
+          a.info.stateSince - b.info.stateSince ||
+          a.info.id.localeCompare(b.info.id, 'en', { numeric: true }),
+      )
+      .map((card) => card.info.id);
+    return this.ids;
   }
 
   sorted(): BoardCard[] {
-    return [...this.cards.values()].sort(
-      (a, b) =>
-        ATTENTION_ORDER.indexOf(a.info.state) - ATTENTION_ORDER.indexOf(b.info.state) ||
-        a.info.stateSince - b.info.stateSince ||
-        a.info.id.localeCompare(b.info.id, 'en', { numeric: true }),
-    );
+    return this.order().map((id) => this.byId.get(id)!);
   }
 
   /** How many agents need the person: those with an unacknowledged attention inbox item (as `corral top` counts). */
   get needsYou(): number {
     let count = 0;
-    for (const card of this.cards.values()) if (card.inbox) count++;
+    for (const card of this.byId.values()) if (card.inbox) count++;
     return count;
   }
 }
@@ -37,79 +69,190 @@ function questionOf(info: AgentInfo): string | null {
   return prompt?.text ? prompt.text.split('\n').join(' · ') : null;
 }
 
-function card({ info, tail, inbox, host, stale }: BoardCard, now: number): HTMLElement {
-  const name = info.name ?? info.id;
+/** What a card shows besides its tail and age label: a card is drawn again only when this changed. */
+interface Looks {
+  state: string;
+  name: string;
+  meta: string;
+  title: string | null;
+  chips: string[];
+  question: string | null;
+  inbox: number | null;
+  /** With --fleet: the host it runs on, and whether its state is the last known (the host is away). */
+  host: string | null;
+  stale: boolean;
+}
+
+function looksOf({ info, inbox, host, stale }: BoardCard): Looks {
   const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean);
-  const question = info.state === 'blocked' ? questionOf(info) : null;
-  const link = el('a', `card state-${info.state}${inbox ? ' needs-you' : ''}${stale ? ' stale' : ''}`);
-  link.href = `#/agent/${encodeURIComponent(info.id)}`;
-  link.dataset.id = info.id;
-  link.dataset.state = info.state;
-  if (inbox) link.dataset.inbox = String(inbox.id);
-  // With --fleet: the host it runs on, and whether its state is the last known (the host is away).
-  if (host !== undefined) link.dataset.host = host;
+  return {
+    state: info.state,
+    name: info.name ?? info.id,
+    meta: meta.join(' · '),
+    title: info.title,
+    chips: metadataLabels(info.metadata),
+    question: info.state === 'blocked' ? questionOf(info) : null,
+    inbox: inbox?.id ?? null,
+    host: host ?? null,
+    stale: stale === true,
+  };
+}
+
+/** One card's nodes: the ones a tail or an age changes in place, without drawing the card again. */
+interface BuiltCard {
+  card: BoardCard;
+  looks: string;
+  age: string;
+  tailText: string | null;
+  node: HTMLElement;
+  badge: HTMLElement;
+  tail: HTMLElement;
+}
+
+/** The card's node for a pane, its content drawn by fill. */
+function build(entry: BoardCard, label: string): BuiltCard {
+  const link = el('a');
+  link.href = `#/agent/${encodeURIComponent(entry.info.id)}`;
+  link.dataset.id = entry.info.id;
+  return fill(link, entry, looksOf(entry), label);
+}
+
+/** Draws a card's content into its node, which stays the same: in its place, still observed. */
+function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string): BuiltCard {
+  const { state, name, meta, title, chips, question, inbox, host, stale } = looks;
+  link.className = `card state-${state}${inbox !== null ? ' needs-you' : ''}${stale ? ' stale' : ''}`;
+  link.dataset.state = state;
+  if (inbox !== null) link.dataset.inbox = String(inbox);
+  else delete link.dataset.inbox;
+  if (host !== null) link.dataset.host = host;
+  else delete link.dataset.host;
   if (stale) link.dataset.stale = 'true';
-  link.append(
+  else delete link.dataset.stale;
+  const badge = el('span', `badge badge-${state}`, badgeText(entry, label));
+  const tail = el('pre', 'card-tail');
+  link.replaceChildren(
     ...[
-    el('div', 'card-head', '', el('span', 'card-name', name), host !== undefined ? el('span', 'card-host', host) : null, inbox ? el('span', 'inbox-dot', '●') : null, el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince, now)}${stale ? ' (stale)' : ''}`)),
-    el('div', 'card-meta', meta.join(' · ')),
-    info.title ? el('div', 'card-title', info.title) : null,
-    ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
-    question ? el('div', 'card-question', question) : null,
-    tail.length > 0 ? el('pre', 'card-tail', tail.join('\n')) : null,
+      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? el('span', 'inbox-dot', '●') : null, badge),
+      el('div', 'card-meta', meta),
+      title ? el('div', 'card-title', title) : null,
+      ...chips.map((text) => el('span', 'chip', text)),
+      question ? el('div', 'card-question', question) : null,
+      tail,
     ].filter((node): node is HTMLElement => node !== null),
   );
-  return link;
+  const built = { card: entry, looks: JSON.stringify(looks), age: label, tailText: null, node: link, badge, tail };
+  showTail(built, entry.tail);
+  return built;
+}
+
+function badgeText({ info, stale }: BoardCard, label: string): string {
+  return `${info.state} ${label}${stale ? ' (stale)' : ''}`;
+}
+
+function showTail(built: BuiltCard, tail: string[]): void {
+  const text = tail.join('\n');
+  if (text === built.tailText) return;
+  built.tailText = text;
+  built.tail.textContent = text;
+  built.tail.hidden = tail.length === 0;
 }
 
 /**
- * Draws the board: a rollup line per workspace, then the cards. Keyed by pane id: a card is built
- * again only when its data changed (or its age label moved on), and moved only when the order did, so
- * a board of a hundred agents costs little per change.
+ * Draws the board: a rollup line per workspace, then the cards. Keyed by pane id: a card's content is
+ * drawn again only when its agent or inbox item changed; a new tail or age label is written into it,
+ * and cards move only when the order did, so a board of a hundred agents costs little per change.
+ * Which cards are on screen is told to onShown (an IntersectionObserver): only theirs need new tails.
  */
 export class BoardView {
   private readonly rollup = el('div', 'rollups');
   private readonly grid = el('div', 'board');
-  private readonly built = new Map<string, { card: BoardCard; age: string; node: HTMLElement }>();
+  private readonly built = new Map<string, BuiltCard>();
   private readonly empty = el('p', 'empty', 'No agents yet. Start one with: corral pane spawn --name NAME -- claude');
+  private drawnOrder: readonly string[] | null = null;
+  private readonly onScreen = new Set<string>();
+  private readonly observer = new IntersectionObserver((entries) => this.seen(entries));
+  /** Told the ids of the cards on screen whenever they change. */
+  onShown: (ids: string[]) => void = () => {};
 
   constructor() {
     this.grid.id = 'board';
   }
 
   attach(root: HTMLElement): void {
-    if (this.grid.parentElement !== root) root.replaceChildren(this.rollup, this.grid);
+    if (this.grid.parentElement === root) return;
+    root.replaceChildren(this.rollup, this.grid);
+    // Observed again: back from an agent's page, the cards on screen are told anew.
+    for (const { node } of this.built.values()) {
+      this.observer.unobserve(node);
+      this.observer.observe(node);
+    }
+  }
+
+  /** The board left the screen (an agent's page shows instead): no card is on it. */
+  detach(): void {
+    this.onScreen.clear();
+    this.onShown([]);
   }
 
   render(model: BoardModel, now = Date.now()): void {
-    const sorted = model.sorted();
-    this.renderRollup(sorted);
-    const nodes: HTMLElement[] = [];
-    const live = new Set<string>();
-    for (const entry of sorted) {
-      const id = entry.info.id;
-      live.add(id);
-      const label = age(entry.info.stateSince, now);
-      let built = this.built.get(id);
-      if (built === undefined || built.card !== entry || built.age !== label) {
-        built = { card: entry, age: label, node: card(entry, now) };
-        this.built.get(id)?.node.replaceWith(built.node);
-        this.built.set(id, built);
-      }
-      nodes.push(built.node);
+    const order = model.order();
+    const reordered = order !== this.drawnOrder;
+    this.drawnOrder = order;
+    if (reordered) this.renderRollup(model.sorted());
+    for (const id of order) this.renderCard(model.cards.get(id)!, now);
+    if (reordered) this.place(order);
+  }
+
+  private renderCard(entry: BoardCard, now: number): void {
+    const id = entry.info.id;
+    const label = age(entry.info.stateSince, now);
+    const built = this.built.get(id);
+    if (built === undefined) {
+      const next = build(entry, label);
+      this.observer.observe(next.node);
+      this.built.set(id, next);
+      return;
     }
+    if (built.card.info !== entry.info || built.card.inbox !== entry.inbox) {
+      // A card read again often shows what it did (its state told already, from the event): nothing is drawn then.
+      const looks = looksOf(entry);
+      if (JSON.stringify(looks) !== built.looks) return void this.built.set(id, fill(built.node, entry, looks, label));
+    }
+    if (built.card.tail !== entry.tail) showTail(built, entry.tail);
+    if (built.age !== label) built.badge.textContent = badgeText(entry, label);
+    built.card = entry;
+    built.age = label;
+  }
+
+  /** Puts the nodes in the model's order, moving only what is out of place, and drops removed cards. */
+  private place(order: readonly string[]): void {
+    const live = new Set(order);
     for (const [id, built] of this.built) {
-      if (!live.has(id)) {
-        built.node.remove();
-        this.built.delete(id);
-      }
+      if (live.has(id)) continue;
+      this.observer.unobserve(built.node);
+      built.node.remove();
+      this.built.delete(id);
+      if (this.onScreen.delete(id)) this.onShown([...this.onScreen]);
     }
-    if (nodes.length === 0) return void this.grid.replaceChildren(this.empty);
+    if (order.length === 0) return void this.grid.replaceChildren(this.empty);
     this.empty.remove();
-    // Moves only what is out of place.
-    nodes.forEach((node, index) => {
+    order.forEach((id, index) => {
+      const node = this.built.get(id)!.node;
       if (this.grid.children[index] !== node) this.grid.insertBefore(node, this.grid.children[index] ?? null);
     });
+  }
+
+  private seen(entries: IntersectionObserverEntry[]): void {
+    let changed = false;
+    for (const entry of entries) {
+      const id = (entry.target as HTMLElement).dataset.id!;
+      // One taken off the page (an agent's page shows) left with detach.
+      if (entry.isIntersecting === this.onScreen.has(id) || !entry.target.isConnected) continue;
+      if (entry.isIntersecting) this.onScreen.add(id);
+      else this.onScreen.delete(id);
+      changed = true;
+    }
+    if (changed && this.grid.isConnected) this.onShown([...this.onScreen]);
   }
 
   private renderRollup(sorted: BoardCard[]): void {

@@ -7,6 +7,7 @@ import type { BoardCard, LeaseInfo, WebHost } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
 import { BoardModel, BoardView } from './board-view.ts';
 import { HostsView } from './hosts-view.ts';
+import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
 import { PageRpc } from './rpc.ts';
 
@@ -14,6 +15,8 @@ const rpc = new PageRpc();
 const model = new BoardModel();
 const boardView = new BoardView();
 const hostsView = new HostsView();
+const watch = new CardWatch(rpc);
+boardView.onShown = (ids) => watch.show(ids);
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
@@ -30,9 +33,12 @@ function draw(): void {
   requestAnimationFrame(() => {
     drawQueued = false;
     const count = model.needsYou;
-    needs.textContent = count > 0 ? `${count} need${count === 1 ? 's' : ''} you` : '';
-    needs.dataset.count = String(count);
-    document.title = count > 0 ? `(${count}) Corral` : 'Corral';
+    // Written only when it changed: writing the same text still repaints the bar.
+    if (needs.dataset.count !== String(count)) {
+      needs.textContent = count > 0 ? `${count} need${count === 1 ? 's' : ''} you` : '';
+      needs.dataset.count = String(count);
+      document.title = count > 0 ? `(${count}) Corral` : 'Corral';
+    }
     if (agentView === null) {
       boardView.attach(app);
       boardView.render(model);
@@ -71,6 +77,7 @@ function route(): void {
   agentView?.close();
   agentView = null;
   if (id !== null) {
+    boardView.detach();
     agentView = new AgentView(rpc, id);
     app.replaceChildren(agentView.root);
     const card = model.cards.get(id);
@@ -93,18 +100,15 @@ rpc.on('board.hosts', ({ hosts }: { hosts: WebHost[] }) => {
   draw();
 });
 rpc.on('board.card', (card: BoardCard) => {
-  model.cards.set(card.info.id, card);
+  model.set(card);
   draw();
 });
 rpc.on('board.tails', ({ tails }: { tails: { id: string; tail: string[] }[] }) => {
-  for (const { id, tail } of tails) {
-    const card = model.cards.get(id);
-    if (card) model.cards.set(id, { ...card, tail });
-  }
+  for (const { id, tail } of tails) model.setTail(id, tail);
   draw();
 });
 rpc.on('board.removed', ({ id }: { id: string }) => {
-  model.cards.delete(id);
+  model.delete(id);
   draw();
 });
 rpc.on('attention', (attention: Attention) => notifications.show(attention, looking(attention.id)));
@@ -122,6 +126,7 @@ rpc.onStatus = (connected) => {
   link.textContent = connected ? '' : 'reconnecting…';
   link.classList.toggle('down', !connected);
   if (!connected) return;
+  watch.reconnected();
   void rpc.call<{ cards: BoardCard[]; hosts: WebHost[] }>('board.get').then(({ cards, hosts }) => {
     model.reset(cards);
     hostsView.hosts = hosts;
