@@ -94,7 +94,7 @@ export const MAX_WATCHED = 10_000;
 export const BOARD_WATCH = defineWebMethod({
   name: 'board.watch',
   summary: "The cards this page shows on its screen now: working agents' tails are read again (board.tails) only for cards some page shows.",
-  params: Type.Object({ ids: Type.Array(Type.String(), { maxItems: MAX_WATCHED, description: 'Pane ids of the cards on screen; [] for none.' }) }, STRICT),
+  params: Type.Object({ ids: Type.Array(paneTarget, { maxItems: MAX_WATCHED, description: 'Pane ids of the cards on screen; [] for none.' }) }, STRICT),
   result: Type.Object({ watching: Type.Number() }),
   errors: [],
   webErrors: [],
