@@ -3,6 +3,7 @@ import { InboxView, type CorralClient, type Subscription } from '../client/index
 import type { AnyCorralEvent, CorralEvent } from '../protocol/methods/events.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
 import type { InboxItem } from '../protocol/methods/inbox.ts';
+import { CardFlow } from './card-flow.ts';
 import { TAIL_LINES, type BoardCard, type CardInbox } from './wire.ts';
 
 /** How often a working agent's screen tail is read again, while some page shows its card. */
@@ -47,6 +48,8 @@ export class Board {
   private readonly refreshed = new Map<string, BoardCard>();
   private readonly changes = new Emitter<BoardChange>();
   readonly onChange = this.changes.event;
+  /** A card's follow-ups merged into one message (card-flow.ts). */
+  private readonly flow = new CardFlow((card) => this.changes.fire({ kind: 'card', card }));
   private subscription: Subscription | null = null;
   private readonly inbox = new InboxView();
   private readonly notified = new Map<string, number>(); // pane id and state -> when pages were last told
@@ -73,6 +76,7 @@ export class Board {
     // Listed after subscribing: an item acknowledged meanwhile is in both, and InboxView keeps it out.
     this.inbox.applyList((await this.client.call('inbox.list', {})).items);
     await Promise.all(subscription.snapshot.agents.map((info) => this.read(info.id)));
+    this.flow.clear();
     this.changes.fire({ kind: 'reset' });
     subscription.ended.then(
       () => undefined,
@@ -109,6 +113,7 @@ export class Board {
     clearInterval(this.timer);
     this.refreshQueue.clear();
     this.subscription?.close();
+    this.flow.dispose();
     this.changes.dispose();
   }
 
@@ -127,16 +132,12 @@ export class Board {
     if (event.kind === 'pane.removed' || event.kind === 'agent.released') {
       // As the daemon's notifier does: a removed pane's cooldowns go with it.
       if (event.kind === 'pane.removed') for (const state of ['blocked', 'done']) this.notified.delete(`${id}\0${state}`);
-      if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
+      this.remove(id);
       return;
     }
     if (event.kind === 'inbox.added' || event.kind === 'inbox.acknowledged') {
       const card = this.cards.get(id);
-      if (card && inboxChanged) {
-        const next = { ...card, inbox: cardInbox(this.inbox.of(id)) };
-        this.cards.set(id, next);
-        this.changes.fire({ kind: 'card', card: next });
-      }
+      if (card && inboxChanged) this.put({ ...card, inbox: cardInbox(this.inbox.of(id)) });
       if (event.kind === 'inbox.added' && inboxChanged) this.attention(event.data.item);
       return;
     }
@@ -183,10 +184,7 @@ export class Board {
     try {
       const info = await this.client.call('agent.get', { target: id });
       if (this.closed) return;
-      if (info.agent === null) {
-        if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
-        return;
-      }
+      if (info.agent === null) return this.remove(id);
       // Older than the card (read before a state change its event told): the read that change asked for follows.
       const before = this.cards.get(id);
       if (before !== undefined && info.revision < before.info.revision) return;
@@ -194,8 +192,6 @@ export class Board {
       if (before !== undefined && before.info.state !== info.state) this.put({ info, tail: before.tail, inbox: cardInbox(this.inbox.of(id)) });
       const tail = await this.tail(info);
       if (this.closed) return;
-      const card = this.cards.get(id);
-      if (card !== undefined && card.info === info && card.tail.join('\n') === tail.join('\n')) return;
       this.put({ info, tail, inbox: cardInbox(this.inbox.of(id)) });
     } catch {
       // the pane went away meanwhile: its removal event says so
@@ -206,9 +202,17 @@ export class Board {
     }
   }
 
+  /** A card read again as it was (most reads after an event) is kept and told to no page. */
   private put(card: BoardCard): void {
+    const before = this.cards.get(card.info.id);
+    if (before !== undefined && JSON.stringify(before) === JSON.stringify(card)) return;
     this.cards.set(card.info.id, card);
-    this.changes.fire({ kind: 'card', card });
+    this.flow.put(card);
+  }
+
+  private remove(id: string): void {
+    this.flow.drop(id);
+    if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
   }
 
   /**
