@@ -15,7 +15,7 @@ import { CHROMIUM, startWeb } from '../../harness/web.ts';
 import { clockNow, writeBlockingAgent } from '../lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from '../lib/event-waiter.ts';
 import { BUSY_AGENT } from '../lib/programs.ts';
-import { cpuSeconds, descendantsOf } from '../../harness/proc.ts';
+import { cpuSeconds, descendantsOf, rssKiB } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
 
 const BUSY = Number(process.argv[2] ?? 20);
@@ -96,7 +96,10 @@ try {
       rendererCpuMsPerTrialPerPage: per((cpu * 1000) / PAGES),
     };
   }
-  console.log(JSON.stringify({ busy: BUSY, pages: PAGES, trials: TRIALS, settleMs: SETTLE_MS, quiet: await window(false), trials_: await window(true) }, null, 1));
+  const quiet = await window(false);
+  const trials = await window(true);
+  const rendererRssMiB = Number((renderers.reduce((sum, pid) => sum + rssKiB(pid), 0) / 1024 / PAGES).toFixed(1));
+  console.log(JSON.stringify({ busy: BUSY, pages: PAGES, trials: TRIALS, settleMs: SETTLE_MS, rendererRssMiB, quiet, trials_: trials }, null, 1));
 } finally {
   client.dispose();
   await browser.close();
