@@ -1,6 +1,6 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard } from '../wire.ts';
-import { ATTENTION_ORDER, age, el, metadataLabels } from './format.ts';
+import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
 
 /**
  * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
@@ -201,6 +201,20 @@ export class BoardView {
     if (reordered) this.renderRollup(model.sorted());
     for (const id of order) this.renderCard(model.cards.get(id)!, now);
     if (reordered) this.place(order);
+  }
+
+  /**
+   * Milliseconds until an age label on screen changes (null: none is on screen). The board is drawn
+   * again then, not every second: off-screen labels are written with the next draw, or when their
+   * card comes on screen (onShown).
+   */
+  nextAgeChange(now = Date.now()): number | null {
+    let next: number | null = null;
+    for (const id of this.onScreen) {
+      const since = this.built.get(id)?.card.info.stateSince;
+      if (since !== undefined) next = Math.min(next ?? Infinity, ageChangesIn(since, now));
+    }
+    return next;
   }
 
   private renderCard(entry: BoardCard, now: number): void {

@@ -9,6 +9,13 @@ export function age(since: number, now = Date.now()): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
+/** Milliseconds until age(since) says something else: its label's own unit, a second up to a day. */
+export function ageChangesIn(since: number, now = Date.now()): number {
+  const elapsed = Math.max(0, now - since);
+  const unit = elapsed < 60_000 ? 1000 : elapsed < 3_600_000 ? 60_000 : elapsed < 86_400_000 ? 3_600_000 : 86_400_000;
+  return unit - (elapsed % unit);
+}
+
 /** An element with a class, text and children. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text = '', ...children: (Node | null)[]): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

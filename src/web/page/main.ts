@@ -9,6 +9,7 @@ import { BoardModel, BoardView } from './board-view.ts';
 import { HostsView } from './hosts-view.ts';
 import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
+import { ageChangesIn } from './format.ts';
 import { PageRpc } from './rpc.ts';
 
 const rpc = new PageRpc();
@@ -16,7 +17,11 @@ const model = new BoardModel();
 const boardView = new BoardView();
 const hostsView = new HostsView();
 const watch = new CardWatch(rpc);
-boardView.onShown = (ids) => watch.show(ids);
+boardView.onShown = (ids) => {
+  watch.show(ids);
+  // A card come on screen may carry an old age label (see ageTick).
+  draw();
+};
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
@@ -42,6 +47,7 @@ function draw(): void {
     if (agentView === null) {
       boardView.attach(app);
       boardView.render(model);
+      ageTick();
       // With --fleet: a line per host above the board.
       if (hostsView.hosts.length > 0) {
         if (app.firstChild !== hostsView.root) app.prepend(hostsView.root);
@@ -136,8 +142,25 @@ rpc.onStatus = (connected) => {
 };
 
 window.addEventListener('hashchange', route);
-// Ages on the board move on by themselves.
-setInterval(() => agentView === null && draw(), 1000);
+let ageTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Ages on the board move on by themselves: the board is drawn again when a label on screen (a card's,
+ * a host's away) changes, at its own unit, not every second on every page (bench/probes/web-trial-frames.ts).
+ */
+function ageTick(): void {
+  if (ageTimer !== null) clearTimeout(ageTimer);
+  const now = Date.now();
+  const hosts = hostsView.hosts.filter((host) => host.state !== 'connected').map((host) => ageChangesIn(host.since, now));
+  // No card on screen: none to age until one comes on it (onShown draws).
+  const next = Math.min(boardView.nextAgeChange(now) ?? Infinity, ...hosts);
+  if (next === Infinity) return;
+  ageTimer = setTimeout(() => {
+    ageTimer = null;
+    if (agentView === null) draw();
+    else ageTick();
+  }, next + 5);
+}
 void navigator.serviceWorker?.register('/sw.js').catch(() => {});
 // For tests and people in the console: the page's models, read-only.
 (window as unknown as { corral: object }).corral = {
