@@ -9,7 +9,7 @@
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
 // CORRAL_BENCH_PAGES, default 10). Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -17,11 +17,12 @@ import { DaemonConnection } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
 import { startDaemon } from '../harness/daemon.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb } from '../harness/web.ts';
+import { CHROMIUM, HAVE_CHROMIUM, chromiumProcesses, startWeb } from '../harness/web.ts';
+import { launchBenchChromium, openBoard } from './lib/board-pages.ts';
 import { clockNow, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
 import { BUSY_AGENT } from './lib/programs.ts';
-import { cpuSeconds, descendantsOf, rssKiB } from '../harness/proc.ts';
+import { cpuSecondsOf, descendantsOf, rssKiB } from '../harness/proc.ts';
 import { sleep } from '../harness/wait.ts';
 import { summary } from '../harness/figures.ts';
 
@@ -81,8 +82,13 @@ type CpuGroups = Record<'daemon' | 'web' | 'renderers' | 'chromium' | 'agents', 
 
 /** CPU seconds so far of each group of processes; a process that went away counts 0. */
 function cpuByGroup(groups: CpuGroups): Record<keyof CpuGroups, number> {
-  const sum = (pids: number[]) => pids.reduce((total, pid) => total + (() => { try { return cpuSeconds(pid); } catch { return 0; } })(), 0);
-  return { daemon: sum(groups.daemon), web: sum(groups.web), renderers: sum(groups.renderers), chromium: sum(groups.chromium), agents: sum(groups.agents) };
+  return {
+    daemon: cpuSecondsOf(groups.daemon),
+    web: cpuSecondsOf(groups.web),
+    renderers: cpuSecondsOf(groups.renderers),
+    chromium: cpuSecondsOf(groups.chromium),
+    agents: cpuSecondsOf(groups.agents),
+  };
 }
 
 /** Share of a core each group used between two readings `seconds` apart. */
@@ -125,8 +131,7 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
   return { attention: arrived - stamp, dom };
 }
 
-const { chromium } = await import('playwright-core');
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'] });
+const browser = await launchBenchChromium();
 const web = await startWeb(daemon);
 try {
   await client.call(EVENTS_SUBSCRIBE, { filter: 'pane:bench' });
@@ -135,13 +140,13 @@ try {
   await sleep(3000); // every pane drawing and identified
 
   const groups = (): CpuGroups => {
-    const chromiums = descendantsOf(process.pid).filter((proc) => proc.comm.startsWith('chrom')).map((proc) => proc.pid);
+    const chromiums = chromiumProcesses();
     const daemonSide = [daemon.pid, ...daemon.hostPids()];
     return {
       daemon: daemonSide,
       web: [web.child.pid!],
-      renderers: chromiums.filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')),
-      chromium: chromiums,
+      renderers: chromiums.filter((proc) => proc.type === 'renderer').map((proc) => proc.pid),
+      chromium: chromiums.map((proc) => proc.pid),
       agents: daemonSide.flatMap((pid) => descendantsOf(pid)).filter((proc) => proc.comm === 'bash').map((proc) => proc.pid),
     };
   };
@@ -153,18 +158,12 @@ try {
   const cpuWithoutPages = cpuShares(idleCpuBefore, cpuByGroup(idleGroups), (performance.now() - idleStarted) / 1000);
 
   const pages: Page[] = [];
-  for (let i = 0; i < PAGES; i += 1) {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    await page.goto(web.url);
-    await page.waitForFunction((count) => document.querySelectorAll('#board .card').length >= count, BUSY + 1, { timeout: 60_000 });
-    pages.push(page);
-  }
+  for (let i = 0; i < PAGES; i += 1) pages.push(await openBoard(browser, web.url, BUSY + 1));
   const { id } = await client.call(PANE_GET, { target: 'bench' });
   for (const page of pages) await watchCard(page, id);
   await sleep(2000);
   const withPages: number[] = [];
   const dom: number[] = [];
-  const cpuBefore = cpuSeconds(web.child.pid!);
   const pageGroups = groups();
   const pageCpuBefore = cpuByGroup(pageGroups);
   const started = performance.now();
@@ -173,8 +172,8 @@ try {
     withPages.push(result.attention);
     dom.push(...result.dom);
   }
-  const webCpu = (cpuSeconds(web.child.pid!) - cpuBefore) / ((performance.now() - started) / 1000);
   const cpuWithPages = cpuShares(pageCpuBefore, cpuByGroup(pageGroups), (performance.now() - started) / 1000);
+  const webCpu = cpuWithPages.web;
   const webRssMiB = Number((rssKiB(web.child.pid!) / 1024).toFixed(1));
   const attentionWithout = summary(without);
   const attentionWith = summary(withPages);

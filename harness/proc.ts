@@ -54,11 +54,15 @@ function commOf(pid: number): string {
 
 /** CPU share (1.0 = one core) that the given processes used over `ms`. */
 export async function cpuShare(pids: () => number[], ms: number): Promise<number> {
-  const read = () => pids().reduce((sum, pid) => sum + safeCpu(pid), 0);
-  const before = read();
+  const before = cpuSecondsOf(pids());
   const start = performance.now();
   await sleep(ms);
-  return (read() - before) / ((performance.now() - start) / 1000);
+  return (cpuSecondsOf(pids()) - before) / ((performance.now() - start) / 1000);
+}
+
+/** CPU seconds the given processes have used so far; one that went away counts 0. */
+export function cpuSecondsOf(pids: readonly number[]): number {
+  return pids.reduce((sum, pid) => sum + safeCpu(pid), 0);
 }
 
 function safeCpu(pid: number): number {

@@ -1,12 +1,35 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import type { Browser } from 'playwright-core';
 import WebSocket from 'ws';
 import { CORRAL_BIN, testEnv, type DaemonProcess } from './daemon.ts';
+import { descendantsOf } from './proc.ts';
 
 /** Debian's chromium, which the browser tests drive (.ci/run installs it when missing). */
 export const CHROMIUM = process.env.CORRAL_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+
+/** That chromium, headless and without a GPU, as the tests and benches run it; `args` adds flags. */
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', ...args] });
+}
+
+/** The chromium processes this process started, each with its kind (`renderer`, `gpu-process`, ...; `browser` for the main one). */
+export function chromiumProcesses(): { pid: number; type: string }[] {
+  return descendantsOf(process.pid)
+    .filter((proc) => proc.comm.startsWith('chrom'))
+    .map(({ pid }) => {
+      let cmdline = '';
+      try {
+        cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        // gone meanwhile
+      }
+      return { pid, type: /--type=([\w-]+)/.exec(cmdline.replaceAll('\0', ' '))?.[1] ?? 'browser' };
+    });
+}
 
 export interface WebProcess {
   /** The URL `corral web` printed, with its token. */

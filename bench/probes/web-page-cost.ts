@@ -1,15 +1,16 @@
 // Where one page of `corral web` spends its time with many working agents: the messages it receives
 // by method, the renderer's CPU by category (CDP Performance metrics), over a steady window.
 // Run: node --import tsx bench/probes/web-page-cost.ts [busy=99] [pages=1] [seconds=10]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { startDaemon } from '../../harness/daemon.ts';
-import { CHROMIUM, startWeb } from '../../harness/web.ts';
+import { chromiumProcesses, startWeb } from '../../harness/web.ts';
+import { launchBenchChromium, openBoard } from '../lib/board-pages.ts';
 import { BUSY_AGENT } from '../lib/programs.ts';
-import { cpuSeconds, descendantsOf } from '../../harness/proc.ts';
+import { cpuSecondsOf } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
 
 const BUSY = Number(process.argv[2] ?? 99);
@@ -18,25 +19,20 @@ const SECONDS = Number(process.argv[4] ?? 10);
 const dir = mkdtempSync(join(tmpdir(), 'corral-probe-web-'));
 const daemon = await startDaemon({ dir });
 const client = await DaemonConnection.connect(daemon.socket);
-const { chromium } = await import('playwright-core');
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'] });
+const browser = await launchBenchChromium();
 const web = await startWeb(daemon);
 try {
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
   const counts: Record<string, { n: number; bytes: number }> = {};
   const pages = [];
   for (let i = 0; i < PAGES; i += 1) {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+    pages.push(await openBoard(browser, web.url, BUSY, (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
       const text = String(payload);
       const method = /"method":"([^"]+)"/.exec(text)?.[1] ?? 'reply';
       const entry = (counts[method] ??= { n: 0, bytes: 0 });
       entry.n++;
       entry.bytes += text.length;
-    }));
-    await page.goto(web.url);
-    await page.waitForFunction((count) => document.querySelectorAll('#board .card').length >= count, BUSY, { timeout: 60_000 });
-    pages.push(page);
+    }))));
   }
   await sleep(3000);
   for (const key of Object.keys(counts)) delete counts[key];
@@ -46,16 +42,11 @@ try {
     return cdp;
   }));
   const metrics = async () => Promise.all(sessions.map(async (cdp) => Object.fromEntries(((await cdp.send('Performance.getMetrics')).metrics as { name: string; value: number }[]).map((m) => [m.name, m.value]))));
-  const groups = () => ({
-    chromium: descendantsOf(process.pid).filter((p) => p.comm.startsWith('chrom')).map((p) => p.pid),
-    daemon: [daemon.pid, ...daemon.hostPids()],
-    web: [web.child.pid!],
-  });
-  const read = (pids: number[]) => pids.reduce((sum, pid) => { try { return sum + cpuSeconds(pid); } catch { return sum; } }, 0);
-  const g = groups();
-  const typeOf = (pid: number) => /--type=([\w-]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '))?.[1] ?? 'browser';
+  const chromiums = chromiumProcesses();
+  const g = { chromium: chromiums.map((proc) => proc.pid), daemon: [daemon.pid, ...daemon.hostPids()], web: [web.child.pid!] };
+  const read = cpuSecondsOf;
   const types = new Map<string, number[]>();
-  for (const pid of g.chromium) types.set(typeOf(pid), [...(types.get(typeOf(pid)) ?? []), pid]);
+  for (const { pid, type } of chromiums) types.set(type, [...(types.get(type) ?? []), pid]);
   const typeBefore = new Map([...types].map(([type, pids]) => [type, read(pids)]));
   const before = { chromium: read(g.chromium), daemon: read(g.daemon), web: read(g.web) };
   const m0 = await metrics();

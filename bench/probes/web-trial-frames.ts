@@ -3,7 +3,7 @@
 // and a trace of the pages (frames drawn, paints, layouts, raster and main-thread time per trial),
 // and the renderers' CPU seconds per trial. Run:
 // node --import tsx bench/probes/web-trial-frames.ts [busy=20] [pages=2] [trials=10]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -11,11 +11,12 @@ import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../../src/protocol/methods/events.ts';
 import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { startDaemon } from '../../harness/daemon.ts';
-import { CHROMIUM, startWeb } from '../../harness/web.ts';
+import { chromiumProcesses, startWeb } from '../../harness/web.ts';
+import { launchBenchChromium, openBoard } from '../lib/board-pages.ts';
 import { clockNow, writeBlockingAgent } from '../lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from '../lib/event-waiter.ts';
 import { BUSY_AGENT } from '../lib/programs.ts';
-import { cpuSeconds, descendantsOf, rssKiB } from '../../harness/proc.ts';
+import { cpuSecondsOf, rssKiB } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
 
 const BUSY = Number(process.argv[2] ?? 20);
@@ -30,8 +31,7 @@ writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
 const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
 const client = await DaemonConnection.connect(daemon.socket);
 const next = eventWaiter(client, clockNow('wall'));
-const { chromium } = await import('playwright-core');
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'] });
+const browser = await launchBenchChromium();
 const web = await startWeb(daemon);
 const counting = { on: false };
 const messages: Record<string, number> = {};
@@ -41,19 +41,15 @@ try {
   await next(isBackToIdle, () => client.call(PANE_SPAWN, { command: process.execPath, args: [program], name: 'bench', cwd: dir, env: { CORRAL_AGENT: 'claude', STAMP_FILE: join(dir, 'stamps') } }));
   const pages: Page[] = [];
   for (let i = 0; i < PAGES; i += 1) {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+    pages.push(await openBoard(browser, web.url, BUSY + 1, (page) => page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
       if (!counting.on) return;
       const method = /"method":"([^"]+)"/.exec(String(payload))?.[1] ?? 'reply';
       messages[method] = (messages[method] ?? 0) + 1;
-    }));
-    await page.goto(web.url);
-    await page.waitForFunction((count) => document.querySelectorAll('#board .card').length >= count, BUSY + 1, { timeout: 60_000 });
-    pages.push(page);
+    }))));
   }
   await sleep(3000);
-  const renderers = descendantsOf(process.pid).filter((proc) => proc.comm.startsWith('chrom') && readFileSync(`/proc/${proc.pid}/cmdline`, 'utf8').includes('--type=renderer')).map((proc) => proc.pid);
-  const rendererCpu = () => renderers.reduce((sum, pid) => { try { return sum + cpuSeconds(pid); } catch { return sum; } }, 0);
+  const renderers = chromiumProcesses().filter((proc) => proc.type === 'renderer').map((proc) => proc.pid);
+  const rendererCpu = () => cpuSecondsOf(renderers);
 
   /** The same window with no state change: what the busy cards and the clock cost by themselves. */
   async function window(change: boolean): Promise<object> {

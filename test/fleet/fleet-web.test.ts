@@ -11,7 +11,7 @@ import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { CHROMIUM, HAVE_CHROMIUM, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /** A hang guard for one step over ssh on a loaded machine, not a figure. */
 const STEP_MS = 90_000;
@@ -68,8 +68,7 @@ describe('corral web --fleet: one board of every host, in a real browser', { ski
     await south.call('pane.spawn', { ...agent, name: 'south', cwd: box2.daemon.dir });
     await Promise.all([agentUntil(north, 'north', (i) => i.rawState === 'idle', 'north idle'), agentUntil(south, 'south', (i) => i.rawState === 'idle', 'south idle')]);
     web = await startWeb(local, ['--fleet']);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(web.url);
     await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../../harness/web.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
 const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-web-shots-'))}/`;
@@ -35,8 +35,7 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
   before(async () => {
     for (const name of ['alpha', 'beta', 'gamma']) agents.push(await session.fakeAgent(60_000, { name }));
     web = await startWeb(session.daemon);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -146,8 +145,7 @@ describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CH
 
   before(async () => {
     web = await startWeb(session.daemon);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -9,7 +9,7 @@ import { connectCalling } from '../../harness/raw-client.ts';
 import { killDaemon } from '../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { CHROMIUM, HAVE_CHROMIUM, startWeb, type WebProcess } from '../../harness/web.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /**
  * Every notification the page shows, kept in localStorage so that it outlives a reload. Plain text:
@@ -68,8 +68,7 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
     daemon = await startDaemon({ dir });
     await connectTo(daemon);
     web = await startWeb(daemon);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.grantPermissions(['notifications'], { origin: web.origin });
     await context.addInitScript({ content: RECORD_NOTIFICATIONS });
