@@ -1,4 +1,5 @@
 import { Emitter } from '../base/emitter.ts';
+import { SerialReads } from '../base/serial-reads.ts';
 import { InboxView, type CorralClient, type Subscription } from '../client/index.ts';
 import type { AnyCorralEvent, CorralEvent } from '../protocol/methods/events.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
@@ -41,7 +42,7 @@ export type BoardChange =
  */
 export class Board {
   private readonly cards = new Map<string, BoardCard>();
-  private readonly reading = new Map<string, boolean>(); // pane id -> read again after this one
+  private readonly reads = new SerialReads((id) => this.read(id));
   private readonly refreshQueue = new Set<string>();
   private refreshing = 0;
   /** Cards whose tail a refresh changed, told to pages at once when the round is over. */
@@ -75,7 +76,7 @@ export class Board {
     this.cards.clear();
     // Listed after subscribing: an item acknowledged meanwhile is in both, and InboxView keeps it out.
     this.inbox.applyList((await this.client.call('inbox.list', {})).items);
-    await Promise.all(subscription.snapshot.agents.map((info) => this.read(info.id)));
+    await Promise.all(subscription.snapshot.agents.map((info) => this.reads.request(info.id)));
     this.flow.clear();
     this.changes.fire({ kind: 'reset' });
     subscription.ended.then(
@@ -171,16 +172,12 @@ export class Board {
   }
 
   private schedule(id: string): void {
-    if (this.reading.has(id)) {
-      this.reading.set(id, true);
-      return;
-    }
-    void this.read(id);
+    void this.reads.request(id);
   }
 
-  /** Reads the pane's card; the pane is read again once more if an event came in meanwhile. */
+  /** Reads the pane's card (one read at a time per pane: SerialReads). */
   private async read(id: string): Promise<void> {
-    this.reading.set(id, false);
+    if (this.closed) return;
     try {
       const info = await this.client.call('agent.get', { target: id });
       if (this.closed) return;
@@ -195,10 +192,6 @@ export class Board {
       this.put({ info, tail, inbox: cardInbox(this.inbox.of(id)) });
     } catch {
       // the pane went away meanwhile: its removal event says so
-    } finally {
-      const again = this.reading.get(id);
-      this.reading.delete(id);
-      if (again && !this.closed) void this.read(id);
     }
   }
 
@@ -235,7 +228,7 @@ export class Board {
     while (this.refreshing < REFRESHES_IN_FLIGHT && this.refreshQueue.size > 0 && !this.closed) {
       const id = this.refreshQueue.values().next().value!;
       this.refreshQueue.delete(id);
-      if (this.reading.has(id)) continue; // a read for an event is on its way, tail included
+      if (this.reads.has(id)) continue; // a read for an event is on its way, tail included
       this.refreshing++;
       void this.refreshTail(id).finally(() => {
         this.refreshing--;

@@ -1,4 +1,5 @@
 import { DisposableStore } from '../../base/disposable.ts';
+import { SerialReads } from '../../base/serial-reads.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { EVENT } from '../../protocol/notifications.ts';
 import { AGENT_GET } from '../../protocol/methods/agent.ts';
@@ -17,8 +18,7 @@ import type { TopRows } from './rows.ts';
 export class TopFeed {
   private ready = false;
   private readonly waiting = new Set<string>();
-  private readonly reading = new Set<string>();
-  private readonly again = new Set<string>();
+  private readonly reads = new SerialReads((id) => this.readAgent(id));
   private readonly subscriptions = new DisposableStore();
 
   constructor(
@@ -54,12 +54,11 @@ export class TopFeed {
   }
 
   private read(id: string): void {
-    if (this.reading.has(id)) {
-      this.again.add(id);
-      return;
-    }
-    this.reading.add(id);
-    this.client
+    void this.reads.request(id);
+  }
+
+  private readAgent(id: string): Promise<void> {
+    return this.client
       .call(AGENT_GET, { target: id })
       .then(
         (info) => this.rows.update(info),
@@ -67,10 +66,6 @@ export class TopFeed {
           if (error instanceof CorralError && error.code === 'pane_not_found') this.rows.remove(id);
         },
       )
-      .finally(() => {
-        this.reading.delete(id);
-        if (this.again.delete(id)) this.read(id);
-        this.changed();
-      });
+      .finally(() => this.changed());
   }
 }

@@ -1,5 +1,6 @@
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
-import { qualify, type Fleet, type FleetEvent, type HostStatus } from '../../client/index.ts';
+import { SerialReads } from '../../base/serial-reads.ts';
+import { qualify, splitHostTarget, type Fleet, type FleetEvent, type HostStatus } from '../../client/index.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import type { FleetTopRows } from './fleet-rows.ts';
 
@@ -16,8 +17,8 @@ export class FleetTopFeed implements Disposable {
   /** Per host, which fill is the newest: an older list answering late is dropped. */
   private readonly fills = new Map<string, number>();
   private readonly waiting = new Map<string, Set<string>>();
-  private readonly reading = new Set<string>();
-  private readonly again = new Set<string>();
+  /** By pane id qualified by host. */
+  private readonly reads = new SerialReads((key) => this.readAgent(key));
   private readonly subscriptions = new DisposableStore();
 
   constructor(
@@ -84,13 +85,14 @@ export class FleetTopFeed implements Disposable {
   }
 
   private read(host: string, id: string): void {
-    const key = qualify(id, host);
-    if (this.reading.has(key)) {
-      this.again.add(key);
-      return;
-    }
-    this.reading.add(key);
-    this.fleet
+    void this.reads.request(qualify(id, host));
+  }
+
+  private async readAgent(key: string): Promise<void> {
+    const { target: id, host } = splitHostTarget(key);
+    // A read asked again while its host went away waits for the host's list, which reads it whole.
+    if (host === null || !this.ready.has(host)) return;
+    await this.fleet
       .callOn(host, 'agent.get', { target: id })
       .then(
         (info) => this.rows.update(host, info),
@@ -99,10 +101,6 @@ export class FleetTopFeed implements Disposable {
           if (error instanceof CorralError && error.code === 'pane_not_found') this.rows.remove(host, id);
         },
       )
-      .finally(() => {
-        this.reading.delete(key);
-        if (this.again.delete(key) && this.ready.has(host)) this.read(host, id);
-        this.changed();
-      });
+      .finally(() => this.changed());
   }
 }
