@@ -3,6 +3,13 @@ import { CORRAL_BIN, startDaemon, type DaemonProcess } from './daemon.ts';
 import { startSshd, type LocalSshd } from './sshd.ts';
 
 /** A machine of a test fleet: its own daemon, reached through its own throwaway sshd on localhost. */
+/**
+ * A host whose sshd is gone shows offline within this, the figure the fleet tests hold: ssh sees its
+ * connection closed at once, and the link moves on its close. A silent network drop takes ssh's
+ * keepalive instead (15 s; docs/fleet.md).
+ */
+export const OFFLINE_WITHIN_MS = 10_000;
+
 export interface FleetHost {
   readonly name: string;
   readonly sshd: LocalSshd;

@@ -9,14 +9,12 @@ import type { Browser, Page } from 'playwright-core';
 import { connect, type CorralClient } from '../../src/client/index.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
 
 /** A hang guard for one step over ssh on a loaded machine, not a figure. */
 const STEP_MS = 90_000;
-/** A host whose sshd is gone shows offline within this: ssh sees its connections closed at once (as test/fleet/fleet.test.ts). */
-const OFFLINE_WITHIN_MS = 10_000;
 
 interface ShownCard {
   id: string;

@@ -10,14 +10,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
 
-/**
- * A host whose sshd is gone shows offline within this: ssh sees its connection closed at once, and
- * the link moves on its close. A silent network drop takes ssh's keepalive instead (15 s; docs/fleet.md).
- */
-const OFFLINE_WITHIN_MS = 10_000;
 /** A hang guard for one step over ssh on a loaded machine, not a figure. */
 const STEP_MS = 90_000;
 

@@ -6,12 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { connectFleet, localHost, type Fleet } from '../../src/client/index.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { runCli } from '../helpers/cli.ts';
 
-/** As in fleet.test.ts: ssh sees its connection closed at once, so the host shows offline well within this. */
-const OFFLINE_WITHIN_MS = 10_000;
 /** A hang guard for one step over ssh on a loaded machine, not a figure. */
 const STEP_MS = 60_000;
 
