@@ -5,7 +5,7 @@ import { pluginDir } from './plugin-dir.ts';
 import { settingsEnv } from './settings-env.ts';
 import { settingsFlag } from './settings-flag.ts';
 import type { IntegratedLaunch, IntegrationContext, Launch } from './launch.ts';
-import { MAX_WRAPPERS, unwrapLaunch, type Wrapped } from './wrapper.ts';
+import { throughWrappers } from './wrapper.ts';
 
 /**
  * The manifest whose agent this launch starts, by the program's name (`claude`, `/usr/bin/gemini`) or
@@ -26,15 +26,9 @@ export interface AgentLaunch {
 
 /** The agent a launch starts, as its own command or through up to MAX_WRAPPERS wrappers (wrapper.ts). */
 export function agentLaunch(launch: Launch, manifests: readonly ManifestSpec[]): AgentLaunch | null {
-  const wrappers: Wrapped[] = [];
-  for (let current = launch; ; ) {
-    const spec = launchedAgent(current.command, manifests);
-    if (spec) return { spec, inner: current, wrap: (inner) => wrappers.reduceRight((changed, wrapper) => wrapper.wrap(changed), inner) };
-    const wrapped = wrappers.length < MAX_WRAPPERS ? unwrapLaunch(current) : null;
-    if (wrapped === null) return null;
-    wrappers.push(wrapped);
-    current = wrapped.inner;
-  }
+  const found = throughWrappers(launch, (inner) => launchedAgent(inner.command, manifests) !== null);
+  const spec = found && launchedAgent(found.inner.command, manifests);
+  return found && spec ? { spec, ...found } : null;
 }
 
 /** Adds the agent's hooks to one launch, by its manifest's mechanism; null leaves the launch as it was. */

@@ -1,6 +1,6 @@
 import type { ManifestSpec } from '../detect/manifest-spec.ts';
 import type { Launch } from './launch.ts';
-import { MAX_WRAPPERS, runsInlineScript, unwrapLaunch, type Wrapped } from './wrapper.ts';
+import { runsInlineScript, throughWrappers } from './wrapper.ts';
 
 /**
  * The launch that resumes `session` of `agent`: the manifest's `[resume]` arguments added to the
@@ -12,13 +12,8 @@ import { MAX_WRAPPERS, runsInlineScript, unwrapLaunch, type Wrapped } from './wr
 export function resumeLaunch(launch: Launch, manifests: readonly ManifestSpec[], agent: string, session: string): Launch | null {
   const form = manifests.find((spec) => spec.id === agent)?.resume;
   if (!form) return null;
-  const wrappers: Wrapped[] = [];
-  let inner = launch;
-  for (let wrapped = unwrapLaunch(inner); wrapped !== null && wrappers.length < MAX_WRAPPERS; wrapped = unwrapLaunch(inner)) {
-    wrappers.push(wrapped);
-    inner = wrapped.inner;
-  }
+  const { inner, wrap } = throughWrappers(launch)!;
   if (runsInlineScript(inner)) return null;
   const added = form.args.map((arg) => arg.replaceAll('{session}', session));
-  return wrappers.reduceRight((changed, wrapper) => wrapper.wrap(changed), { ...inner, args: [...inner.args, ...added] });
+  return wrap({ ...inner, args: [...inner.args, ...added] });
 }

@@ -15,6 +15,26 @@ export interface Wrapped {
 /** At most this many wrappers are looked through (`env X=1 sh -c 'exec node cli.js'` is three). */
 export const MAX_WRAPPERS = 4;
 
+/**
+ * The launch inside up to MAX_WRAPPERS wrappers: the first that `found` accepts (null when none is),
+ * or with no `found` the innermost; and how to put a changed one back in its place.
+ */
+export function throughWrappers(launch: Launch, found?: (launch: Launch) => boolean): Wrapped | null {
+  const wrappers: Wrapped[] = [];
+  let inner = launch;
+  for (;;) {
+    if (found?.(inner)) break;
+    const wrapped = wrappers.length < MAX_WRAPPERS ? unwrapLaunch(inner) : null;
+    if (wrapped === null) {
+      if (found) return null;
+      break;
+    }
+    wrappers.push(wrapped);
+    inner = wrapped.inner;
+  }
+  return { inner, wrap: (changed) => wrappers.reduceRight((outer, wrapper) => wrapper.wrap(outer), changed) };
+}
+
 export function unwrapLaunch(launch: Launch): Wrapped | null {
   const name = runtimeName(launch.command);
   if (name === 'env') return throughEnv(launch);
