@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { agentInfo } from '../helpers/agent-info.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
 import type { AgentState } from '../../src/protocol/states.ts';
 import { parseDetachKey, splitAtDetachKey } from '../../src/cli/attach/detach-key.ts';
@@ -10,26 +11,7 @@ import { TopRows } from '../../src/cli/top/rows.ts';
 const NOW = 10_000_000;
 
 function agent(id: string, state: AgentState, agoMs: number, extra: Partial<AgentInfo> = {}): AgentInfo {
-  return {
-    id,
-    name: null,
-    workspace: 'w1',
-    agent: 'claude',
-    identity: 'process',
-    state,
-    rawState: state === 'done' ? 'idle' : state,
-    seen: state !== 'done',
-    stateSince: NOW - agoMs,
-    revision: 1,
-    rule: 'screen_rule',
-    source: 'screen:x',
-    title: null,
-    progress: null,
-    queued: 0,
-    metadata: null,
-    paneState: 'running',
-    ...extra,
-  };
+  return agentInfo(id, state, { stateSince: NOW - agoMs, ...extra });
 }
 
 const LONG_TITLE = 'Refactoring the login form to use the new validation helpers';

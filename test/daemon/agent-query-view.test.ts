@@ -3,15 +3,12 @@ import { describe, it } from 'node:test';
 import { filterAgents, namePattern, rollup } from '../../src/daemon/agents/list-view.ts';
 import { ChangeLedger } from '../../src/daemon/waits/change-ledger.ts';
 import { expandUntil, judgeTarget, type TargetFacts } from '../../src/daemon/waits/wait-match.ts';
+import { agentInfo } from '../helpers/agent-info.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
 import type { AgentState } from '../../src/protocol/states.ts';
 
 function info(id: string, state: AgentState, extra: Partial<AgentInfo> = {}): AgentInfo {
-  return {
-    id, name: id, workspace: 'w1', agent: 'claude', identity: 'process', state, rawState: state === 'done' ? 'idle' : state,
-    seen: state !== 'done', stateSince: 0, revision: 1, rule: 'screen_rule', source: 'screen:x', title: null, progress: null,
-    queued: 0, metadata: null, paneState: 'running', ...extra,
-  };
+  return agentInfo(id, state, { name: id, ...extra });
 }
 
 describe('agent.list views', () => {

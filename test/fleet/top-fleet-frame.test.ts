@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HostStatus } from '../../src/client/index.ts';
+import { agentInfo } from '../helpers/agent-info.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
 import type { AgentState } from '../../src/protocol/states.ts';
 import { renderFleetFrame } from '../../src/cli/top/fleet-render.ts';
@@ -10,25 +11,7 @@ import { attachHint } from '../../src/cli/top/fleet-source.ts';
 const NOW = 10_000_000;
 
 function agent(id: string, state: AgentState, name: string): AgentInfo {
-  return {
-    id,
-    name,
-    workspace: 'w1',
-    agent: 'claude',
-    identity: 'process',
-    state,
-    rawState: state === 'done' ? 'idle' : state,
-    seen: state !== 'done',
-    stateSince: NOW - 5_000,
-    revision: 1,
-    rule: 'screen_rule',
-    source: 'screen:x',
-    title: 'Fake Agent',
-    progress: null,
-    queued: 0,
-    metadata: null,
-    paneState: 'running',
-  };
+  return agentInfo(id, state, { name, stateSince: NOW - 5_000, title: 'Fake Agent' });
 }
 
 function host(name: string, state: HostStatus['state'] = 'connected', reason: string | null = null): HostStatus {
