@@ -9,16 +9,12 @@
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
 // CORRAL_BENCH_PAGES, default 10). Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DaemonConnection } from '../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
 import { PANE_GET, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.ts';
-import { startDaemon } from '../harness/daemon.ts';
-import { CHROMIUM, HAVE_CHROMIUM, chromiumProcesses, startWeb } from '../harness/web.ts';
-import { launchBenchChromium, openBoard } from './lib/board-pages.ts';
+import { CHROMIUM, HAVE_CHROMIUM, chromiumProcesses } from '../harness/web.ts';
+import { openBoard, startWebBench } from './lib/board-pages.ts';
 import { clockNow, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
 import { BUSY_AGENT } from './lib/programs.ts';
@@ -102,12 +98,10 @@ if (!HAVE_CHROMIUM) {
   process.exit(0);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'corral-bench-web-'));
+const bench = await startWebBench('bench-web', '[arbiter]\ndebounce_ms = 60\n');
+const { dir, daemon, client, browser, web } = bench;
 const program = writeBlockingAgent(dir, 'wall');
 const stampFile = join(dir, 'stamps');
-writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
-const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
-const client = await DaemonConnection.connect(daemon.socket);
 const next = eventWaiter(client, clockNow('wall'));
 
 /** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */
@@ -131,8 +125,6 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
   return { attention: arrived - stamp, dom };
 }
 
-const browser = await launchBenchChromium();
-const web = await startWeb(daemon);
 try {
   await client.call(EVENTS_SUBSCRIBE, { filter: 'pane:bench' });
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
@@ -201,9 +193,5 @@ try {
       `chromium ${cpuWithoutPages.chromium} / ${cpuWithPages.chromium} (its renderers ${cpuWithPages.renderers}), busy agents ${cpuWithoutPages.agents} / ${cpuWithPages.agents}`,
   );
 } finally {
-  client.dispose();
-  await browser.close();
-  await web.dispose();
-  await daemon.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.dispose();
 }

@@ -1,14 +1,9 @@
 // Where one page of `corral web` spends its time with many working agents: the messages it receives
 // by method, the renderer's CPU by category (CDP Performance metrics), over a steady window.
 // Run: node --import tsx bench/probes/web-page-cost.ts [busy=99] [pages=1] [seconds=10]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { startDaemon } from '../../harness/daemon.ts';
-import { chromiumProcesses, startWeb } from '../../harness/web.ts';
-import { launchBenchChromium, openBoard } from '../lib/board-pages.ts';
+import { chromiumProcesses } from '../../harness/web.ts';
+import { openBoard, startWebBench } from '../lib/board-pages.ts';
 import { BUSY_AGENT } from '../lib/programs.ts';
 import { cpuSecondsOf } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
@@ -16,11 +11,8 @@ import { sleep } from '../../harness/wait.ts';
 const BUSY = Number(process.argv[2] ?? 99);
 const PAGES = Number(process.argv[3] ?? 1);
 const SECONDS = Number(process.argv[4] ?? 10);
-const dir = mkdtempSync(join(tmpdir(), 'corral-probe-web-'));
-const daemon = await startDaemon({ dir });
-const client = await DaemonConnection.connect(daemon.socket);
-const browser = await launchBenchChromium();
-const web = await startWeb(daemon);
+const bench = await startWebBench('probe-web');
+const { dir, daemon, client, browser, web } = bench;
 try {
   for (let i = 0; i < BUSY; i += 1) await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
   const counts: Record<string, { n: number; bytes: number }> = {};
@@ -64,9 +56,5 @@ try {
     perPageSecondsPerSecond: { script: per('ScriptDuration'), layout: per('LayoutDuration'), style: per('RecalcStyleDuration'), task: per('TaskDuration'), layoutCount: per('LayoutCount'), styleCount: per('RecalcStyleCount') },
   }));
 } finally {
-  client.dispose();
-  await browser.close();
-  await web.dispose();
-  await daemon.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.dispose();
 }

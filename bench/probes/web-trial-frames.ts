@@ -3,16 +3,12 @@
 // and a trace of the pages (frames drawn, paints, layouts, raster and main-thread time per trial),
 // and the renderers' CPU seconds per trial. Run:
 // node --import tsx bench/probes/web-trial-frames.ts [busy=20] [pages=2] [trials=10]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENTS_SUBSCRIBE } from '../../src/protocol/methods/events.ts';
 import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { startDaemon } from '../../harness/daemon.ts';
-import { chromiumProcesses, startWeb } from '../../harness/web.ts';
-import { launchBenchChromium, openBoard } from '../lib/board-pages.ts';
+import { chromiumProcesses } from '../../harness/web.ts';
+import { openBoard, startWebBench } from '../lib/board-pages.ts';
 import { clockNow, writeBlockingAgent } from '../lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from '../lib/event-waiter.ts';
 import { BUSY_AGENT } from '../lib/programs.ts';
@@ -25,14 +21,10 @@ const TRIALS = Number(process.argv[4] ?? 10);
 /** After each change, how long the pages are left to draw its follow-ups before the next one. */
 const SETTLE_MS = 1000;
 
-const dir = mkdtempSync(join(tmpdir(), 'corral-probe-frames-'));
+const bench = await startWebBench('probe-frames', '[arbiter]\ndebounce_ms = 60\n');
+const { dir, client, browser, web } = bench;
 const program = writeBlockingAgent(dir, 'wall');
-writeFileSync(join(dir, 'config.toml'), '[arbiter]\ndebounce_ms = 60\n');
-const daemon = await startDaemon({ dir, args: ['--config', join(dir, 'config.toml')] });
-const client = await DaemonConnection.connect(daemon.socket);
 const next = eventWaiter(client, clockNow('wall'));
-const browser = await launchBenchChromium();
-const web = await startWeb(daemon);
 const counting = { on: false };
 const messages: Record<string, number> = {};
 try {
@@ -97,9 +89,5 @@ try {
   const rendererRssMiB = Number((renderers.reduce((sum, pid) => sum + rssKiB(pid), 0) / 1024 / PAGES).toFixed(1));
   console.log(JSON.stringify({ busy: BUSY, pages: PAGES, trials: TRIALS, settleMs: SETTLE_MS, rendererRssMiB, quiet, trials_: trials }, null, 1));
 } finally {
-  client.dispose();
-  await browser.close();
-  await web.dispose();
-  await daemon.dispose();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.dispose();
 }
