@@ -307,7 +307,8 @@ export class HostServer {
     if (this.untold.size === 0) return this.options.idle();
     this.linger ??= setTimeout(() => {
       this.linger = null;
-      if (this.daemon === null && this.running === 0 && this.lifecycle === 'serving') this.options.idle();
+      this.untold.clear(); // waited long enough: the next daemon finds these panes lost
+      this.checkIdle();
     }, UNTOLD_EXIT_LINGER_MS);
   }
 }
