@@ -1,19 +1,25 @@
 export const ATTENTION_ORDER = ['blocked', 'done', 'working', 'idle', 'unknown'];
 
-/** "4s", "12m", "3h", "2d": how long an agent has been in its state. */
-export function age(since: number, now = Date.now()): string {
-  const seconds = Math.max(0, Math.floor((now - since) / 1000));
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
+/** The unit an age label counts in: seconds for its first minute, then minutes, hours and days. */
+function ageUnit(elapsed: number): { ms: number; suffix: string } {
+  if (elapsed < 60_000) return { ms: 1000, suffix: 's' };
+  if (elapsed < 3_600_000) return { ms: 60_000, suffix: 'm' };
+  if (elapsed < 86_400_000) return { ms: 3_600_000, suffix: 'h' };
+  return { ms: 86_400_000, suffix: 'd' };
 }
 
-/** Milliseconds until age(since) says something else: its label's own unit, a second up to a day. */
+/** "4s", "12m", "3h", "2d": how long an agent has been in its state. */
+export function age(since: number, now = Date.now()): string {
+  const elapsed = Math.max(0, now - since);
+  const { ms, suffix } = ageUnit(elapsed);
+  return `${Math.floor(elapsed / ms)}${suffix}`;
+}
+
+/** Milliseconds until age(since) says something else: the label's own unit, a second up to a day. */
 export function ageChangesIn(since: number, now = Date.now()): number {
   const elapsed = Math.max(0, now - since);
-  const unit = elapsed < 60_000 ? 1000 : elapsed < 3_600_000 ? 60_000 : elapsed < 86_400_000 ? 3_600_000 : 86_400_000;
-  return unit - (elapsed % unit);
+  const { ms } = ageUnit(elapsed);
+  return ms - (elapsed % ms);
 }
 
 /** An element with a class, text and children. */
