@@ -8,7 +8,8 @@
 //  - the daemon's attention latency (form drawn to `agent.attention` at a subscriber) with no page,
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
-// CORRAL_BENCH_PAGES, default 10). Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
+// CORRAL_BENCH_PAGES, default 10; CORRAL_BENCH_WARMUP, default 15; CORRAL_BENCH_GAP_MS, default 500).
+// Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
@@ -25,6 +26,18 @@ import { summary } from '../harness/figures.ts';
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 60);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 99);
 const PAGES = Number(process.env.CORRAL_BENCH_PAGES ?? 10);
+/**
+ * Trials run first and not counted, in both phases: the first state changes a page draws compile its
+ * code and fill its caches, and the first of the daemon's after the spawns land in their catch-up.
+ */
+const WARMUP = Number(process.env.CORRAL_BENCH_WARMUP ?? 15);
+/**
+ * The pause between one trial's end and the next's form. A trial is two state changes, each followed
+ * by its card read again and its tail (src/web/card-flow.ts), which ten pages draw over the next few
+ * hundred milliseconds: a shorter pause measures a change drawn behind the last one's follow-ups, a
+ * rate of state changes no board of people's agents sees.
+ */
+const GAP_MS = Number(process.env.CORRAL_BENCH_GAP_MS ?? 500);
 
 /**
  * In a page: record when the bench card first shows each state, by wall-clock time, and answer the
@@ -121,7 +134,7 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
   // Every page shows the card idle again before the next form: the board shows the latest state, so a
   // form drawn before a page heard of the idle one would leave its card blocked throughout.
   for (const page of pages) await seenNotBlocked(page);
-  await sleep(50);
+  await sleep(GAP_MS);
   return { attention: arrived - stamp, dom };
 }
 
@@ -143,6 +156,7 @@ try {
     };
   };
   const without: number[] = [];
+  for (let i = 0; i < WARMUP; i += 1) await trial([]);
   const idleGroups = groups();
   const idleCpuBefore = cpuByGroup(idleGroups);
   const idleStarted = performance.now();
@@ -154,6 +168,7 @@ try {
   const { id } = await client.call(PANE_GET, { target: 'bench' });
   for (const page of pages) await watchCard(page, id);
   await sleep(2000);
+  for (let i = 0; i < WARMUP; i += 1) await trial(pages);
   const withPages: number[] = [];
   const dom: number[] = [];
   const pageGroups = groups();

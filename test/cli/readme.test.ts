@@ -31,6 +31,24 @@ function shell(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ cod
   });
 }
 
+/**
+ * Runs the tour's long-lived `corral web` until it printed its URL, then stops it as a person does
+ * (Ctrl-C). On port 0: the README's fixed port may be held by a person's own `corral web` or another test.
+ */
+function serveUntilUrl(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; url: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', `exec ${line.replace(/#.*$/, '').trim()} --port 0`], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      if (/https?:\/\/\S+#token=\S+/.test(stdout)) child.kill('SIGINT');
+    });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.once('close', (code) => resolve({ code, url: /https?:\/\/\S+/.exec(stdout)?.[0] ?? '', stderr }));
+  });
+}
+
 /** Modification times of the built files: a command that rebuilt one changes it. */
 function builtFiles(): Map<string, number> {
   const times = new Map<string, number>();
@@ -56,7 +74,17 @@ describe('the README, as a new user follows it', () => {
     const before = builtFiles();
     const env = { ...process.env, PATH: `${join(ROOT, 'bin')}:${process.env.PATH}`, CORRAL_SOCKET: session.daemon.socket };
     let read = '';
-    for (const line of shellBlock('A five-line tour')) {
+    const tour = shellBlock('A short tour');
+    assert.match(tour.at(-1)!, /^corral web\b/, 'the tour ends with corral web');
+    for (const line of tour) {
+      if (line.startsWith('corral web')) {
+        const served = await serveUntilUrl(line, env, session.daemon.dir);
+        assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/, served.stderr);
+        assert.equal(served.code, 0, `${line}\n${served.stderr}`);
+        // Its stderr is its log: a line of what it serves, never an error.
+        assert.doesNotMatch(served.stderr, /error|fail|refus/i, line);
+        continue;
+      }
       // A person reads once the echo has run: its output line, not only the typed command.
       if (line.includes('pane read')) await waitFor(async () => /^hello$/m.test((await session.call('pane.read', { target: 'demo' })).text), { what: 'the echo' });
       const result = await shell(line, env, session.daemon.dir);

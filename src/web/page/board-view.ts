@@ -1,6 +1,7 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard } from '../wire.ts';
-import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
+import { ATTENTION_ORDER, age, ageChangesIn, cutLine, el, metadataLabels } from './format.ts';
+import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 
 /**
  * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
@@ -104,21 +105,23 @@ interface BuiltCard {
   looks: string;
   age: string;
   tailText: string | null;
+  /** The transform that put the node in its slot, last written. */
+  transform: string;
   node: HTMLElement;
   badge: HTMLElement;
   tail: HTMLElement;
 }
 
 /** The card's node for a pane, its content drawn by fill. */
-function build(entry: BoardCard, label: string): BuiltCard {
+function build(entry: BoardCard, label: string, columns: number): BuiltCard {
   const link = el('a');
   link.href = `#/agent/${encodeURIComponent(entry.info.id)}`;
   link.dataset.id = entry.info.id;
-  return fill(link, entry, looksOf(entry), label);
+  return fill(link, entry, looksOf(entry), label, columns, '');
 }
 
 /** Draws a card's content into its node, which stays the same: in its place, still observed. */
-function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string): BuiltCard {
+function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, columns: number, transform: string): BuiltCard {
   const { state, name, meta, title, chips, question, inbox, host, stale } = looks;
   link.className = `card state-${state}${inbox !== null ? ' needs-you' : ''}${stale ? ' stale' : ''}`;
   link.dataset.state = state;
@@ -135,13 +138,13 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string):
       el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? el('span', 'inbox-dot', '●') : null, badge),
       el('div', 'card-meta', meta),
       title ? el('div', 'card-title', title) : null,
-      ...chips.map((text) => el('span', 'chip', text)),
+      chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,
       question ? el('div', 'card-question', question) : null,
       tail,
-    ].filter((node): node is HTMLElement => node !== null),
+    ].filter((node): node is HTMLDivElement | HTMLPreElement => node !== null),
   );
-  const built = { card: entry, looks: JSON.stringify(looks), age: label, tailText: null, node: link, badge, tail };
-  showTail(built, entry.tail);
+  const built = { card: entry, looks: JSON.stringify(looks), age: label, tailText: null, transform, node: link, badge, tail };
+  showTail(built, entry.tail, columns);
   return built;
 }
 
@@ -149,8 +152,9 @@ function badgeText({ info, stale }: BoardCard, label: string): string {
   return `${info.state} ${label}${stale ? ' (stale)' : ''}`;
 }
 
-function showTail(built: BuiltCard, tail: string[]): void {
-  const text = tail.join('\n');
+/** Writes the tail's lines, each cut to the `columns` the card shows (cutLine). */
+function showTail(built: BuiltCard, tail: string[], columns: number): void {
+  const text = tail.map((line) => cutLine(line, columns)).join('\n');
   if (text === built.tailText) return;
   built.tailText = text;
   built.tail.textContent = text;
@@ -159,28 +163,37 @@ function showTail(built: BuiltCard, tail: string[]): void {
 
 /**
  * Draws the board: a rollup line per workspace, then the cards. Keyed by pane id: a card's content is
- * drawn again only when its agent or inbox item changed; a new tail or age label is written into it,
- * and cards move only when the order did, so a board of a hundred agents costs little per change.
- * Which cards are on screen is told to onShown (an IntersectionObserver): only theirs need new tails.
+ * drawn again only when its agent or inbox item changed; a new tail or age label is written into it.
+ * Cards are all one size, each placed in its slot by a transform (src/web/page/card-slots.ts), and
+ * their nodes kept in the board's order, so a card that moves costs a composite, not a layout of the
+ * board. Which cards are on screen is told to onShown (an IntersectionObserver): only theirs need new tails.
  */
 export class BoardView {
   private readonly rollup = el('div', 'rollups');
   private readonly grid = el('div', 'board');
   private readonly built = new Map<string, BuiltCard>();
   private readonly empty = el('p', 'empty', 'No agents yet. Start one with: corral pane spawn --name NAME -- claude');
+  /** A tail's text of ten cells, never shown: how wide a cell is, so tails are cut to their card. */
+  private readonly cellProbe = el('span', '', '0123456789');
   private drawnOrder: readonly string[] | null = null;
+  private layout: CardLayout | null = null;
+  /** The cells a card's tail shows across (cutLine). */
+  private tailColumns = 80;
   private readonly onScreen = new Set<string>();
   private readonly observer = new IntersectionObserver((entries) => this.seen(entries));
+  private readonly resizes = new ResizeObserver(() => this.resized());
   /** Told the ids of the cards on screen whenever they change. */
   onShown: (ids: string[]) => void = () => {};
 
   constructor() {
     this.grid.id = 'board';
+    this.grid.style.setProperty('--card-height', `${CARD_HEIGHT}px`);
+    this.resizes.observe(this.grid);
   }
 
   attach(root: HTMLElement): void {
     if (this.grid.parentElement === root) return;
-    root.replaceChildren(this.rollup, this.grid);
+    root.replaceChildren(this.rollup, el('pre', 'card-tail cell-probe', '', this.cellProbe), this.grid);
     // Observed again: back from an agent's page, the cards on screen are told anew.
     for (const { node } of this.built.values()) {
       this.observer.unobserve(node);
@@ -195,6 +208,7 @@ export class BoardView {
   }
 
   render(model: BoardModel, now = Date.now()): void {
+    if (this.layout === null && this.grid.isConnected) this.measure();
     const order = model.order();
     const reordered = order !== this.drawnOrder;
     this.drawnOrder = order;
@@ -222,7 +236,7 @@ export class BoardView {
     const label = age(entry.info.stateSince, now);
     const built = this.built.get(id);
     if (built === undefined) {
-      const next = build(entry, label);
+      const next = build(entry, label, this.tailColumns);
       this.observer.observe(next.node);
       this.built.set(id, next);
       return;
@@ -230,15 +244,15 @@ export class BoardView {
     if (built.card.info !== entry.info || built.card.inbox !== entry.inbox) {
       // A card read again often shows what it did (its state told already, from the event): nothing is drawn then.
       const looks = looksOf(entry);
-      if (JSON.stringify(looks) !== built.looks) return void this.built.set(id, fill(built.node, entry, looks, label));
+      if (JSON.stringify(looks) !== built.looks) return void this.built.set(id, fill(built.node, entry, looks, label, this.tailColumns, built.transform));
     }
-    if (built.card.tail !== entry.tail) showTail(built, entry.tail);
+    if (built.card.tail !== entry.tail) showTail(built, entry.tail, this.tailColumns);
     if (built.age !== label) built.badge.textContent = badgeText(entry, label);
     built.card = entry;
     built.age = label;
   }
 
-  /** Puts the nodes in the model's order, moving only what is out of place, and drops removed cards. */
+  /** Puts the nodes in the model's order, moving only what is out of place, drops removed cards, and slots them. */
   private place(order: readonly string[]): void {
     const live = new Set(order);
     for (const [id, built] of this.built) {
@@ -248,12 +262,50 @@ export class BoardView {
       this.built.delete(id);
       if (this.onScreen.delete(id)) this.onShown([...this.onScreen]);
     }
-    if (order.length === 0) return void this.grid.replaceChildren(this.empty);
+    if (order.length === 0) {
+      this.grid.style.height = '';
+      return void this.grid.replaceChildren(this.empty);
+    }
     this.empty.remove();
     order.forEach((id, index) => {
       const node = this.built.get(id)!.node;
       if (this.grid.children[index] !== node) this.grid.insertBefore(node, this.grid.children[index] ?? null);
     });
+    this.position(order);
+  }
+
+  /** Writes each card's slot where it changed, and the board's height. */
+  private position(order: readonly string[]): void {
+    const layout = this.layout;
+    if (layout === null || order.length === 0) return;
+    order.forEach((id, index) => {
+      const built = this.built.get(id)!;
+      const transform = slotTransform(index, layout);
+      if (built.transform === transform) return;
+      built.transform = transform;
+      built.node.style.transform = transform;
+    });
+    this.grid.style.height = `${boardHeight(order.length, layout)}px`;
+  }
+
+  /** The board's width changed: new columns, the cards in their new slots, tails cut anew. */
+  private resized(): void {
+    if (!this.grid.isConnected) return;
+    const before = this.layout;
+    const columns = this.tailColumns;
+    this.measure();
+    const layout = this.layout!;
+    if (this.tailColumns !== columns) for (const built of this.built.values()) showTail(built, built.card.tail, this.tailColumns);
+    if (before?.columns === layout.columns && before.cardWidth === layout.cardWidth) return;
+    if (this.drawnOrder !== null) this.position(this.drawnOrder);
+  }
+
+  private measure(): void {
+    const layout = cardLayout(this.grid.clientWidth);
+    this.layout = layout;
+    this.grid.style.setProperty('--card-width', `${layout.cardWidth}px`);
+    const cell = this.cellProbe.getBoundingClientRect().width / 10;
+    if (cell > 0) this.tailColumns = Math.max(1, Math.floor(tailWidth(layout.cardWidth) / cell));
   }
 
   private seen(entries: IntersectionObserverEntry[]): void {

@@ -9,7 +9,7 @@ import { BoardModel, BoardView } from './board-view.ts';
 import { HostsView } from './hosts-view.ts';
 import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
-import { ageChangesIn } from './format.ts';
+import { ageChangesIn, nextTick } from './format.ts';
 import { PageRpc } from './rpc.ts';
 
 const rpc = new PageRpc();
@@ -145,8 +145,16 @@ window.addEventListener('hashchange', route);
 let ageTimer: ReturnType<typeof setTimeout> | null = null;
 
 /**
+ * Where in each second this page's age labels move on: chosen at random, so that ten pages open on
+ * one machine do not all draw at the same instant (bench/web.ts).
+ */
+const AGE_PHASE_MS = Math.floor(Math.random() * 1000);
+
+/**
  * Ages on the board move on by themselves: the board is drawn again when a label on screen (a card's,
- * a host's away) changes, at its own unit, not every second on every page (bench/probes/web-trial-frames.ts).
+ * a host's away) changes, at its own unit, not every second on every page (bench/probes/web-trial-frames.ts),
+ * and on this page's tick of the second, so that the labels of a hundred cards move on in one draw,
+ * not in one each.
  */
 function ageTick(): void {
   if (ageTimer !== null) clearTimeout(ageTimer);
@@ -159,7 +167,7 @@ function ageTick(): void {
     ageTimer = null;
     if (agentView === null) draw();
     else ageTick();
-  }, next + 5);
+  }, next + nextTick(1000, AGE_PHASE_MS, now + next));
 }
 void navigator.serviceWorker?.register('/sw.js').catch(() => {});
 // For tests and people in the console: the page's models, read-only.

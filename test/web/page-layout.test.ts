@@ -1,0 +1,51 @@
+// The board page's pure parts: where cards go (src/web/page/card-slots.ts), how a tail line is cut
+// to its card and when age labels move on (src/web/page/format.ts).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { CARD_GAP, CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth } from '../../src/web/page/card-slots.ts';
+import { cutLine, nextTick } from '../../src/web/page/format.ts';
+
+describe('the board page places cards in slots of one size', () => {
+  it('fits as many columns of at least 300 px as the width holds, and one on a phone', () => {
+    assert.deepEqual(cardLayout(1248), { columns: 4, cardWidth: 303 });
+    assert.deepEqual(cardLayout(370), { columns: 1, cardWidth: 370 });
+    assert.deepEqual(cardLayout(100), { columns: 1, cardWidth: 100 });
+    assert.equal(cardLayout(611).columns, 1);
+    assert.equal(cardLayout(612).columns, 2);
+  });
+
+  it('puts a card by its index, row by row, and sizes the board to its rows', () => {
+    const layout = cardLayout(1248);
+    assert.equal(slotTransform(0, layout), 'translate(0px, 0px)');
+    assert.equal(slotTransform(5, layout), `translate(${303 + CARD_GAP}px, ${CARD_HEIGHT + CARD_GAP}px)`);
+    assert.equal(boardHeight(0, layout), 0);
+    assert.equal(boardHeight(4, layout), CARD_HEIGHT);
+    assert.equal(boardHeight(5, layout), 2 * CARD_HEIGHT + CARD_GAP);
+    assert.ok(tailWidth(303) < 303);
+  });
+});
+
+describe("a tail line is cut to its card's width", () => {
+  it('keeps a line that fits and ends a longer one in an ellipsis within the width', () => {
+    assert.equal(cutLine('hello', 5), 'hello');
+    assert.equal(cutLine('hello world', 8), 'hello w…');
+    assert.equal(cutLine('', 3), '');
+  });
+
+  it('counts wide characters as two cells and never splits a surrogate pair', () => {
+    assert.equal(cutLine('日本語です', 6), '日本…');
+    assert.equal(cutLine('日本語', 6), '日本語');
+    assert.equal(cutLine('a🙂🙂b', 4), 'a🙂…');
+    assert.equal(cutLine('a🙂🙂b', 3), 'a…');
+    assert.equal(cutLine('⎿ done', 80), '⎿ done');
+  });
+});
+
+describe('age labels move on at their page tick', () => {
+  it('waits until the next multiple of the tick past the phase', () => {
+    assert.equal(nextTick(1000, 250, 10_000), 250);
+    assert.equal(nextTick(1000, 250, 10_250), 1000);
+    assert.equal(nextTick(1000, 250, 10_300), 950);
+    assert.equal(nextTick(1000, 900, 10_000), 900);
+  });
+});
