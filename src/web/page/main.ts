@@ -19,7 +19,7 @@ const hostsView = new HostsView();
 const watch = new CardWatch(rpc);
 boardView.onShown = (ids) => {
   watch.show(ids);
-  // A card come on screen may carry an old age label (see ageTick).
+  // A card come on screen may carry an old age label (see pageTick).
   draw();
 };
 const app = document.getElementById('app')!;
@@ -27,6 +27,8 @@ const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
 const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement);
 let agentView: AgentView | null = null;
+/** Tails a round brought (board.tails), drawn on the page's next tick (pageTick). */
+const pendingTails = new Map<string, string[]>();
 let drawQueued = false;
 /** The inbox item last acknowledged by looking at its agent (`ID#ITEM`: with --fleet each host numbers its own): asked once. */
 let acknowledged: string | null = null;
@@ -47,7 +49,7 @@ function draw(): void {
     if (agentView === null) {
       boardView.attach(app);
       boardView.render(model);
-      ageTick();
+      pageTick();
       // With --fleet: a line per host above the board.
       if (hostsView.hosts.length > 0) {
         if (app.firstChild !== hostsView.root) app.prepend(hostsView.root);
@@ -95,6 +97,7 @@ function route(): void {
 }
 
 rpc.on('board.reset', ({ cards, hosts }: { cards: BoardCard[]; hosts: WebHost[] }) => {
+  pendingTails.clear();
   model.reset(cards);
   hostsView.hosts = hosts;
   // The daemon (with --fleet, the host) of a terminal that ended with it is back: its board is whole again.
@@ -106,12 +109,14 @@ rpc.on('board.hosts', ({ hosts }: { hosts: WebHost[] }) => {
   draw();
 });
 rpc.on('board.card', (card: BoardCard) => {
+  // The card comes with its tail, newer than one a tails round brought before it.
+  pendingTails.delete(card.info.id);
   model.set(card);
   draw();
 });
 rpc.on('board.tails', ({ tails }: { tails: { id: string; tail: string[] }[] }) => {
-  for (const { id, tail } of tails) model.setTail(id, tail);
-  draw();
+  for (const { id, tail } of tails) pendingTails.set(id, tail);
+  pageTick();
 });
 rpc.on('board.removed', ({ id }: { id: string }) => {
   model.delete(id);
@@ -134,6 +139,7 @@ rpc.onStatus = (connected) => {
   if (!connected) return;
   watch.reconnected();
   void rpc.call<{ cards: BoardCard[]; hosts: WebHost[] }>('board.get').then(({ cards, hosts }) => {
+    pendingTails.clear();
     model.reset(cards);
     hostsView.hosts = hosts;
     draw();
@@ -142,32 +148,35 @@ rpc.onStatus = (connected) => {
 };
 
 window.addEventListener('hashchange', route);
-let ageTimer: ReturnType<typeof setTimeout> | null = null;
+let tickTimer: ReturnType<typeof setTimeout> | null = null;
 
 /**
- * Where in each second this page's age labels move on: chosen at random, so that ten pages open on
- * one machine do not all draw at the same instant (bench/web.ts).
+ * Where in each second this page draws what is due (pageTick): chosen at random, so that ten pages
+ * open on one machine do not all draw at the same instant (bench/web.ts).
  */
-const AGE_PHASE_MS = Math.floor(Math.random() * 1000);
+const TICK_PHASE_MS = Math.floor(Math.random() * 1000);
 
 /**
- * Ages on the board move on by themselves: the board is drawn again when a label on screen (a card's,
- * a host's away) changes, at its own unit, not every second on every page (bench/probes/web-trial-frames.ts),
- * and on this page's tick of the second, so that the labels of a hundred cards move on in one draw,
- * not in one each.
+ * Ages on the board move on by themselves, and working agents' tails come in rounds (board.tails,
+ * every 2 s for every page at once): both are drawn on this page's tick, once a second at its own
+ * phase, and only when something is due: an age label on screen (a card's, a host's away) that
+ * changes at its own unit, or tails that came in. A hundred cards' labels then move on in one draw,
+ * not one each, and ten pages draw a round of tails one after another, not all at once while a
+ * state change waits behind them (bench/probes/web-trial-frames.ts).
  */
-function ageTick(): void {
-  if (ageTimer !== null) clearTimeout(ageTimer);
+function pageTick(): void {
+  if (tickTimer !== null) clearTimeout(tickTimer);
   const now = Date.now();
   const hosts = hostsView.hosts.filter((host) => host.state !== 'connected').map((host) => ageChangesIn(host.since, now));
   // No card on screen: none to age until one comes on it (onShown draws).
-  const next = Math.min(boardView.nextAgeChange(now) ?? Infinity, ...hosts);
+  const next = pendingTails.size > 0 ? 0 : Math.min(boardView.nextAgeChange(now) ?? Infinity, ...hosts);
   if (next === Infinity) return;
-  ageTimer = setTimeout(() => {
-    ageTimer = null;
-    if (agentView === null) draw();
-    else ageTick();
-  }, next + nextTick(1000, AGE_PHASE_MS, now + next));
+  tickTimer = setTimeout(() => {
+    tickTimer = null;
+    for (const [id, tail] of pendingTails) model.setTail(id, tail);
+    pendingTails.clear();
+    draw();
+  }, next + nextTick(1000, TICK_PHASE_MS, now + next));
 }
 void navigator.serviceWorker?.register('/sw.js').catch(() => {});
 // For tests and people in the console: the page's models, read-only.
