@@ -1,7 +1,8 @@
 // `corral web` at scale: 100 panes (99 redrawing a working screen at 10 Hz, bench/lib/busy-agent.sh, and
 // one that blocks on demand) and 10 pages open in Debian's chromium. It measures:
 //  - a state change to the DOM: from the program drawing its permission form to the card showing
-//    blocked in each of the 10 pages (a MutationObserver in the page), median and p99;
+//    blocked in each of the 10 pages (a MutationObserver in the page), median and p99; and the part
+//    of it before the page: the form drawn to the card's message arriving at the page;
 //  - the web process's CPU share and resident memory meanwhile, and who used the CPU: the daemon (with
 //    its pty host), `corral web`, Chromium (every process of it; its renderers apart) and the busy agents, without pages
 //    and with them (the machine has 2 cores: what the pages cost lands on the daemon);
@@ -9,7 +10,9 @@
 //    against the same with the 10 pages open, in the same run.
 // Run: node --import tsx bench/web.ts   (CORRAL_BENCH_TRIALS, default 60; CORRAL_BENCH_BUSY, default 99;
 // CORRAL_BENCH_PAGES, default 10; CORRAL_BENCH_WARMUP, default 15; CORRAL_BENCH_GAP_MS, default 500).
-// Every end stamps with the wall clock of bench/lib/blocking-agent.ts.
+// Every end stamps with the wall clock of bench/lib/blocking-agent.ts. CORRAL_BENCH_DUMP=FILE writes
+// every trial's figures there as JSON.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { EVENTS_SUBSCRIBE } from '../src/protocol/methods/events.ts';
@@ -87,6 +90,28 @@ async function seenBlocked(page: Page, after: number): Promise<number | null> {
   );
 }
 
+/**
+ * Before a page loads: record when a message telling a card blocked arrives on its socket (only the
+ * bench's pane blocks), by wall-clock time, ahead of the page's own handler.
+ */
+const RECORD_ARRIVALS = `{
+  const Native = WebSocket;
+  window.benchArrived = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (typeof event.data === 'string' && event.data.includes('"method":"board.card"') && event.data.includes('"state":"blocked"')) window.benchArrived.push(performance.timeOrigin + performance.now());
+      });
+    }
+  };
+}`;
+
+/** When a message telling the card blocked first arrived at or after `after`. */
+async function arrivedBlocked(page: Page, after: number): Promise<number | null> {
+  return page.evaluate((since) => ((window as any).benchArrived as number[]).find((at) => at >= since) ?? null, after);
+}
+
 type CpuGroups = Record<'daemon' | 'web' | 'renderers' | 'chromium' | 'agents', number[]>;
 
 /** CPU seconds so far of each group of processes; a process that went away counts 0. */
@@ -118,10 +143,11 @@ const stampFile = join(dir, 'stamps');
 const next = eventWaiter(client, clockNow('wall'));
 
 /** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */
-async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] }> {
+async function trial(pages: Page[]): Promise<{ attention: number; dom: number[]; arrival: number[] }> {
   const arrived = await next(isBlockedAttention, () => client.call(PANE_SEND, { target: 'bench', text: 'b' }));
   const stamp = lastStamp(stampFile);
   const dom: number[] = [];
+  const arrival: number[] = [];
   for (const page of pages) {
     const at = await seenBlocked(page, stamp);
     if (at === null) {
@@ -129,13 +155,14 @@ async function trial(pages: Page[]): Promise<{ attention: number; dom: number[] 
       throw new Error(`a page never showed the card blocked (form drawn at ${stamp}; the card's last states: ${JSON.stringify(seen)})`);
     }
     dom.push(at - stamp);
+    arrival.push(((await arrivedBlocked(page, stamp)) ?? at) - stamp);
   }
   await next(isBackToIdle, () => client.call(PANE_SEND, { target: 'bench', text: 'i' }));
   // Every page shows the card idle again before the next form: the board shows the latest state, so a
   // form drawn before a page heard of the idle one would leave its card blocked throughout.
   for (const page of pages) await seenNotBlocked(page);
   await sleep(GAP_MS);
-  return { attention: arrived - stamp, dom };
+  return { attention: arrived - stamp, dom, arrival };
 }
 
 try {
@@ -164,13 +191,15 @@ try {
   const cpuWithoutPages = cpuShares(idleCpuBefore, cpuByGroup(idleGroups), (performance.now() - idleStarted) / 1000);
 
   const pages: Page[] = [];
-  for (let i = 0; i < PAGES; i += 1) pages.push(await openBoard(browser, web.url, BUSY + 1));
+  for (let i = 0; i < PAGES; i += 1) pages.push(await openBoard(browser, web.url, BUSY + 1, (page) => page.addInitScript({ content: RECORD_ARRIVALS })));
   const { id } = await client.call(PANE_GET, { target: 'bench' });
   for (const page of pages) await watchCard(page, id);
   await sleep(2000);
   for (let i = 0; i < WARMUP; i += 1) await trial(pages);
   const withPages: number[] = [];
   const dom: number[] = [];
+  const arrivals: number[] = [];
+  const trials: { attention: number; dom: number[]; arrival: number[] }[] = [];
   const pageGroups = groups();
   const pageCpuBefore = cpuByGroup(pageGroups);
   const started = performance.now();
@@ -178,6 +207,8 @@ try {
     const result = await trial(pages);
     withPages.push(result.attention);
     dom.push(...result.dom);
+    arrivals.push(...result.arrival);
+    trials.push(result);
   }
   const cpuWithPages = cpuShares(pageCpuBefore, cpuByGroup(pageGroups), (performance.now() - started) / 1000);
   const webCpu = cpuWithPages.web;
@@ -185,12 +216,15 @@ try {
   const attentionWithout = summary(without);
   const attentionWith = summary(withPages);
   const domSummary = summary(dom);
+  const arrivalSummary = summary(arrivals);
+  if (process.env.CORRAL_BENCH_DUMP) writeFileSync(process.env.CORRAL_BENCH_DUMP, JSON.stringify({ without, trials }));
   const result = {
     bench: 'web',
     panes: BUSY + 1,
     pages: PAGES,
     trials: TRIALS,
     stateChangeToDom: domSummary,
+    stateChangeToPage: arrivalSummary,
     attentionWithoutPages: attentionWithout,
     attentionWithPages: attentionWith,
     attentionMedianRatio: Number((attentionWith.medianMs / attentionWithout.medianMs).toFixed(2)),
@@ -201,7 +235,8 @@ try {
   };
   console.log(JSON.stringify(result));
   console.log(
-    `${BUSY + 1} panes, ${PAGES} pages: state change to the DOM median ${domSummary.medianMs} ms, p99 ${domSummary.p99Ms} ms (goal: p99 at most 100 ms); ` +
+    `${BUSY + 1} panes, ${PAGES} pages: state change to the DOM median ${domSummary.medianMs} ms, p99 ${domSummary.p99Ms} ms (goal: p99 at most 100 ms; ` +
+      `its message at the page median ${arrivalSummary.medianMs} ms, p99 ${arrivalSummary.p99Ms} ms); ` +
       `attention latency median ${attentionWithout.medianMs} ms without pages, ${attentionWith.medianMs} ms with them (${result.attentionMedianRatio}x; goal: at most 1.1x); ` +
       `corral web used ${(webCpu * 100).toFixed(1)}% of a core and ${webRssMiB} MiB; ` +
       `share of a core without pages / with them: daemon ${cpuWithoutPages.daemon} / ${cpuWithPages.daemon}, web ${cpuWithoutPages.web} / ${cpuWithPages.web}, ` +

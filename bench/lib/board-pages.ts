@@ -52,9 +52,9 @@ export function launchBenchChromium(): Promise<Browser> {
  * A desktop-sized page of `corral web`'s board in a context of its own, returned once it shows at
  * least `cards` cards; `prepare` runs before it loads (to listen to its socket).
  */
-export async function openBoard(browser: Browser, url: string, cards: number, prepare?: (page: Page) => void): Promise<Page> {
+export async function openBoard(browser: Browser, url: string, cards: number, prepare?: (page: Page) => unknown): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  prepare?.(page);
+  await prepare?.(page); // a promise (an init script) is awaited before the page loads
   await page.goto(url);
   await page.waitForFunction((count) => document.querySelectorAll('#board .card').length >= count, cards, { timeout: 60_000 });
   return page;

@@ -169,14 +169,36 @@ function pageTick(): void {
   const now = Date.now();
   const hosts = hostsView.hosts.filter((host) => host.state !== 'connected').map((host) => ageChangesIn(host.since, now));
   // No card on screen: none to age until one comes on it (onShown draws).
-  const next = pendingTails.size > 0 ? 0 : Math.min(boardView.nextAgeChange(now) ?? Infinity, ...hosts);
+  const next = pendingTails.size > 0 && !drawingTails ? 0 : Math.min(boardView.nextAgeChange(now) ?? Infinity, ...hosts);
   if (next === Infinity) return;
   tickTimer = setTimeout(() => {
     tickTimer = null;
-    for (const [id, tail] of pendingTails) model.setTail(id, tail);
-    pendingTails.clear();
-    draw();
+    drawTails();
   }, next + nextTick(1000, TICK_PHASE_MS, now + next));
+}
+
+/** Cards whose new tails are drawn in one frame (drawTails). */
+const TAILS_PER_FRAME = 4;
+/** Whether drawTails goes on in the next frame: tails that come meanwhile join it. */
+let drawingTails = false;
+
+/**
+ * Draws the tails that came in a few cards a frame, each few in a task of its own: a new state that
+ * arrives meanwhile is drawn after the frame at hand, not after the whole round. Laying out a round
+ * of a page's tails at once took a renderer 50 to 190 ms on this machine (its glyphs no font had were
+ * looked up on each layout), and a state change behind it waited as long (bench/web.ts).
+ */
+function drawTails(): void {
+  let count = 0;
+  for (const [id, tail] of pendingTails) {
+    pendingTails.delete(id);
+    model.setTail(id, tail);
+    if (++count === TAILS_PER_FRAME) break;
+  }
+  drawingTails = pendingTails.size > 0;
+  draw();
+  // After this frame's draw (its callback was asked for first), in a task of its own.
+  if (drawingTails) requestAnimationFrame(() => setTimeout(drawTails));
 }
 void navigator.serviceWorker?.register('/sw.js').catch(() => {});
 // For tests and people in the console: the page's models, read-only.
