@@ -57,13 +57,16 @@ export async function runWebServer(options: WebOptions): Promise<void> {
     if (code === 'EADDRINUSE') throw new WebStartError(`port ${options.port} on ${options.address} is taken (is another corral web running?); pass --port`);
     throw error;
   }
-  options.log(`serving ${server.pageCount} pages on ${options.address}:${server.port} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
-  if (tls) options.print(`certificate SHA-256 fingerprint: ${tls.fingerprint}`);
-  options.print(`open ${server.url}`);
-  await new Promise<void>((resolve) => {
+  // Listened for before the URL is printed: a script that reads the URL and then stops it (Ctrl-C) finds
+  // the handler there, and the server closes cleanly instead of dying by the signal.
+  const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  options.log(`serving ${server.pageCount} pages on ${options.address}:${server.port} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
+  if (tls) options.print(`certificate SHA-256 fingerprint: ${tls.fingerprint}`);
+  options.print(`open ${server.url}`);
+  await stopped;
   await server.close();
 }
 
