@@ -142,8 +142,15 @@ const program = writeBlockingAgent(dir, 'wall');
 const stampFile = join(dir, 'stamps');
 const next = eventWaiter(client, clockNow('wall'));
 
+/** What a trial measured, in ms from the form drawn: the attention event, and per page the card's message and its DOM. */
+interface Trial {
+  attention: number;
+  dom: number[];
+  arrival: number[];
+}
+
 /** One trial: the form drawn, its attention event (and its cards, with pages), back to idle. */
-async function trial(pages: Page[]): Promise<{ attention: number; dom: number[]; arrival: number[] }> {
+async function trial(pages: Page[]): Promise<Trial> {
   const arrived = await next(isBlockedAttention, () => client.call(PANE_SEND, { target: 'bench', text: 'b' }));
   const stamp = lastStamp(stampFile);
   const dom: number[] = [];
@@ -196,27 +203,18 @@ try {
   for (const page of pages) await watchCard(page, id);
   await sleep(2000);
   for (let i = 0; i < WARMUP; i += 1) await trial(pages);
-  const withPages: number[] = [];
-  const dom: number[] = [];
-  const arrivals: number[] = [];
-  const trials: { attention: number; dom: number[]; arrival: number[] }[] = [];
+  const trials: Trial[] = [];
   const pageGroups = groups();
   const pageCpuBefore = cpuByGroup(pageGroups);
   const started = performance.now();
-  for (let i = 0; i < TRIALS; i += 1) {
-    const result = await trial(pages);
-    withPages.push(result.attention);
-    dom.push(...result.dom);
-    arrivals.push(...result.arrival);
-    trials.push(result);
-  }
+  for (let i = 0; i < TRIALS; i += 1) trials.push(await trial(pages));
   const cpuWithPages = cpuShares(pageCpuBefore, cpuByGroup(pageGroups), (performance.now() - started) / 1000);
   const webCpu = cpuWithPages.web;
   const webRssMiB = Number((rssKiB(web.child.pid!) / 1024).toFixed(1));
   const attentionWithout = summary(without);
-  const attentionWith = summary(withPages);
-  const domSummary = summary(dom);
-  const arrivalSummary = summary(arrivals);
+  const attentionWith = summary(trials.map((result) => result.attention));
+  const domSummary = summary(trials.flatMap((result) => result.dom));
+  const arrivalSummary = summary(trials.flatMap((result) => result.arrival));
   if (process.env.CORRAL_BENCH_DUMP) writeFileSync(process.env.CORRAL_BENCH_DUMP, JSON.stringify({ without, trials }));
   const result = {
     bench: 'web',

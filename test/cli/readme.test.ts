@@ -19,33 +19,22 @@ function shellBlock(heading: string): string[] {
   return block[1]!.split('\n').filter((line) => line.trim() !== '');
 }
 
-/** Runs one README line with sh, as a person pastes it into a shell whose PATH the first command set. */
-function shell(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs one README line with sh, as a person pastes it into a shell whose PATH the first command set.
+ * A line that serves until stopped (`corral web`) is stopped as a person does, with Ctrl-C, once its
+ * output matches `stopAt`.
+ */
+function shell(line: string, env: NodeJS.ProcessEnv, cwd: string, stopAt?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', line], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/**
- * Runs the tour's long-lived `corral web` until it printed its URL, then stops it as a person does
- * (Ctrl-C). On port 0: the README's fixed port may be held by a person's own `corral web` or another test.
- */
-function serveUntilUrl(line: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; url: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', `exec ${line.replace(/#.*$/, '').trim()} --port 0`], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => {
       stdout += text;
-      if (/https?:\/\/\S+#token=\S+/.test(stdout)) child.kill('SIGINT');
+      if (stopAt?.test(stdout)) child.kill('SIGINT');
     });
     child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.once('close', (code) => resolve({ code, url: /https?:\/\/\S+/.exec(stdout)?.[0] ?? '', stderr }));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
@@ -78,8 +67,9 @@ describe('the README, as a new user follows it', () => {
     assert.match(tour.at(-1)!, /^corral web\b/, 'the tour ends with corral web');
     for (const line of tour) {
       if (line.startsWith('corral web')) {
-        const served = await serveUntilUrl(line, env, session.daemon.dir);
-        assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/, served.stderr);
+        // On port 0: the README's fixed port may be held by a person's own `corral web` or another test.
+        const served = await shell(`exec ${line.replace(/#.*$/, '').trim()} --port 0`, env, session.daemon.dir, /https?:\/\/\S+#token=\S+/);
+        assert.match(/https?:\/\/\S+/.exec(served.stdout)?.[0] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/, served.stderr);
         assert.equal(served.code, 0, `${line}\n${served.stderr}`);
         // Its stderr is its log: a line of what it serves, never an error.
         assert.doesNotMatch(served.stderr, /error|fail|refus/i, line);

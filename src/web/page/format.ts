@@ -79,8 +79,8 @@ function isWide(code: number): boolean {
 
 /**
  * Milliseconds until this page's next tick of `ms`: ticks fall at `phase` past each multiple of `ms`,
- * so the labels of every card on screen move on together, once per tick, and pages given different
- * phases do not all draw at the same instant.
+ * so what is due on a page (its age labels, a round of tails) is drawn together, once per tick, and
+ * pages given different phases do not all draw at the same instant.
  */
 export function nextTick(ms: number, phase: number, now = Date.now()): number {
   return ms - ((((now - phase) % ms) + ms) % ms);
