@@ -54,7 +54,8 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
   const blockAndWaitItem = async (id: string) => {
     await call('pane.send', { target: id, text: 'perm', keys: ['Enter'] });
     let item: any;
-    await waitFor(async () => (item = (await call('inbox.list', {})).items.find((entry: any) => entry.pane.id === id)) !== undefined, { what: `${id} in the inbox`, timeoutMs: 20_000 });
+    // The blocked one: a declined prompt leaves the agent done, whose item may be listed before it.
+    await waitFor(async () => (item = (await call('inbox.list', {})).items.find((entry: any) => entry.pane.id === id && entry.state === 'blocked')) !== undefined, { what: `${id} blocked in the inbox`, timeoutMs: 20_000 });
     return item;
   };
   const signedIn = async (): Promise<Page> => {
