@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { DaemonConnection } from '../../src/cli/with-daemon.ts';
@@ -26,7 +26,7 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
   };
   /**
    * Blocked, with the dialog drawn to its last line (its footer's last choice): a dialog that reaches the
-   * screen in pieces reads as a growing prompt, each with its own id, until the whole of it is there.
+   * screen in pieces reads as a growing prompt, its id kept, until the whole of it is there.
    */
   const blockedOn = (id: string, what: string, last = 'explain') =>
     agentUntil(id, (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === last), what);
@@ -100,6 +100,33 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     assert.equal((await callError('agent.answer', { target: id, promptId: first.id, choice: 'yes' })).data.code, 'prompt_changed');
     await settle(id, keys, 'z');
     assert.deepEqual(keys().slice(typedBefore), ['z']);
+    subscriber.dispose();
+    await call('pane.kill', { target: id });
+  });
+
+  it('keeps the id of a dialog that reaches the screen in pieces, tells subscribers of the rest, and takes an answer to it', async () => {
+    const rest = join(session.daemon.dir, 'dialog-rest');
+    const log = join(session.daemon.dir, `keys-${(logs += 1)}.log`);
+    const id = await session.fakeAgent(300, { env: { FAKE_DIALOG_REST: rest, FAKE_KEYLOG: log } });
+    const subscriber = await DaemonConnection.connect(session.daemon.socket);
+    const events: CorralEvent[] = [];
+    subscriber.onNotification(EVENT, (event) => events.push(event as CorralEvent));
+    await subscriber.call(EVENTS_SUBSCRIBE, { filter: `pane:${id}` });
+    await call('agent.prompt', { target: id, text: 'perm' });
+    // The form without its footer: its two numbered choices, not yet the footer's keys.
+    const piece = (await agentUntil(id, (i) => i.state === 'blocked' && i.prompt?.choices.length === 2, 'the form without its footer')).prompt;
+    writeFileSync(rest, '');
+    const whole = (await blockedOn(id, 'the rest of the form')).prompt;
+    assert.equal(whole.id, piece.id, 'the same dialog, drawn further');
+    assert.deepEqual(whole.choices.slice(0, 2), piece.choices);
+    assert.deepEqual(whole.choices.map((c: any) => c.id).slice(2), ['amend', 'explain']);
+    const told = () => events.find((e) => e.kind === 'agent.promptChanged' && (e.data as any).prompt.choices.length === 4);
+    await waitFor(() => told() !== undefined, { what: 'agent.promptChanged with the whole form' });
+    assert.deepEqual((told()!.data as any).prompt, whole);
+    // An answer to the id first read lands: it is the dialog on the screen.
+    const answered = await call('agent.answer', { target: id, promptId: piece.id, choice: 'yes' });
+    assert.notEqual(answered.state, 'blocked');
+    assert.ok(readFileSync(log, 'utf8').includes('"1"'), 'its key typed');
     subscriber.dispose();
     await call('pane.kill', { target: id });
   });

@@ -1,7 +1,7 @@
 // `corral web` in a real browser: Debian's chromium driven by playwright-core, against a real daemon
 // with scripted fake agents (test/fixtures/agents/fake-claude.mjs).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,13 +154,19 @@ describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CH
   });
 
   it("answers the question with its choice's button, and the agent goes back to working", async () => {
-    const agent = await session.fakeAgent(60_000, { name: 'asker' });
+    // The form reaches the screen in two pieces (the fake's FAKE_DIALOG_REST): the page shows it growing.
+    const rest = join(session.daemon.dir, 'asker-dialog-rest');
+    const agent = await session.fakeAgent(60_000, { name: 'asker', env: { FAKE_DIALOG_REST: rest } });
     await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
-    const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length > 0, 'the permission prompt', 15_000);
+    const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length === 2, 'the permission prompt without its footer', 15_000);
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await signedIn(context, web);
     await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
     await page.waitForSelector(`.prompt[data-prompt-id="${blocked.prompt.id}"] .choice`);
+    assert.equal(await page.locator('.prompt .choice').count(), 2);
+    writeFileSync(rest, '');
+    // The same prompt, drawn further: its id kept, its footer's choices added.
+    await page.waitForSelector(`.prompt[data-prompt-id="${blocked.prompt.id}"] .choice[data-choice="explain"]`, { timeout: 15_000 });
     assert.match((await page.textContent('.prompt-text')) ?? '', /rm -rf \/tmp\/fake-agent-scratch/);
     const yes = blocked.prompt.choices.find((choice: { label: string }) => /^Yes/.test(choice.label));
     await page.screenshot({ path: `${SHOTS}web-phone-blocked.png` });

@@ -308,13 +308,13 @@ export class PaneAgent implements Disposable {
 
   /** Publishes changes with the prompt read first, so a change to blocked carries its prompt in the same event. */
   private apply(changes: ChangeRecord[], input?: DetectInput): void {
-    const newPrompt = this.notePrompt(input);
+    const promptChanged = this.notePrompt(input);
     if (changes.length > 0) this.deps.publish(this.pane, changes);
-    else if (newPrompt) this.deps.promptChanged?.(this.pane);
+    else if (promptChanged) this.deps.promptChanged?.(this.pane);
     this.armDeadline();
   }
 
-  /** Reads the prompt while the agent is blocked; returns whether it is a new instance. */
+  /** Reads the prompt while the agent is blocked; returns whether it changed (a new instance, or the same dialog drawn further). */
   private notePrompt(input: DetectInput | undefined): boolean {
     const view = this.arbiter.view();
     if (view.state !== 'blocked') {
@@ -333,7 +333,7 @@ export class PaneAgent implements Disposable {
     if (this.prompts.current !== null && from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
     this.promptReadFrom = { lines: screen.lines, hint };
     try {
-      return this.prompts.update(this.readPrompt(view.agent, screen));
+      return this.prompts.update(this.readPrompt(view.agent, screen)) !== 'same';
     } catch (error) {
       this.pane.warnings.error({ err: error, agent: view.agent }, 'reading the prompt failed');
       return false;

@@ -78,7 +78,7 @@ export const EVENT_DATA = {
   ),
   'agent.promptChanged': Type.Object(
     { agent: agentName, prompt: AgentPrompt, seq: Type.Number() },
-    { description: "The agent stays blocked and its prompt changed (a new dialog: a new id); seq is the last state change's." },
+    { description: "The agent stays blocked and its prompt changed: a new dialog (a new id), or the same one drawn further (its id kept); seq is the last state change's." },
   ),
   'metadata.changed': Type.Object({ metadata: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
   'workspace.stateChanged': Type.Object(

@@ -20,6 +20,7 @@ export class AgentView {
   private terminal: TerminalView | null = null;
   /** Output that came before terminal.open's reply (its redraw does): written once the terminal exists. */
   private early: { data: string; redraw: boolean }[] = [];
+  /** What the action area shows: the prompt drawn (its id, question and choices), '' the composer, null neither. */
   private shownPrompt: string | null = null;
   private info: AgentInfo | null = null;
   private where: { host?: string; stale?: boolean } = {};
@@ -120,8 +121,10 @@ export class AgentView {
     (this.head.firstChild as HTMLAnchorElement).href = '#/';
     const prompt = (info as AgentInfo & { prompt?: PagePrompt | null }).prompt ?? null;
     if (info.state === 'blocked' && prompt) {
-      if (this.shownPrompt === prompt.id) return;
-      this.shownPrompt = prompt.id;
+      // The same dialog drawn further keeps its id and shows more choices: redrawn for those too.
+      const shown = JSON.stringify([prompt.id, prompt.text, prompt.choices]);
+      if (this.shownPrompt === shown) return;
+      this.shownPrompt = shown;
       this.action.replaceChildren(renderPrompt(prompt, (body) => this.answer(prompt, body)));
     } else if (info.state === 'blocked') {
       this.shownPrompt = null;
