@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { textCells } from '../../src/base/cells.ts';
 import { agentInfo } from '../helpers/agent-info.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
 import type { AgentState } from '../../src/protocol/states.ts';
@@ -29,7 +30,8 @@ function fleet(): TopRows {
   return rows;
 }
 
-const visibleWidth = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
+/** The cells a line takes on a terminal: escapes take none, wide characters two. */
+const visibleWidth = (line: string) => textCells(line.replace(/\x1b\[[0-9;]*m/g, ''));
 
 test('rows sort by attention (blocked, done, working, idle, unknown), then longest in state', () => {
   assert.deepEqual(
@@ -85,6 +87,24 @@ test('colour: blocked red, working yellow, done bold green, idle dim, unknown gr
   assert.match(row('unknown'), /\x1b\[90munknown/);
   assert.match(lines[3]!, /^\x1b\[7m blocked +60s/);
   for (const line of lines) assert.ok(visibleWidth(line) <= 100);
+});
+
+test('wide characters take two cells: a row of names and titles in CJK or emoji fits the terminal, and the selection fills it', () => {
+  const rows = new TopRows();
+  rows.reset([
+    agent('w1:p1', 'working', 5_000, { name: '前端重构', title: 'ログインフォームを新しい検証ヘルパーに移行しています 🚀' }),
+    agent('w1:p2', 'idle', 60_000, { name: 'docs', title: 'README' }),
+  ]);
+  for (const cols of [60, 80, 120]) {
+    const lines = renderFrame(rows.sorted(), { cols, height: 30, now: NOW, selected: 0, color: true });
+    for (const line of lines) assert.ok(visibleWidth(line) <= cols, `wider than ${cols}: ${line}`);
+    const selected = lines.find((line) => line.includes('\x1b[7m'))!;
+    assert.equal(visibleWidth(selected), cols, 'the inverse bar spans the terminal');
+    // The name column is as wide as the name on the screen: the idle row's title starts where the working row's does.
+    const plain = renderFrame(rows.sorted(), { cols, height: 30, now: NOW, selected: -1, color: false });
+    const titleAt = (line: string) => textCells(line.slice(0, line.search(/ログ|README/)));
+    assert.equal(titleAt(plain.find((line) => line.includes('前端'))!), titleAt(plain.find((line) => line.includes('README'))!));
+  }
 });
 
 test('rows past the screen are cut, keeping the selection in view', () => {

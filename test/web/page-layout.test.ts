@@ -1,9 +1,9 @@
-// The board page's pure parts: where cards go (src/web/page/card-slots.ts), how a tail line is cut
-// to its card and when age labels move on (src/web/page/format.ts).
+// The board page's pure parts: where cards go (src/web/page/card-slots.ts) and when age labels move
+// on (src/web/page/format.ts). How a tail line is cut to its card: test/base/cells.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CARD_GAP, CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth } from '../../src/web/page/card-slots.ts';
-import { cutLine, nextTick } from '../../src/web/page/format.ts';
+import { nextTick } from '../../src/web/page/format.ts';
 
 describe('the board page places cards in slots of one size', () => {
   it('fits as many columns of at least 300 px as the width holds, and one on a phone', () => {
@@ -22,22 +22,6 @@ describe('the board page places cards in slots of one size', () => {
     assert.equal(boardHeight(4, layout), CARD_HEIGHT);
     assert.equal(boardHeight(5, layout), 2 * CARD_HEIGHT + CARD_GAP);
     assert.ok(tailWidth(303) < 303);
-  });
-});
-
-describe("a tail line is cut to its card's width", () => {
-  it('keeps a line that fits and ends a longer one in an ellipsis within the width', () => {
-    assert.equal(cutLine('hello', 5), 'hello');
-    assert.equal(cutLine('hello world', 8), 'hello w…');
-    assert.equal(cutLine('', 3), '');
-  });
-
-  it('counts wide characters as two cells and never splits a surrogate pair', () => {
-    assert.equal(cutLine('日本語です', 6), '日本…');
-    assert.equal(cutLine('日本語', 6), '日本語');
-    assert.equal(cutLine('a🙂🙂b', 4), 'a🙂…');
-    assert.equal(cutLine('a🙂🙂b', 3), 'a…');
-    assert.equal(cutLine('⎿ done', 80), '⎿ done');
   });
 });
 

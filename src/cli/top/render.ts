@@ -1,3 +1,4 @@
+import { fitToCells, textCells } from '../../base/cells.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { agentOf, titleOf, tokensOf } from '../display.ts';
 import type { AgentState } from '../../protocol/states.ts';
@@ -42,12 +43,9 @@ const TITLE_MIN = 10;
 /** Header lines above the rows and the key line below them. */
 const CHROME_LINES = 3;
 
-/** Cuts to width, marking the cut with an ellipsis; pads to width. */
+/** Cuts to `width` cells, marking the cut with an ellipsis; pads to width. Wide characters take two cells, as on the screen. */
 export function fit(text: string, width: number): string {
-  if (width <= 0) return '';
-  const chars = [...text.replace(/[\x00-\x1f\x7f]/g, ' ')];
-  if (chars.length <= width) return chars.join('').padEnd(width);
-  return `${chars.slice(0, width - 1).join('')}…`;
+  return fitToCells(text.replace(/[\x00-\x1f\x7f]/g, ' '), width);
 }
 
 /** Whole seconds at least: top's clock ticks once a second. */
@@ -64,7 +62,7 @@ export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number
   const workspaces = new Set(rows.map((row) => row.workspace));
   const spread = workspaces.size > 1 || (workspaces.size === 1 && !workspaces.has('w1'));
   return {
-    workspace: spread ? Math.min(WORKSPACE_MAX, Math.max(2, ...[...workspaces].map((w) => [...w].length))) : 0,
+    workspace: spread ? Math.min(WORKSPACE_MAX, Math.max(2, ...[...workspaces].map((w) => textCells(w)))) : 0,
     tokens: rows.some((row) => tokensOf(row) !== '') ? TOKENS_W : 0,
   };
 }
@@ -77,8 +75,8 @@ export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number
 export function columnWidths(cols: number, rows: readonly AgentInfo[]): { name: number; title: number } {
   const extra = optionalColumns(rows);
   const fixed = MARKER_W + STATE_W + AGE_W + AGENT_W + QUEUED_W + GAP * 5 + [extra.workspace, extra.tokens].reduce((sum, w) => sum + (w > 0 ? w + GAP : 0), 0);
-  const wanted = Math.max(4, ...rows.map((row) => [...labelOf(row)].length));
-  const titleWanted = Math.max(TITLE_MIN, ...rows.map((row) => [...titleOf(row)].length));
+  const wanted = Math.max(4, ...rows.map((row) => textCells(labelOf(row))));
+  const titleWanted = Math.max(TITLE_MIN, ...rows.map((row) => textCells(titleOf(row))));
   const room = Math.max(0, cols - fixed);
   if (room - wanted >= titleWanted) return { name: wanted, title: room - wanted };
   const first = Math.min(wanted, NAME_MAX);
@@ -168,7 +166,7 @@ export function rowLine(row: AgentInfo, layout: TableLayout, look: RowLook): str
   ]);
   const tail = `${' '.repeat(GAP)}${rest}`;
   if (!color) return `${selected ? '>' : needs ? '*' : ' '}${state}${tail}`.trimEnd();
-  if (selected) return `\x1b[7m${needs ? '*' : ' '}${state}${tail.padEnd(cols - MARKER_W - STATE_W)}\x1b[0m`;
+  if (selected) return `\x1b[7m${needs ? '*' : ' '}${state}${tail}${' '.repeat(Math.max(0, cols - MARKER_W - STATE_W - textCells(tail)))}\x1b[0m`;
   return `${needs ? paint(color, '1;31', '*') : ' '}${paint(color, look.stale ? SGR.unknown : SGR[row.state], state)}${tail}`.trimEnd();
 }
 

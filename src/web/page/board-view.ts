@@ -1,6 +1,7 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard } from '../wire.ts';
-import { ATTENTION_ORDER, age, ageChangesIn, cutLine, el, metadataLabels } from './format.ts';
+import { cutToCells } from '../../base/cells.ts';
+import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 
 /**
@@ -152,9 +153,14 @@ function badgeText({ info, stale }: BoardCard, label: string): string {
   return `${info.state} ${label}${stale ? ' (stale)' : ''}`;
 }
 
-/** Writes the tail's lines, each cut to the `columns` the card shows (cutLine). */
+/**
+ * Writes the tail's lines, each cut to the `columns` cells the card shows. Cut here rather than by
+ * CSS: the browser shapes a line whole however little of it shows, and glyphs its fonts lack (box
+ * drawing, CJK) sent it searching for fallbacks, most of a board's layout time
+ * (bench/probes/web-page-cost.ts). Wide characters take two cells, as on the screen.
+ */
 function showTail(built: BuiltCard, tail: string[], columns: number): void {
-  const text = tail.map((line) => cutLine(line, columns)).join('\n');
+  const text = tail.map((line) => cutToCells(line, columns)).join('\n');
   if (text === built.tailText) return;
   built.tailText = text;
   built.tail.textContent = text;
@@ -177,7 +183,7 @@ export class BoardView {
   private readonly cellProbe = el('span', '', '0123456789');
   private drawnOrder: readonly string[] | null = null;
   private layout: CardLayout | null = null;
-  /** The cells a card's tail shows across (cutLine). */
+  /** The cells a card's tail shows across (showTail). */
   private tailColumns = 80;
   private readonly onScreen = new Set<string>();
   private readonly observer = new IntersectionObserver((entries) => this.seen(entries));

@@ -43,41 +43,6 @@ export function metadataLabels(metadata: Record<string, unknown> | null): string
 }
 
 /**
- * A screen line cut to what a card's tail shows (`columns` cells), ending in an ellipsis when it was
- * longer. Cut here rather than by CSS: the browser shapes a line whole however little of it shows,
- * and glyphs its fonts lack (box drawing, CJK) sent it searching for fallbacks, most of a board's
- * layout time (bench/probes/web-page-cost.ts). Wide characters take two cells, as on the screen.
- */
-export function cutLine(line: string, columns: number): string {
-  let cells = 0;
-  let index = 0;
-  /** Where the text ends that leaves a cell for the ellipsis. */
-  let room = 0;
-  for (const char of line) {
-    cells += isWide(char.codePointAt(0)!) ? 2 : 1;
-    if (cells > columns) return `${line.slice(0, room)}…`;
-    index += char.length;
-    if (cells <= columns - 1) room = index;
-  }
-  return line;
-}
-
-/** East Asian wide and fullwidth characters: Hangul, CJK, fullwidth forms, emoji. */
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
-}
-
-/**
  * Milliseconds until this page's next tick of `ms`: ticks fall at `phase` past each multiple of `ms`,
  * so what is due on a page (its age labels, a round of tails) is drawn together, once per tick, and
  * pages given different phases do not all draw at the same instant.
