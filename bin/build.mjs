@@ -161,10 +161,14 @@ export async function buildClient() {
 export const WEB_BUNDLE = `${root}dist/web/app.js`;
 const WEB_SOURCES = `${sources}/web/page`;
 
-/** Whether the page bundle exists and no page source is newer. */
+/**
+ * Whether the page bundle exists and no source is newer: any of src/, as the page imports beyond its
+ * folder (src/base/cells.ts), and a rebuild costs about a second.
+ */
 export function webIsFresh() {
   try {
-    return statSync(WEB_BUNDLE).mtimeMs >= newest(WEB_SOURCES) && statSync(`${root}dist/web/app.css`).mtimeMs >= newest(WEB_SOURCES);
+    const sourcesAt = newest(sources);
+    return statSync(WEB_BUNDLE).mtimeMs >= sourcesAt && statSync(`${root}dist/web/app.css`).mtimeMs >= sourcesAt;
   } catch {
     return false;
   }

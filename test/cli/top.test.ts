@@ -59,8 +59,13 @@ function topInTmux(name: string, rows: number) {
   const server = `${name}-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-t', 'top');
-  const waitScreen = (pattern: RegExp, what: string) =>
-    waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs: 8000, what: `${what}; screen:\n${screen()}` });
+  const waitScreen = (pattern: RegExp, what: string) => {
+    // The screen as it was when the wait gave up, not as it began.
+    let last = '';
+    return waitFor(() => (pattern.test((last = screen())) ? last : ''), { timeoutMs: 8000, what }).catch((error: Error) => {
+      throw new Error(`${error.message}; screen:\n${last}`);
+    });
+  };
   const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
   tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', String(rows), `${command}; echo EXIT=$?; sleep 60`);
   const dispose = () => {

@@ -43,8 +43,13 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     const server = `corral-top-fleet-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'top');
-    const waitScreen = (pattern: RegExp, what: string, timeoutMs = STEP_MS) =>
-      waitFor(() => (pattern.test(screen()) ? screen() : ''), { timeoutMs, what: `${what}; screen:\n${screen()}` });
+    const waitScreen = (pattern: RegExp, what: string, timeoutMs = STEP_MS) => {
+      // The screen as it was when the wait gave up, not as it began.
+      let last = '';
+      return waitFor(() => (pattern.test((last = screen())) ? last : ''), { timeoutMs, what }).catch((error: Error) => {
+        throw new Error(`${error.message}; screen:\n${last}`);
+      });
+    };
     const env = ['env', '-u', 'CORRAL_HOST', '-u', 'CORRAL_SSH', `XDG_CONFIG_HOME=${config}`, `CORRAL_SOCKET=${local.socket}`];
     const command = [...env, process.execPath, CORRAL_BIN, 'top', '--fleet'].map((word) => `'${word}'`).join(' ');
     tmux('new-session', '-d', '-s', 'top', '-x', '100', '-y', '16', `${command}; echo EXIT=$?; sleep 60`);
@@ -118,7 +123,11 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
       const back = await waitScreen(/^box2: connected; 1 blocked, 1 needs you\s*$/m, 'box2 connected again');
       assert.doesNotMatch(back, /\(stale\)/);
       await fleet.call('agent.answer', { target: 'south@box2', choice: 1 });
-      await waitScreen(/^\*done .* south /m, "south done, from box2's events");
+      await waitScreen(/^\*done .* south /m, "south done, from box2's events").catch(async (error: Error) => {
+        // Which side fell behind: box2's agent, or top's view of it.
+        const south = await fleet.callOn('box2', 'agent.get', { target: 'south' }).then((info) => `${info.state} since ${new Date(info.stateSince).toISOString()}`, (failure: Error) => failure.message);
+        throw new Error(`${error.message}\nsouth on box2 at ${new Date().toISOString()}: ${south}`);
+      });
 
       keys('q');
       assert.match(await waitScreen(/EXIT=\d+/, 'top quitting'), /EXIT=0/);
