@@ -122,6 +122,8 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
       await box2.sshd.resume();
       const back = await waitScreen(/^box2: connected; 1 blocked, 1 needs you\s*$/m, 'box2 connected again');
       assert.doesNotMatch(back, /\(stale\)/);
+      // The test's own link to box2 reconnects in its own time, which may be after top's.
+      await waitFor(() => fleet.host('box2').status().state === 'connected', { what: "the test's link to box2 back", timeoutMs: STEP_MS });
       await fleet.call('agent.answer', { target: 'south@box2', choice: 1 });
       await waitScreen(/^\*done .* south /m, "south done, from box2's events").catch(async (error: Error) => {
         // Which side fell behind: box2's agent, or top's view of it.
