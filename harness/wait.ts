@@ -10,3 +10,16 @@ export async function waitFor<T>(check: () => T | Promise<T>, options: { timeout
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads `read` until its text matches `pattern`, and returns that text. On time out the error shows
+ * the text as it was last read, not as it was when the wait began.
+ */
+export async function waitForText(read: () => string, pattern: RegExp, options: { timeoutMs?: number; what: string }): Promise<string> {
+  let last = '';
+  try {
+    return await waitFor(() => (pattern.test((last = read())) ? last : ''), options);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; screen:\n${last}`);
+  }
+}

@@ -7,7 +7,7 @@ import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
 import { PANE_GET, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { waitFor } from '../../harness/wait.ts';
+import { waitFor, waitForText } from '../../harness/wait.ts';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 
@@ -35,10 +35,7 @@ class Tmux {
   }
 
   waitScreen(session: string, pattern: RegExp, what: string): Promise<string> {
-    return waitFor(() => {
-      const screen = this.screen(session);
-      return pattern.test(screen) ? screen : '';
-    }, { timeoutMs: 8000, what: `${what}; screen:\n${this.screen(session)}` });
+    return waitForText(() => this.screen(session), pattern, { timeoutMs: 8000, what });
   }
 
   kill(): void {

@@ -7,7 +7,7 @@ import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
 import { PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
-import { waitFor } from '../../harness/wait.ts';
+import { waitFor, waitForText } from '../../harness/wait.ts';
 
 const FAKE_CLAUDE = fileURLToPath(new URL('../fixtures/agents/fake-claude.mjs', import.meta.url));
 
@@ -59,13 +59,7 @@ function topInTmux(name: string, rows: number) {
   const server = `${name}-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-t', 'top');
-  const waitScreen = (pattern: RegExp, what: string) => {
-    // The screen as it was when the wait gave up, not as it began.
-    let last = '';
-    return waitFor(() => (pattern.test((last = screen())) ? last : ''), { timeoutMs: 8000, what }).catch((error: Error) => {
-      throw new Error(`${error.message}; screen:\n${last}`);
-    });
-  };
+  const waitScreen = (pattern: RegExp, what: string) => waitForText(screen, pattern, { timeoutMs: 8000, what });
   const command = [process.execPath, CORRAL_BIN, '--socket', daemon.socket, 'top'].map((word) => `'${word}'`).join(' ');
   tmux('new-session', '-d', '-s', 'top', '-x', '80', '-y', String(rows), `${command}; echo EXIT=$?; sleep 60`);
   const dispose = () => {

@@ -7,7 +7,7 @@ import { connectFleet, localHost, type Fleet } from '../../src/client/index.ts';
 import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
-import { waitFor } from '../../harness/wait.ts';
+import { waitFor, waitForText } from '../../harness/wait.ts';
 import { runCli } from '../helpers/cli.ts';
 
 /** A hang guard for one step over ssh on a loaded machine, not a figure. */
@@ -43,13 +43,7 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     const server = `corral-top-fleet-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'top');
-    const waitScreen = (pattern: RegExp, what: string, timeoutMs = STEP_MS) => {
-      // The screen as it was when the wait gave up, not as it began.
-      let last = '';
-      return waitFor(() => (pattern.test((last = screen())) ? last : ''), { timeoutMs, what }).catch((error: Error) => {
-        throw new Error(`${error.message}; screen:\n${last}`);
-      });
-    };
+    const waitScreen = (pattern: RegExp, what: string, timeoutMs = STEP_MS) => waitForText(screen, pattern, { timeoutMs, what });
     const env = ['env', '-u', 'CORRAL_HOST', '-u', 'CORRAL_SSH', `XDG_CONFIG_HOME=${config}`, `CORRAL_SOCKET=${local.socket}`];
     const command = [...env, process.execPath, CORRAL_BIN, 'top', '--fleet'].map((word) => `'${word}'`).join(' ');
     tmux('new-session', '-d', '-s', 'top', '-x', '100', '-y', '16', `${command}; echo EXIT=$?; sleep 60`);

@@ -59,9 +59,10 @@ function sameDialog(a: ReadPrompt, b: ReadPrompt): boolean {
   if (short.length === 0) return true; // the question drawn, its choices not yet
   const last = short.length - 1;
   for (let i = 0; i < last; i++) if (!sameChoice(short[i]!, long[i]!)) return false;
+  // A choice's id comes from its label: a label that starts the other's is that choice, or it cut short.
   const cut = short[last]!;
   const whole = long[last]!;
-  return sameChoice(cut, whole) || (cut.default === whole.default && sameKeys(cut.keys, whole.keys) && whole.label.startsWith(cut.label));
+  return cut.default === whole.default && sameKeys(cut.keys, whole.keys) && whole.label.startsWith(cut.label);
 }
 
 function sameChoice(a: PromptChoice, b: PromptChoice): boolean {
