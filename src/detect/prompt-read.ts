@@ -45,8 +45,8 @@ export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint:
     if (found !== null && (best === null || found.start > best.start)) best = found;
   }
   if (best !== null) {
+    // The reader knows its dialog's kind: a report's never overrides it (issue 39: Claude Code's OSC 7501 says permission on its trust dialog).
     const { read } = best;
-    if (hint?.kind !== undefined) read.kind = hint.kind;
     if (read.text === '' && hint?.text !== undefined) read.text = hint.text;
     return read;
   }

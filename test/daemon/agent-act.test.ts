@@ -87,11 +87,15 @@ describe('prompt, answer, the steering queue and display metadata through the da
     await call('pane.kill', { target: id });
   });
 
-  it('ends an answer the agent ignores with timeout', async () => {
+  it('ends an answer the agent ignores with timeout, and refuses a number the prompt does not offer at once', async () => {
     const id = await fakeAgent(200);
     await call('agent.prompt', { target: id, text: 'perm' });
-    await agentUntil(id, (i) => i.state === 'blocked', 'the permission form');
-    const late = await callError('agent.answer', { target: id, choice: 7, timeoutMs: 300 });
+    await agentUntil(id, (i) => i.state === 'blocked' && i.prompt?.choices.length > 0, 'the permission form');
+    const unoffered = await callError('agent.answer', { target: id, choice: 7 });
+    assert.equal(unoffered.data.code, 'choice_not_offered');
+    assert.match(unoffered.message, /offers no choice 7; its choices: yes \[1\], no-and-tell-claude-what-to-do \[Escape\]/);
+    assert.ok(unoffered.data.choices.includes('yes'));
+    const late = await callError('agent.answer', { target: id, keys: ['3'], timeoutMs: 300 });
     assert.equal(late.data.code, 'timeout');
     assert.equal((await call('agent.get', { target: id })).state, 'blocked');
     await call('pane.kill', { target: id });

@@ -114,11 +114,12 @@ text_skip = ['^Agent needs information\\.$']
     assert.match(unknown.note!, /no prompt reader of the manifest knows this dialog/);
   });
 
-  it("takes the kind from the agent's own report, and the text from it when the screen shows no dialog", () => {
+  it("takes the kind from the agent's own report only when the screen shows no dialog, and the text from it then", () => {
     const osc = hintFromProgramStatus({ kind: 'plan' });
     assert.deepEqual(osc, { kind: 'plan', source: 'report:osc7501' });
     assert.equal(hintFromProgramStatus({ kind: 'rm -rf' }), null, 'an unknown kind is no hint');
-    assert.equal(readPrompt(numbered, screen("Auto mode can't check actions in this session"), osc).kind, 'plan');
+    assert.equal(readPrompt(numbered, screen("Auto mode can't check actions in this session"), osc).kind, 'permission', "the reader's kind stands");
+    assert.equal(readPrompt(numbered, screen('a screen with no dialog'), osc).kind, 'plan');
     const hook = hintFromReport('hook:claude', 'permission: Bash: touch capture-proof.txt');
     assert.deepEqual(hook, { kind: 'permission', text: 'Bash: touch capture-proof.txt', source: 'report:hook:claude' });
     assert.equal(hintFromReport('hook:claude', 'tool: Bash'), null);

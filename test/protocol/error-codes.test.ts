@@ -203,7 +203,7 @@ describe('every declared error code can be produced, and every produced one is d
     assert.equal(code, 'pane_input_full');
   });
 
-  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, prompt_changed, invalid_key, timeout', async () => {
+  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, prompt_changed, choice_not_offered, invalid_key, timeout', async () => {
     const shell = await spawn({ command: 'sh', args: ['-c', 'echo no agent here; exec sleep 300'], name: 'shell' });
     await waitFor(async () => (await ok('pane.read', { target: shell })).text.includes('no agent here'), { what: 'the shell to draw' });
     await expectError('agent.prompt', { target: shell, text: 'hello' }, 'agent_not_found');
@@ -216,6 +216,8 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.prompt', { target: blocked, text: 'hello' }, 'agent_blocked');
     await expectError('agent.answer', { target: blocked, keys: ['NoSuchKey'] }, 'invalid_key');
     await expectError('agent.answer', { target: blocked, promptId: 'p0-not-shown', choice: 'yes' }, 'prompt_changed');
+    await waitFor(async () => (await ok('agent.get', { target: blocked })).prompt?.choices.length > 0, { what: 'the form\'s choices' });
+    await expectError('agent.answer', { target: blocked, choice: 9 }, 'choice_not_offered');
     // The form ignores 3: the agent stays blocked past the answer's timeout.
     await expectError('agent.answer', { target: blocked, keys: ['3'], timeoutMs: 300 }, 'timeout');
   });

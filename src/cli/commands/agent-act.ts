@@ -89,7 +89,8 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
       });
       if (json) return printJson(result);
       const repeated = result.repeated ? ' (already answered: typed once)' : '';
-      if (result.prompt) printText(`${id} answered${repeated}; now it asks ${questionLine(result.prompt)}\n  choices: ${choicesLine(result.prompt)}`);
+      if (result.outcome === 'next' && result.prompt) printText(`${id} answered${repeated}; now it asks ${questionLine(result.prompt)}\n  choices: ${choicesLine(result.prompt)}`);
+      else if (result.outcome === 'pending') printText(`${id} answered${repeated}: the dialog is gone, but it is still ${result.state} with no dialog on screen (${formatAge(result.elapsedMs)}); see \`corral agent get ${id}\``);
       else printText(`${id} left blocked: now ${result.state} (${formatAge(result.elapsedMs)})${repeated}`);
     });
 

@@ -1,5 +1,6 @@
 import { CorralError } from '../../protocol/errors.ts';
-import { DEFAULT_ANSWER_TIMEOUT_MS, type AnswerResult } from '../../protocol/methods/agent-act.ts';
+import { ANSWER_SETTLE_MS, DEFAULT_ANSWER_TIMEOUT_MS, type AnswerOutcome, type AnswerResult } from '../../protocol/methods/agent-act.ts';
+import type { AgentState } from '../../protocol/states.ts';
 import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
@@ -28,18 +29,26 @@ function checkOne({ choice, keys, text }: AnswerRequest): void {
   if (keys !== undefined && keys.length === 0) throw new CorralError('invalid_params', '"keys" must name at least one key', { field: 'keys' });
 }
 
+/** Refuses a choice the prompt does not show, naming the ones it does (data.choices). */
+function notOffered(prompt: AgentPrompt, choice: string, pane: PaneRecord): CorralError {
+  const offered = prompt.choices.map((c) => (c.keys.length === 1 && c.keys[0] !== c.id ? `${c.id} [${c.keys[0]}]` : c.id));
+  return new CorralError('choice_not_offered', `the prompt in pane ${pane.label()} offers no choice ${choice}; its choices: ${offered.join(', ')}; nothing was typed`, {
+    field: 'choice',
+    choices: prompt.choices.map((c) => c.id),
+    prompt,
+  });
+}
+
 /** The choice of the prompt that `id` names, or an error that lists the prompt's choices. */
 function choiceOf(prompt: AgentPrompt | null, id: string, pane: PaneRecord): PromptChoice {
   const choices = prompt?.choices ?? [];
   const found = choices.find((choice) => choice.id === id);
   if (!found) {
-    const known = choices.map((choice) => choice.id);
+    if (prompt !== null && choices.length > 0) throw notOffered(prompt, `"${id}"`, pane);
     throw new CorralError(
       'invalid_params',
-      known.length > 0
-        ? `the prompt in pane ${pane.label()} has no choice "${id}"; its choices: ${known.join(', ')}`
-        : `the prompt in pane ${pane.label()} offers no choices Corral can read (${prompt?.note ?? 'no prompt read'}); answer with keys or text`,
-      { field: 'choice', choices: known, prompt },
+      `the prompt in pane ${pane.label()} offers no choices Corral can read (${prompt?.note ?? 'no prompt read'}); answer with keys or text`,
+      { field: 'choice', choices: [], prompt },
     );
   }
   if (found.keys.length === 0) {
@@ -52,10 +61,24 @@ function choiceOf(prompt: AgentPrompt | null, id: string, pane: PaneRecord): Pro
 }
 
 /**
+ * The digits of an option number, when the prompt shows a choice its number picks. A prompt whose
+ * choices are read but none is picked by that number is refused at once (issue 39: a digit typed into
+ * Claude Code 2.1.332's unnumbered trust dialog did nothing, and the answer waited out its timeout); a
+ * prompt with no choices read takes the digits as typed, as before prompts were read.
+ */
+function numberOf(prompt: AgentPrompt | null, choice: number, pane: PaneRecord): string {
+  const digits = String(choice);
+  if (prompt === null || prompt.choices.length === 0) return digits;
+  if (!prompt.choices.some((c) => c.keys.length === 1 && c.keys[0] === digits)) throw notOffered(prompt, digits, pane);
+  return digits;
+}
+
+/**
  * Answers a blocked agent (seed 003: answering a permission prompt is its own act, never plain input):
  * re-reads the screen, refuses an agent that is not blocked or whose prompt is not the one named
- * (`prompt_changed`, nothing typed), types the answer once per prompt and answer (a repeated request
- * gets the first one's outcome), and resolves once the agent left blocked or shows its next prompt.
+ * (`prompt_changed`, nothing typed), or a choice the prompt does not offer (`choice_not_offered`),
+ * types the answer once per prompt and answer (a repeated request gets the first one's outcome), and
+ * replies once the dialog it answered is gone: what the agent does then (docs/protocol.md, `agent.answer`).
  */
 export function answerAgent(agents: AgentService, pane: PaneRecord, request: AnswerRequest, signal: AbortSignal): Promise<AnswerResult> {
   checkOne(request);
@@ -93,29 +116,53 @@ export function answerAgent(agents: AgentService, pane: PaneRecord, request: Ans
 function sender(request: AnswerRequest, prompt: AgentPrompt | null, pane: PaneRecord): () => void {
   const { choice, keys, text } = request;
   if (text !== undefined) return () => void typePrompt(pane, text, true);
-  const bytes = typeof choice === 'string' ? keyBytes(choiceOf(prompt, choice, pane).keys) : choice !== undefined ? String(choice) : keyBytes(keys!);
+  const bytes = typeof choice === 'string' ? keyBytes(choiceOf(prompt, choice, pane).keys) : choice !== undefined ? numberOf(prompt, choice, pane) : keyBytes(keys!);
   return () => pane.write(bytes);
 }
 
+/**
+ * Types the answer, then waits for the dialog it answered to go: the reply is `left` once the agent is
+ * out of blocked, `next` once it shows another dialog a reader knows; a blocked state with neither (a
+ * report that came after the answer, a screen no reader knows) is `pending` after `ANSWER_SETTLE_MS`.
+ * A dialog still on the screen at the deadline is `timeout`. The answered prompt is never the reply's.
+ */
 function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string | null, timeoutMs: number, signal: AbortSignal, send: () => void): Promise<AnswerResult> {
   const started = Date.now();
+  const agent = agents.of(pane);
+  if (answered !== null) agent.answering(answered);
+  const since = agent.screenLines();
   return new Promise((resolve, reject) => {
+    let settling: NodeJS.Timeout | null = null;
+    let done = false;
+    const reply = (outcome: AnswerOutcome, state: AgentState, prompt?: AgentPrompt) => {
+      finish();
+      resolve({ outcome, state, elapsedMs: Date.now() - started, ...(prompt ? { prompt } : {}) });
+    };
+    const check = () => {
+      if (done) return;
+      const current = agents.find(pane);
+      const view = current?.view();
+      if (current === undefined || view === undefined || view.state !== 'blocked' || pane.lifecycle !== 'running') return reply('left', current ? agents.info(pane).state : 'unknown');
+      const prompt = current.prompt();
+      if (prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:')) return reply('next', 'blocked', prompt);
+      if (settling === null && !current.stillShows(answered, since)) {
+        settling = setTimeout(() => reply('pending', agents.info(pane).state), Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
+      }
+    };
     const subscription = agents.onChange((change) => {
       if (change.pane !== pane) return;
+      if (change.record.kind === 'released') return reply('left', change.info.state);
       if (change.extrasOnly && !change.promptChanged) return;
-      if (change.record.kind === 'released' || change.record.after.state !== 'blocked') {
-        finish();
-        resolve({ state: change.info.state, elapsedMs: Date.now() - started });
-      } else if (change.info.prompt && change.info.prompt.id !== answered) {
-        // The next question of a form: still blocked, on a new prompt the caller can answer in turn.
-        finish();
-        resolve({ state: change.info.state, elapsedMs: Date.now() - started, prompt: change.info.prompt });
-      }
+      check();
     });
+    // The screen leaves the dialog before the debounce lets the state go: each redraw is looked at,
+    // after the pane's own detection has read it (its listener came first).
+    const output = pane.terminal.onOutput(() => setImmediate(check));
     const timer = setTimeout(() => {
+      if (settling !== null) return; // the dialog went: the settle timer replies
       finish();
       reject(
-        new CorralError('timeout', `the agent in pane ${pane.label()} is still blocked on the same prompt ${timeoutMs} ms after the answer; read its screen`, {
+        new CorralError('timeout', `the agent in pane ${pane.label()} still shows the prompt it was answered on ${timeoutMs} ms after the answer; read its screen`, {
           id: pane.id,
           elapsedMs: Date.now() - started,
           prompt: agents.find(pane)?.prompt() ?? null,
@@ -128,8 +175,11 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
     };
     signal.addEventListener('abort', aborted, { once: true });
     function finish(): void {
+      done = true;
       subscription.dispose();
+      output.dispose();
       clearTimeout(timer);
+      if (settling !== null) clearTimeout(settling);
       signal.removeEventListener('abort', aborted);
     }
     send();

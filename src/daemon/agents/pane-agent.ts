@@ -314,7 +314,7 @@ export class PaneAgent implements Disposable {
     this.armDeadline();
   }
 
-  /** Reads the prompt while the agent is blocked; returns whether it changed (a new instance, or the same dialog drawn further). */
+  /** Reads the prompt while the agent is blocked; returns whether it changed (a new instance, the same dialog shown otherwise, or gone). */
   private notePrompt(input: DetectInput | undefined): boolean {
     const view = this.arbiter.view();
     if (view.state !== 'blocked') {
@@ -326,24 +326,51 @@ export class PaneAgent implements Disposable {
     }
     // The debounce still holds blocked while the screen has moved on (the dialog answered): the prompt stays the one answered.
     if (this.prompts.current !== null && this.leavingBlocked()) return false;
-    // An external pane has no screen of its own, an exited one no more output: only the hints are read there.
-    const screen = input ?? (this.pane.external === null && this.pane.lifecycle === 'running' ? this.input() : { lines: [], title: null, progress: null });
+    const screen = this.promptScreen(input);
     const hint = this.reportHint ?? this.oscHint;
     const from = this.promptReadFrom;
-    if (this.prompts.current !== null && from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
+    if (from !== null && from.hint === hint && sameLines(from.lines, screen.lines)) return false;
     this.promptReadFrom = { lines: screen.lines, hint };
     try {
-      return this.prompts.update(this.readPrompt(view.agent, screen)) !== 'same';
+      const dialog = this.readPrompt(view.agent, screen, null);
+      return this.prompts.update(dialog, hint === null ? dialog : this.readPrompt(view.agent, screen, hint)) !== 'same';
     } catch (error) {
       this.pane.warnings.error({ err: error, agent: view.agent }, 'reading the prompt failed');
       return false;
     }
   }
 
-  private readPrompt(agent: string | null, input: DetectInput | undefined): ReadPrompt {
-    const hint = this.reportHint ?? this.oscHint;
+  /** The screen prompts are read from: an external pane has no screen of its own, an exited one no more output. */
+  private promptScreen(input: DetectInput | undefined): DetectInput {
+    return input ?? (this.pane.external === null && this.pane.lifecycle === 'running' ? this.input() : { lines: [], title: null, progress: null, at: this.deps.clock.now() });
+  }
+
+  /** An answer to prompt `id` is about to be typed: a report that follows it names no prompt unless the screen shows one. */
+  answering(id: string): void {
+    this.prompts.answered(id);
+  }
+
+  /**
+   * Whether the dialog of prompt `id` is still on the screen now, read apart from the debounce that may
+   * still hold blocked. A prompt no reader read (reports only), or none (`id` null), is judged by
+   * `since`, the screen when the answer was typed: it is there until the screen changes.
+   */
+  stillShows(id: string | null, since: readonly string[]): boolean {
+    const screen = this.promptScreen(undefined);
+    if (id === null) return sameLines(since, screen.lines);
+    if (this.prompts.current?.id !== id) return false;
+    if (!this.prompts.readFromScreen(id)) return sameLines(since, screen.lines);
+    return this.prompts.shows(id, this.readPrompt(this.arbiter.view().agent, screen, null));
+  }
+
+  /** The screen's lines now (what `stillShows` compares a prompt no reader read against). */
+  screenLines(): readonly string[] {
+    return this.promptScreen(undefined).lines;
+  }
+
+  private readPrompt(agent: string | null, input: DetectInput, hint: PromptHint | null): ReadPrompt {
     const manifest = agent !== null && this.pane.external === null && this.pane.lifecycle === 'running' ? this.deps.manifests().get(agent) : undefined;
-    if (manifest) return readPrompt(manifest, input ?? this.input(), hint);
+    if (manifest) return readPrompt(manifest, input, hint);
     return {
       kind: hint?.kind ?? 'other',
       text: hint?.text ?? '',

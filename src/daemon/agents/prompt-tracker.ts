@@ -2,59 +2,135 @@ import { createHash } from 'node:crypto';
 import type { ReadPrompt } from '../../detect/prompt-read.ts';
 import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
 
-/** What `PromptTracker.update` made of a read: a new instance, the same dialog drawn further, or nothing new. */
-export type PromptUpdate = 'new' | 'drawn' | 'same';
+/** What `PromptTracker.update` made of a read: a new instance, the same dialog shown otherwise, gone, or nothing new. */
+export type PromptUpdate = 'new' | 'drawn' | 'gone' | 'same';
 
 /**
- * Gives each prompt a pane shows its instance id: the same dialog keeps its id while the agent stays
- * blocked on it; a changed dialog, or the agent blocked anew after leaving blocked, gets a new one.
- * An answer names the id it saw (agent.answer `promptId`), so it can never land on another prompt.
+ * Gives each prompt a pane shows its instance id. A prompt's identity is the dialog on the screen, as
+ * a prompt reader of the manifest reads it: the same dialog keeps its id while the agent stays blocked
+ * on it, whether drawn in pieces, redrawn, reflowed by a resize, or annotated by the agent's reports;
+ * a changed dialog, or the agent blocked anew after leaving blocked, gets a new one. An answer names
+ * the id it saw (agent.answer `promptId`), so it can never land on another prompt.
  *
- * A dialog read while it is still being drawn (its output split across reads, the last lines not yet
- * there) is the same dialog once the rest arrives: a read whose choices extend or cut those of the
- * current one, with the same question, keeps the id and updates what it shows.
+ * A report's hint (OSC 7501 `kind`, a hook's message) refines what the prompt shows when no reader
+ * knows the screen, and never mints an id by itself (issue 39: Claude Code's OSC 7501 `kind=permission`
+ * on its folder-trust dialog made the unchanged dialog p1, p2, p3). Once an answer is typed to a dialog
+ * a reader knew, a screen no reader knows is that dialog gone: a report that follows it (Gemini CLI's
+ * Notification hook runs after the approval) is no prompt.
  */
 export class PromptTracker {
   #current: AgentPrompt | null = null;
-  #fingerprint = '';
+  /** The dialog the current id stands for, as the screen's reader read it; null when no reader knew the screen. */
+  #dialog: ReadPrompt | null = null;
+  #shown = '';
+  #answered: string | null = null;
   #instances = 0;
 
   get current(): AgentPrompt | null {
     return this.#current;
   }
 
-  /** The prompt read now. */
-  update(read: ReadPrompt): PromptUpdate {
-    const fingerprint = JSON.stringify([read.kind, read.text, read.choices, read.freeText]);
+  /**
+   * The prompt read now: `screen` as the readers read the screen alone (its identity), `shown` with the
+   * agent's reports applied (what the prompt says).
+   */
+  update(screen: ReadPrompt, shown: ReadPrompt = screen): PromptUpdate {
     const current = this.#current;
-    if (current !== null && fingerprint === this.#fingerprint) {
-      if (read.source !== current.source || read.note !== current.note) this.#current = { ...read, id: current.id };
-      return 'same';
+    const known = isReaderRead(screen);
+    if (current === null) {
+      if (this.#answered !== null && !known) return 'same'; // still no dialog after the answer: no prompt
+      return this.#mint(screen, shown, known);
     }
-    this.#fingerprint = fingerprint;
-    if (current !== null && sameDialog(current, read)) {
-      this.#current = { ...read, id: current.id };
+    if (!known) {
+      if (this.#answered === current.id && this.#dialog !== null) {
+        this.#current = null;
+        return 'gone';
+      }
+      return this.#show(current.id, shown);
+    }
+    if (this.#dialog === null) {
+      // A reader knows the screen now: the dialog the reports announced, drawn; unless it was answered.
+      if (this.#answered === current.id) return this.#mint(screen, shown, known);
+      this.#dialog = screen;
+      this.#show(current.id, shown);
       return 'drawn';
     }
-    this.#instances += 1;
-    const digest = createHash('sha256').update(fingerprint).digest('hex').slice(0, 8);
-    this.#current = { id: `p${this.#instances}-${digest}`, ...read };
-    return 'new';
+    if (fingerprint(screen) === fingerprint(this.#dialog)) return this.#show(current.id, shown);
+    if (sameDialog(this.#dialog, screen)) {
+      this.#dialog = screen;
+      this.#show(current.id, shown);
+      return 'drawn';
+    }
+    return this.#mint(screen, shown, known);
+  }
+
+  /** Whether `screen` (a read of the screen alone) still shows the dialog of prompt `id`. */
+  shows(id: string, screen: ReadPrompt): boolean {
+    if (this.#current?.id !== id || this.#dialog === null || !isReaderRead(screen)) return false;
+    return fingerprint(screen) === fingerprint(this.#dialog) || sameDialog(this.#dialog, screen);
+  }
+
+  /** Whether the prompt `id` was read from a dialog a reader knows (else only reports told of it). */
+  readFromScreen(id: string): boolean {
+    return this.#current?.id === id && this.#dialog !== null;
+  }
+
+  /** An answer was typed to prompt `id`: what the screen shows next is judged against it. */
+  answered(id: string): void {
+    if (this.#current?.id === id) this.#answered = id;
   }
 
   /** The agent is not blocked: the next prompt is a new instance, even if it looks the same. */
   clear(): void {
     this.#current = null;
-    this.#fingerprint = '';
+    this.#dialog = null;
+    this.#shown = '';
+    this.#answered = null;
+  }
+
+  #mint(screen: ReadPrompt, shown: ReadPrompt, known: boolean): PromptUpdate {
+    this.#instances += 1;
+    const digest = createHash('sha256').update(fingerprint(screen)).digest('hex').slice(0, 8);
+    this.#current = { id: `p${this.#instances}-${digest}`, ...shown };
+    this.#dialog = known ? screen : null;
+    this.#shown = JSON.stringify(shown);
+    this.#answered = null;
+    return 'new';
+  }
+
+  /** Shows `shown` under the id kept: 'drawn' when it differs from what was shown, else 'same'. */
+  #show(id: string, shown: ReadPrompt): PromptUpdate {
+    const text = JSON.stringify(shown);
+    if (text === this.#shown) return 'same';
+    this.#shown = text;
+    this.#current = { ...shown, id };
+    return 'drawn';
   }
 }
 
+/** A read of a dialog a prompt reader knows (`screen:<reader id>`), not a report's or the bare screen's. */
+function isReaderRead(read: ReadPrompt): boolean {
+  return read.source.startsWith('screen:');
+}
+
 /**
- * One read is the other drawn further: the same question, and the shorter list of choices (perhaps
- * none yet) starts the longer one, its last choice perhaps cut in the middle of its line.
+ * The dialog as its identity: its reader, kind, question and choices, with the question's white space
+ * left out, so a dialog wrapped at another width (a resize, a reflow) is the same dialog.
+ */
+function fingerprint(read: ReadPrompt): string {
+  return JSON.stringify([read.source, read.kind, flat(read.text), read.choices, read.freeText]);
+}
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
+/**
+ * One read is the other drawn further: the same reader and question, and the shorter list of choices
+ * (perhaps none yet) starts the longer one, its last choice perhaps cut in the middle of its line.
  */
 function sameDialog(a: ReadPrompt, b: ReadPrompt): boolean {
-  if (a.kind !== b.kind || a.text !== b.text || a.freeText !== b.freeText) return false;
+  if (a.source !== b.source || a.kind !== b.kind || flat(a.text) !== flat(b.text) || a.freeText !== b.freeText) return false;
   const [short, long] = a.choices.length <= b.choices.length ? [a.choices, b.choices] : [b.choices, a.choices];
   if (short.length === 0) return true; // the question drawn, its choices not yet
   const last = short.length - 1;

@@ -57,11 +57,26 @@ const choiceId = Type.String({ minLength: 1, maxLength: 64 });
 /** A choice: its id in the prompt (`yes`), or, as before prompts were read, an option number typed as digits. */
 const choiceParam = Type.Union([choiceId, optionNumber]);
 
-/** What `agent.answer` did: the agent left blocked (`state`), or shows its next prompt (`prompt`, still blocked). */
+/**
+ * How long the reply to `agent.answer` waits, once the dialog it answered has left the screen, for the
+ * agent to leave blocked or show its next dialog, before it says `pending`: longer than the debounce
+ * that holds blocked while the screen confirms (450 ms, docs/arbitration.md).
+ */
+export const ANSWER_SETTLE_MS = 2_000;
+
+export const ANSWER_OUTCOMES = ['left', 'next', 'pending'] as const;
+export type AnswerOutcome = (typeof ANSWER_OUTCOMES)[number];
+
+/** What `agent.answer` did, once the dialog it answered had gone (docs/protocol.md, `agent.answer`). */
 export const AnswerResult = Type.Object({
+  outcome: Literals(ANSWER_OUTCOMES, {
+    description:
+      '`left`: the agent is out of blocked (`state`: working, idle, done, exited...). `next`: it is blocked on another dialog the screen shows (`prompt`, a new id; never the one answered). ' +
+      '`pending`: the answered dialog is gone, but the agent neither left blocked nor shows another dialog a reader knows within the settle time (a report holds blocked): read it again.',
+  }),
   state: Literals(AGENT_STATES),
   elapsedMs: Type.Number(),
-  prompt: Type.Optional(AgentPrompt), // still blocked on a new prompt (a form's next question): that prompt, with its new id
+  prompt: Type.Optional(AgentPrompt), // with outcome `next` only: the dialog now on the screen
   repeated: Type.Optional(
     Type.Literal(true, { description: 'This request repeated one already typed (same promptId and answer): nothing was typed again.' }),
   ),
@@ -70,7 +85,7 @@ export type AnswerResult = Static<typeof AnswerResult>;
 
 export const AGENT_ANSWER = defineMethod({
   name: 'agent.answer',
-  summary: "Answer a blocked agent's prompt (promptId) with a choice id, keys or text; typed once, returns once the agent left blocked or shows its next prompt.",
+  summary: "Answer a blocked agent's prompt (promptId) with a choice id, keys or text; typed once, replies once the dialog answered is gone: left blocked, its next prompt, or pending.",
   params: Type.Object({
     target,
     choice: Type.Optional(choiceParam),
@@ -80,5 +95,5 @@ export const AGENT_ANSWER = defineMethod({
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
   }, STRICT),
   result: AnswerResult,
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'prompt_changed', 'invalid_params', 'invalid_key', 'timeout', 'cancelled'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_not_blocked', 'prompt_changed', 'choice_not_offered', 'invalid_params', 'invalid_key', 'timeout', 'cancelled'],
 });
