@@ -40,3 +40,44 @@ describe('the prompt instance id', () => {
     assert.equal(ids.size, 5);
   });
 });
+
+describe('what a report and an answer do to the prompt instance', () => {
+  const trust: ReadPrompt = { kind: 'trust', text: 'Accessing workspace:\n/tmp/project', choices: [yes], freeText: false, note: null, source: 'screen:trust_folder' };
+  const fromHook = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [], freeText: false, note: 'no reader', source: 'report:hook:claude' });
+
+  it('keeps the id of a dialog wrapped at another width', () => {
+    const tracker = new PromptTracker();
+    tracker.update(trust);
+    const id = tracker.current!.id;
+    assert.equal(tracker.update({ ...trust, text: 'Accessing\nworkspace:\n/tmp/pro\nject' }), 'drawn');
+    assert.equal(tracker.current!.id, id);
+  });
+
+  it('keeps the id of a prompt only reports told of, and of the dialog a reader then reads', () => {
+    const tracker = new PromptTracker();
+    tracker.update(fromHook(''));
+    const id = tracker.current!.id;
+    assert.equal(tracker.update(fromHook('Bash: rm -rf build')), 'drawn', "the hook's text arrived");
+    assert.equal(tracker.update(trust), 'drawn', 'the dialog drawn');
+    assert.equal(tracker.current!.id, id);
+    assert.equal(tracker.update(trust, { ...trust, text: 'shown otherwise' }), 'drawn', 'what is shown may change');
+    assert.equal(tracker.current!.id, id);
+  });
+
+  it('has no prompt once an answered dialog left a screen no reader knows, whatever a report says next', () => {
+    const tracker = new PromptTracker();
+    tracker.update(trust);
+    const id = tracker.current!.id;
+    assert.equal(tracker.shows(id, trust), true);
+    tracker.answered(id);
+    assert.equal(tracker.update(trust), 'same', 'still on the screen');
+    const bare = fromHook('');
+    assert.equal(tracker.shows(id, bare), false);
+    assert.equal(tracker.update(bare, fromHook('Bash: ls')), 'gone');
+    assert.equal(tracker.current, null);
+    assert.equal(tracker.update(bare, fromHook('Bash: ls -la')), 'same', 'a report after the answer is no prompt');
+    assert.equal(tracker.current, null);
+    assert.equal(tracker.update(trust), 'new', 'a dialog a reader knows is a new prompt');
+    assert.notEqual(tracker.current!.id, id);
+  });
+});
