@@ -3,6 +3,7 @@ import type { CompiledManifest } from './compiled.ts';
 import { footerHints } from './prompt-footer.ts';
 import { keyOfHint } from './prompt-keys.ts';
 import type { CompiledPromptReader, ChoiceMatch } from './prompt-compile.ts';
+import type { PromptSelect } from './prompt-spec.ts';
 import { RegionReader } from './regions.ts';
 import type { RegionSpec } from './region-spec.ts';
 import { isBlank, isHorizontalRule } from './screen-structure.ts';
@@ -158,8 +159,11 @@ function isBoxEdge(line: string): boolean {
   return /^[╭╰┌└][─━]*[╮╯┐┘]?$/.test(line) || /^[─━╌┄▄▀]+$/.test(line);
 }
 
-function menuChoices(matches: ChoiceMatch[], select: 'number' | 'arrows'): PromptChoice[] {
-  const cursor = matches.findIndex((match) => match.cursor !== undefined && match.cursor.trim() !== '');
+function menuChoices(matches: ChoiceMatch[], select: PromptSelect): PromptChoice[] {
+  const marked = matches.findIndex((match) => match.cursor !== undefined && match.cursor.trim() !== '');
+  // A row whose selection the screen does not show has its first button selected when it opens (OpenCode 1.18.33).
+  const cursor = marked < 0 && select === 'row' && matches.length > 0 ? 0 : marked;
+  const [back, next] = select === 'row' ? ['Left', 'Right'] : ['Up', 'Down'];
   return matches.map((match, index) => {
     const label = match.label!.trim().replace(/\s+/g, ' ');
     const hinted = match.key !== undefined ? keyOfHint(match.key) : null;
@@ -168,7 +172,7 @@ function menuChoices(matches: ChoiceMatch[], select: 'number' | 'arrows'): Promp
     else if (select === 'number' && match.number !== undefined) keys = [match.number];
     else if (cursor >= 0) {
       const step = index - cursor;
-      keys = [...Array<string>(Math.abs(step)).fill(step > 0 ? 'Down' : 'Up'), 'Enter'];
+      keys = [...Array<string>(Math.abs(step)).fill(step > 0 ? next! : back!), 'Enter'];
     }
     return { id: '', label, keys, default: index === cursor };
   });

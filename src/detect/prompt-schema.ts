@@ -11,7 +11,7 @@ export const PROMPT_KEYS = [
 /** Limits of one manifest's prompt readers, beside LIMITS. */
 export const PROMPT_LIMITS = { readers: 32, patterns: 16, textLines: 8, note: 200 } as const;
 const ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
-const SELECTS = ['number', 'arrows'];
+const SELECTS = ['number', 'arrows', 'row'];
 
 type Table = Record<string, unknown>;
 type Fail = (code: ManifestErrorCode, path: KeyPath, message: string) => never;
@@ -94,7 +94,7 @@ function readerOf(raw: unknown, index: number, fail: Fail): PromptReaderSpec {
     textLines = number as number;
   }
   const select = string('select') ?? 'number';
-  if (!SELECTS.includes(select)) fail('manifest_invalid_value', at('select'), `prompt reader ${id}: select must be "number" or "arrows", not "${select}"`);
+  if (!SELECTS.includes(select)) fail('manifest_invalid_value', at('select'), `prompt reader ${id}: select must be "number", "arrows" or "row", not "${select}"`);
   const note = string('note');
   if (note !== null && note.length > PROMPT_LIMITS.note) fail('manifest_limit_exceeded', at('note'), `prompt reader ${id}: a note of ${note.length} characters exceeds the limit of ${PROMPT_LIMITS.note}`);
   const choice = pattern('choice');

@@ -1,8 +1,12 @@
 import type { PromptKind } from '../protocol/prompt.ts';
 import type { RegionSpec } from './region-spec.ts';
 
-/** How a menu choice with no key hint of its own is chosen: its number typed, or arrows from the cursor then Enter. */
-export type PromptSelect = 'number' | 'arrows';
+/**
+ * How a menu choice with no key hint of its own is chosen: its number typed, or arrows from the cursor
+ * then Enter; `row`: a row of buttons whose selection the screen text does not show, the first
+ * selected when the dialog opens, Right from it then Enter.
+ */
+export type PromptSelect = 'number' | 'arrows' | 'row';
 
 /**
  * One `[[prompts]]` table of a manifest: how to read the dialog of a blocked agent as data

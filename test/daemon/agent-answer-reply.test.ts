@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { EVENT } from '../../src/protocol/notifications.ts';
@@ -124,6 +125,52 @@ describe('one id per dialog, and replies that tell the truth', () => {
     assert.notEqual(reply.prompt.id, prompt.id);
     assert.match(reply.prompt.text, /removes the scratch folder/);
     pane.dispose();
+    await call('pane.kill', { target: pane.id });
+  });
+});
+
+describe("OpenCode's permission dialog, whose selection shows by colour only", () => {
+  const session = useDaemon();
+  const { call, callError, agentUntil } = session;
+
+  it('is answered by choice id from the button selected when it opens, and loses its keys once a key moves the selection', async () => {
+    const log = join(session.daemon.dir, 'opencode-keys.log');
+    const pane = await call('pane.spawn', {
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../fixtures/agents/fake-opencode.mjs', import.meta.url))],
+      cwd: session.daemon.dir,
+      env: { CORRAL_AGENT: 'opencode', FAKE_KEYLOG: log },
+    });
+    const keys = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as string) : []);
+    const dialog = async () => (await agentUntil(pane.id, (i) => i.state === 'blocked' && i.prompt?.choices.length === 3, 'the permission dialog')).prompt;
+
+    const prompt = await dialog();
+    assert.deepEqual(
+      prompt.choices.map((c: any) => [c.id, c.keys, c.default]),
+      [
+        ['allow-once', ['Enter'], true],
+        ['allow-always', ['Right', 'Enter'], false],
+        ['reject', ['Right', 'Right', 'Enter'], false],
+      ],
+    );
+    const reply = await call('agent.answer', { target: pane.id, promptId: prompt.id, choice: 'allow-always' });
+    assert.equal(reply.outcome, 'left');
+    await session.screenContains(pane.id, 'Allowed always.');
+    assert.deepEqual(keys(), ['\x1b[C', '\r']);
+
+    await agentUntil(pane.id, (i) => i.state !== 'blocked', 'out of blocked');
+    await call('pane.send', { target: pane.id, text: 'p' }); // the dialog again
+    const again = await dialog();
+    assert.notEqual(again.id, prompt.id);
+    await call('pane.send', { target: pane.id, keys: ['Right'] }); // typed past Corral: the selection moved
+    const moved = (await agentUntil(pane.id, (i) => i.prompt !== undefined && i.prompt.id !== again.id, 'the dialog with its selection unknown')).prompt;
+    assert.deepEqual(moved.choices.map((c: any) => c.keys), [[], [], []]);
+    assert.match(moved.note, /answer with keys/);
+    const refused = await callError('agent.answer', { target: pane.id, promptId: moved.id, choice: 'allow-once' });
+    assert.equal(refused.data.code, 'invalid_params');
+    assert.equal((await call('agent.answer', { target: pane.id, promptId: moved.id, keys: ['Enter'] })).outcome, 'left');
+    const taken = async () => ((await call('pane.read', { target: pane.id })).text as string).match(/Allowed always\./g)?.length ?? 0;
+    await waitFor(async () => (await taken()) === 2, { what: 'Enter taking Allow always, where the selection was moved' });
     await call('pane.kill', { target: pane.id });
   });
 });

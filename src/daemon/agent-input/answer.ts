@@ -144,8 +144,9 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
       const view = current?.view();
       if (current === undefined || view === undefined || view.state !== 'blocked' || pane.lifecycle !== 'running') return reply('left', current ? agents.info(pane).state : 'unknown');
       const prompt = current.prompt();
-      if (prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:')) return reply('next', 'blocked', prompt);
-      if (settling === null && !current.stillShows(answered, since)) {
+      const shown = current.stillShows(answered, since);
+      if (prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:') && !shown) return reply('next', 'blocked', prompt);
+      if (settling === null && !shown) {
         settling = setTimeout(() => reply('pending', agents.info(pane).state), Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
       }
     };

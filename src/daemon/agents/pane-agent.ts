@@ -105,6 +105,7 @@ export class PaneAgent implements Disposable {
     pane.own(pane.terminal.onForegroundChange((foreground) => this.observeForeground(foreground)));
     pane.onOutput(() => this.noteOutput());
     pane.onOsc((event) => this.observeOsc(event));
+    pane.onInput((data) => this.observeInput(data));
     pane.onExit(() => this.observeExit());
     if (pane.lifecycle === 'running') this.observeForeground(pane.terminal.foreground());
     else this.observeExit();
@@ -358,7 +359,7 @@ export class PaneAgent implements Disposable {
   stillShows(id: string | null, since: readonly string[]): boolean {
     const screen = this.promptScreen(undefined);
     if (id === null) return sameLines(since, screen.lines);
-    if (this.prompts.current?.id !== id) return false;
+    if (!this.prompts.knows(id)) return false;
     if (!this.prompts.readFromScreen(id)) return sameLines(since, screen.lines);
     return this.prompts.shows(id, this.readPrompt(this.arbiter.view().agent, screen, null));
   }
@@ -366,6 +367,22 @@ export class PaneAgent implements Disposable {
   /** The screen's lines now (what `stillShows` compares a prompt no reader read against). */
   screenLines(): readonly string[] {
     return this.promptScreen(undefined).lines;
+  }
+
+  /**
+   * Input typed into a dialog whose selection the screen does not show (a reader with `select = "row"`,
+   * OpenCode's buttons) may move that selection: unless it ends with Enter, which takes the choice and
+   * ends the dialog, its choices' keys are no longer known.
+   */
+  private observeInput(data: string): void {
+    const prompt = this.prompt();
+    if (prompt === null || data.endsWith('\r')) return;
+    const agent = this.arbiter.view().agent;
+    const manifest = agent !== null ? this.deps.manifests().get(agent) : undefined;
+    const reader = manifest?.prompts.find((compiled) => `screen:${compiled.spec.id}` === prompt.source);
+    if (reader?.spec.select !== 'row') return;
+    const note = 'a key was typed into this dialog since it opened, and the screen does not show which button is selected now: answer with keys';
+    if (this.prompts.selectionUnknown(note) !== 'same') this.deps.promptChanged?.(this.pane);
   }
 
   private readPrompt(agent: string | null, input: DetectInput, hint: PromptHint | null): ReadPrompt {

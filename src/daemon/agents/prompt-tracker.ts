@@ -24,6 +24,10 @@ export class PromptTracker {
   #dialog: ReadPrompt | null = null;
   #shown = '';
   #answered: string | null = null;
+  /** Older ids of the dialog now shown: it got a new one when its selection became unknown. */
+  #former = new Set<string>();
+  /** Why the choices have no keys now: a key was typed into a dialog whose selection the screen does not show. */
+  #unseen: string | null = null;
   #instances = 0;
 
   get current(): AgentPrompt | null {
@@ -34,15 +38,17 @@ export class PromptTracker {
    * The prompt read now: `screen` as the readers read the screen alone (its identity), `shown` with the
    * agent's reports applied (what the prompt says).
    */
-  update(screen: ReadPrompt, shown: ReadPrompt = screen): PromptUpdate {
+  update(screen: ReadPrompt, read: ReadPrompt = screen): PromptUpdate {
     const current = this.#current;
     const known = isReaderRead(screen);
     if (current === null) {
       if (this.#answered !== null && !known) return 'same'; // still no dialog after the answer: no prompt
-      return this.#mint(screen, shown, known);
+      return this.#mint(screen, read, known);
     }
+    const shown = this.#unseen === null ? read : withoutKeys(read, this.#unseen);
+    const answered = this.#answered !== null && this.knows(this.#answered);
     if (!known) {
-      if (this.#answered === current.id && this.#dialog !== null) {
+      if (answered && this.#dialog !== null) {
         this.#current = null;
         return 'gone';
       }
@@ -50,7 +56,7 @@ export class PromptTracker {
     }
     if (this.#dialog === null) {
       // A reader knows the screen now: the dialog the reports announced, drawn; unless it was answered.
-      if (this.#answered === current.id) return this.#mint(screen, shown, known);
+      if (answered) return this.#mint(screen, read, known);
       this.#dialog = screen;
       this.#show(current.id, shown);
       return 'drawn';
@@ -61,23 +67,46 @@ export class PromptTracker {
       this.#show(current.id, shown);
       return 'drawn';
     }
-    return this.#mint(screen, shown, known);
+    return this.#mint(screen, read, known);
+  }
+
+  /**
+   * A key was typed into the dialog shown, whose selection the screen does not show (`note` says so):
+   * the keys read for its choices assumed the selection it opened with, and may now pick another
+   * choice. The dialog gets a new id, its choices no keys, until another dialog is shown.
+   */
+  selectionUnknown(note: string): PromptUpdate {
+    const current = this.#current;
+    if (current === null || this.#unseen !== null) return 'same';
+    this.#unseen = note;
+    this.#former.add(current.id);
+    const { id: _id, ...read } = current;
+    this.#instances += 1;
+    const shown = withoutKeys(read, note);
+    this.#current = { id: `p${this.#instances}-${createHash('sha256').update(JSON.stringify(shown)).digest('hex').slice(0, 8)}`, ...shown };
+    this.#shown = JSON.stringify(shown);
+    return 'new';
+  }
+
+  /** Whether prompt `id` is the dialog shown now, under its id or an older one. */
+  knows(id: string): boolean {
+    return this.#current?.id === id || this.#former.has(id);
   }
 
   /** Whether `screen` (a read of the screen alone) still shows the dialog of prompt `id`. */
   shows(id: string, screen: ReadPrompt): boolean {
-    if (this.#current?.id !== id || this.#dialog === null || !isReaderRead(screen)) return false;
+    if (!this.knows(id) || this.#dialog === null || !isReaderRead(screen)) return false;
     return fingerprint(screen) === fingerprint(this.#dialog) || sameDialog(this.#dialog, screen);
   }
 
   /** Whether the prompt `id` was read from a dialog a reader knows (else only reports told of it). */
   readFromScreen(id: string): boolean {
-    return this.#current?.id === id && this.#dialog !== null;
+    return this.knows(id) && this.#dialog !== null;
   }
 
   /** An answer was typed to prompt `id`: what the screen shows next is judged against it. */
   answered(id: string): void {
-    if (this.#current?.id === id) this.#answered = id;
+    if (this.knows(id)) this.#answered = id;
   }
 
   /** The agent is not blocked: the next prompt is a new instance, even if it looks the same. */
@@ -86,6 +115,8 @@ export class PromptTracker {
     this.#dialog = null;
     this.#shown = '';
     this.#answered = null;
+    this.#former.clear();
+    this.#unseen = null;
   }
 
   #mint(screen: ReadPrompt, shown: ReadPrompt, known: boolean): PromptUpdate {
@@ -95,6 +126,8 @@ export class PromptTracker {
     this.#dialog = known ? screen : null;
     this.#shown = JSON.stringify(shown);
     this.#answered = null;
+    this.#former.clear();
+    this.#unseen = null;
     return 'new';
   }
 
@@ -106,6 +139,14 @@ export class PromptTracker {
     this.#current = { ...shown, id };
     return 'drawn';
   }
+}
+
+const SELECTION_KEYS = new Set(['Enter', 'Left', 'Right', 'Up', 'Down']);
+
+/** The read with no keys for the choices its selection picks (Escape still cancels), and none the default. */
+function withoutKeys(read: ReadPrompt, note: string): ReadPrompt {
+  const choices = read.choices.map((choice) => (choice.keys.some((key) => SELECTION_KEYS.has(key)) ? { ...choice, keys: [], default: false } : choice));
+  return { ...read, choices, note };
 }
 
 /** A read of a dialog a prompt reader knows (`screen:<reader id>`), not a report's or the bare screen's. */
