@@ -81,3 +81,36 @@ describe('what a report and an answer do to the prompt instance', () => {
     assert.notEqual(tracker.current!.id, id);
   });
 });
+
+describe('a dialog redrawn otherwise', () => {
+  const gemini = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [yes, no], freeText: false, note: null, source: 'screen:shell' });
+
+  it('keeps the id when a mark is drawn beside the label of the choice taken', () => {
+    const tracker = new PromptTracker();
+    tracker.update(read([yes, no]));
+    const id = tracker.current!.id;
+    assert.equal(tracker.update(read([{ ...yes, label: 'Yes ✔' }, no])), 'drawn', 'shown with its mark');
+    assert.equal(tracker.current!.id, id);
+  });
+
+  it('keeps the id of a question drawn with a line missing, until an answer was typed', () => {
+    const tracker = new PromptTracker();
+    tracker.update(gemini('? Shell touch proof.txt\nAllow execution?'));
+    const id = tracker.current!.id;
+    assert.equal(tracker.update(gemini('? Shell touch proof.txt\ntouch proof.txt\nAllow execution?')), 'drawn');
+    assert.equal(tracker.current!.id, id);
+    tracker.answered(id);
+    assert.equal(tracker.update(gemini('? Shell touch proof.txt\ntouch proof.txt\nrm proof.txt\nAllow execution?')), 'new');
+  });
+
+  it('gives a moved cursor a new id, of the same dialog: an answer to the old id still sees its dialog', () => {
+    const tracker = new PromptTracker();
+    tracker.update(read([yes, no]));
+    const id = tracker.current!.id;
+    const moved = read([{ ...yes, default: false }, { ...no, default: true }]);
+    assert.equal(tracker.update(moved), 'new');
+    assert.notEqual(tracker.current!.id, id);
+    assert.equal(tracker.shows(id, moved), true);
+    assert.equal(tracker.shows(id, read([amend])), false);
+  });
+});

@@ -138,17 +138,26 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
       finish();
       resolve({ outcome, state, elapsedMs: Date.now() - started, ...(prompt ? { prompt } : {}) });
     };
-    const check = () => {
-      if (done) return;
+    /** The reply the agent gives now; null while the answered dialog is still drawn as it was answered. */
+    const outcome = (settled: boolean): [AnswerOutcome, AgentState, AgentPrompt?] | null => {
       const current = agents.find(pane);
       const view = current?.view();
-      if (current === undefined || view === undefined || view.state !== 'blocked' || pane.lifecycle !== 'running') return reply('left', current ? agents.info(pane).state : 'unknown');
+      if (current === undefined || view === undefined || view.state !== 'blocked' || pane.lifecycle !== 'running') return ['left', current ? agents.info(pane).state : 'unknown'];
       const prompt = current.prompt();
+      const other = prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:') ? prompt : null;
       const shown = current.stillShows(answered, since);
-      if (prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:') && !shown) return reply('next', 'blocked', prompt);
-      if (settling === null && !shown) {
-        settling = setTimeout(() => reply('pending', agents.info(pane).state), Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
+      // The answered dialog with its cursor moved is not its next one yet: an answer's Down comes before its Enter.
+      if (other !== null && (!shown || settled)) return ['next', 'blocked', other];
+      if (settled) return ['pending', agents.info(pane).state];
+      if (settling === null && (!shown || other !== null)) {
+        settling = setTimeout(() => reply(...outcome(true)!), Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
       }
+      return null;
+    };
+    const check = () => {
+      if (done) return;
+      const found = outcome(false);
+      if (found !== null) reply(...found);
     };
     const subscription = agents.onChange((change) => {
       if (change.pane !== pane) return;

@@ -62,10 +62,17 @@ export class PromptTracker {
       return 'drawn';
     }
     if (fingerprint(screen) === fingerprint(this.#dialog)) return this.#show(current.id, shown);
-    if (sameDialog(this.#dialog, screen)) {
+    if (sameDialog(this.#dialog, screen, !answered)) {
       this.#dialog = screen;
       this.#show(current.id, shown);
       return 'drawn';
+    }
+    if (sameChoices(this.#dialog, screen)) {
+      // The cursor moved: keys such as Enter now pick another choice, so it is a new id, of the same dialog.
+      const former = [...this.#former, current.id];
+      const update = this.#mint(screen, read, known);
+      for (const id of former) this.#former.add(id);
+      return update;
     }
     return this.#mint(screen, read, known);
   }
@@ -88,15 +95,15 @@ export class PromptTracker {
     return 'new';
   }
 
-  /** Whether prompt `id` is the dialog shown now, under its id or an older one. */
+  /** Whether prompt `id` is the dialog shown now, under its id or an older one (before its cursor moved, or its selection became unknown). */
   knows(id: string): boolean {
     return this.#current?.id === id || this.#former.has(id);
   }
 
-  /** Whether `screen` (a read of the screen alone) still shows the dialog of prompt `id`. */
+  /** Whether `screen` (a read of the screen alone) still shows the dialog of prompt `id`, its cursor perhaps moved. */
   shows(id: string, screen: ReadPrompt): boolean {
     if (!this.knows(id) || this.#dialog === null || !isReaderRead(screen)) return false;
-    return fingerprint(screen) === fingerprint(this.#dialog) || sameDialog(this.#dialog, screen);
+    return fingerprint(screen) === fingerprint(this.#dialog) || sameDialog(this.#dialog, screen) || sameChoices(this.#dialog, screen);
   }
 
   /** Whether the prompt `id` was read from a dialog a reader knows (else only reports told of it). */
@@ -156,10 +163,18 @@ function isReaderRead(read: ReadPrompt): boolean {
 
 /**
  * The dialog as its identity: its reader, kind, question and choices, with the question's white space
- * left out, so a dialog wrapped at another width (a resize, a reflow) is the same dialog.
+ * left out, so a dialog wrapped at another width (a resize, a reflow) is the same dialog. A choice is
+ * its id, keys and cursor: a mark drawn beside a label (Claude Code 2.1.197 ticks the choice taken,
+ * `Yes, I trust this folder ✔`) leaves its id as it was.
  */
 function fingerprint(read: ReadPrompt): string {
-  return JSON.stringify([read.source, read.kind, flat(read.text), read.choices, read.freeText]);
+  return JSON.stringify([read.source, read.kind, flat(read.text), read.choices.map((c) => [c.id, c.keys, c.default]), read.freeText]);
+}
+
+/** The same question and the same choices in the same order, the cursor perhaps elsewhere. */
+function sameChoices(a: ReadPrompt, b: ReadPrompt): boolean {
+  if (a.source !== b.source || a.kind !== b.kind || flat(a.text) !== flat(b.text) || a.freeText !== b.freeText) return false;
+  return a.choices.length === b.choices.length && a.choices.every((choice, i) => choice.id === b.choices[i]!.id);
 }
 
 function flat(text: string): string {
@@ -169,9 +184,12 @@ function flat(text: string): string {
 /**
  * One read is the other drawn further: the same reader and question, and the shorter list of choices
  * (perhaps none yet) starts the longer one, its last choice perhaps cut in the middle of its line.
+ * With `lines`, a question with lines missing is the same one drawn further (Gemini CLI 0.61 at 60x20
+ * draws its command's line after the question), unless an answer was typed since.
  */
-function sameDialog(a: ReadPrompt, b: ReadPrompt): boolean {
-  if (a.source !== b.source || a.kind !== b.kind || flat(a.text) !== flat(b.text) || a.freeText !== b.freeText) return false;
+function sameDialog(a: ReadPrompt, b: ReadPrompt, lines = false): boolean {
+  if (a.source !== b.source || a.kind !== b.kind || a.freeText !== b.freeText) return false;
+  if (flat(a.text) !== flat(b.text) && !(lines && linesWithin(a.text, b.text))) return false;
   const [short, long] = a.choices.length <= b.choices.length ? [a.choices, b.choices] : [b.choices, a.choices];
   if (short.length === 0) return true; // the question drawn, its choices not yet
   const last = short.length - 1;
@@ -182,8 +200,17 @@ function sameDialog(a: ReadPrompt, b: ReadPrompt): boolean {
   return cut.default === whole.default && sameKeys(cut.keys, whole.keys) && whole.label.startsWith(cut.label);
 }
 
+/** The lines of one text are those of the other, in order, with some missing. */
+function linesWithin(a: string, b: string): boolean {
+  const [few, many] = [a, b].map((text) => text.split('\n').map(flat).filter((line) => line !== '')).sort((x, y) => x.length - y.length) as [string[], string[]];
+  if (few.length === 0) return false;
+  let at = 0;
+  for (const line of many) if (at < few.length && line === few[at]) at += 1;
+  return at === few.length;
+}
+
 function sameChoice(a: PromptChoice, b: PromptChoice): boolean {
-  return a.id === b.id && a.label === b.label && a.default === b.default && sameKeys(a.keys, b.keys);
+  return a.id === b.id && a.default === b.default && sameKeys(a.keys, b.keys);
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
