@@ -144,7 +144,9 @@ export const TOOLS: Tool[] = [
       'free-text question (freeText) pass text instead; keys (named keys such as ["Escape"]) when no choice fits. The ' +
       'answer is typed only if that prompt is still on screen: otherwise it is refused with prompt_changed, whose data ' +
       'holds the prompt shown now, and nothing is typed. Calling again with the same promptId and choice types nothing ' +
-      'twice. Returns {state} once the agent has left blocked, or {state: "blocked", prompt} when it asks a next question.',
+      'twice. A choice the prompt does not offer is refused with choice_not_offered. Returns once the answered dialog is ' +
+      'gone: {outcome: "left", state} when the agent left blocked, {outcome: "next", state: "blocked", prompt} when it asks ' +
+      'a next question, {outcome: "pending", state} when that is not known yet (read the agent again).',
     inputSchema: {
       type: 'object',
       properties: {
