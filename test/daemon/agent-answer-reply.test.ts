@@ -115,6 +115,19 @@ describe('one id per dialog, and replies that tell the truth', () => {
     await call('pane.kill', { target: pane.id });
   });
 
+  it('replies pending, naming no prompt, when a report holds the agent blocked with no dialog on the screen', async () => {
+    const pane = await watched({ FAKE_LATE_OSC: '1' });
+    await call('agent.prompt', { target: pane.id, text: 'automode' });
+    const { prompt } = await agentUntil(pane.id, (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'cancel'), 'the auto mode dialog');
+    const reply = await call('agent.answer', { target: pane.id, promptId: prompt.id, choice: 'cancel' });
+    assert.deepEqual([reply.outcome, reply.state, reply.prompt], ['pending', 'blocked', undefined]);
+    const info = await call('agent.get', { target: pane.id });
+    assert.deepEqual([info.state, info.prompt], ['blocked', undefined], 'the report after the answer makes no prompt');
+    assert.deepEqual([...new Set(pane.promptIds())], [prompt.id]);
+    pane.dispose();
+    await call('pane.kill', { target: pane.id });
+  });
+
   it("replies next with the dialog now on the screen when the answer changes the form, never the one answered", async () => {
     const pane = await watched();
     await call('agent.prompt', { target: pane.id, text: 'perm' });
