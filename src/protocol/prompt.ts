@@ -30,7 +30,7 @@ export type PromptChoice = Static<typeof PromptChoice>;
 /** The prompt a blocked agent shows. */
 export const AgentPrompt = Type.Object(
   {
-    id: Type.String({ description: 'This prompt instance: changes when the dialog changes, and each time the agent is blocked anew; kept while the same dialog is drawn further.' }),
+    id: Type.String({ description: 'This prompt instance, the dialog on the screen: kept while the same dialog stays drawn (drawn further, redrawn, reflowed, annotated by a report); new when the dialog changes (its cursor too), and each time the agent is blocked anew.' }),
     kind: Literals(PROMPT_KINDS),
     text: Type.String({ description: 'The question as a person reads it, at most a few lines joined by "\\n".' }),
     choices: Type.Array(PromptChoice),
