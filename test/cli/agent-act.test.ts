@@ -94,6 +94,19 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('asker');
   });
 
+  it('refuses a number the unnumbered trust dialog does not offer at once, naming its choices, then answers by label', async () => {
+    await fakeAgent('truster', 200);
+    await session.call('agent.prompt', { target: 'truster', text: 'trust' });
+    await agentUntil('truster', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'no-exit'), 'the trust dialog');
+    const refused = await corral('agent', 'answer', 'truster', '1');
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /offers no choice 1; its choices: yes-i-trust-this-folder \[Enter\], no-exit, cancel \[Escape\]; nothing was typed \[choice_not_offered\]/);
+    const answered = await corral('agent', 'answer', 'truster', 'yes');
+    assert.equal(answered.code, 0, answered.stderr);
+    assert.match(answered.stdout, /^truster left blocked: now (working|idle|done)/);
+    await kill('truster');
+  });
+
   it('exits 124 when the answer does not move the agent out of blocked in time', async () => {
     await fakeAgent('stuck', 200);
     await session.call('agent.prompt', { target: 'stuck', text: 'perm' });
