@@ -100,7 +100,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await agentUntil('truster', (i) => i.state === 'blocked' && i.prompt?.choices.some((c: any) => c.id === 'no-exit'), 'the trust dialog');
     const refused = await corral('agent', 'answer', 'truster', '1');
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /offers no choice 1; its choices: yes-i-trust-this-folder \[Enter\], no-exit, cancel \[Escape\]; nothing was typed \[choice_not_offered\]/);
+    assert.match(refused.stderr, /offers no choice 1; its choices: no-exit \[Enter\], yes-i-trust-this-folder, cancel \[Escape\]; nothing was typed \[choice_not_offered\]/);
     const answered = await corral('agent', 'answer', 'truster', 'yes');
     assert.equal(answered.code, 0, answered.stderr);
     assert.match(answered.stdout, /^truster left blocked: now (working|idle|done)/);

@@ -144,7 +144,8 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
       const view = current?.view();
       if (current === undefined || view === undefined || view.state !== 'blocked' || pane.lifecycle !== 'running') return ['left', current ? agents.info(pane).state : 'unknown'];
       const prompt = current.prompt();
-      const other = prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:') ? prompt : null;
+      // Another dialog a reader knows, read from the screen as it is now: the debounce may still hold an older read.
+      const other = prompt !== null && prompt.id !== answered && prompt.source.startsWith('screen:') && current.stillShows(prompt.id, since) ? prompt : null;
       const shown = current.stillShows(answered, since);
       // The answered dialog with its cursor moved is not its next one yet: an answer's Down comes before its Enter.
       if (other !== null && (!shown || settled)) return ['next', 'blocked', other];
