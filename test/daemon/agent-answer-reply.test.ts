@@ -64,8 +64,7 @@ describe('one id per dialog, and replies that tell the truth', () => {
     assert.notEqual(reply.state, 'blocked');
     assert.equal(reply.prompt, undefined);
     await session.screenContains(pane.id, 'Trusted.');
-    assert.equal(pane.promptIds()[0], prompt.id);
-    assert.ok(new Set(pane.promptIds()).size <= 2, 'one id for the dialog; another only for its cursor moved by the answer');
+    assert.deepEqual([...new Set(pane.promptIds())], [prompt.id], 'one prompt id for the dialog, its cursor moved by the answer included');
     assert.deepEqual(pane.keys().slice(-2), ['\x1b[B', '\r']);
     pane.dispose();
     await call('pane.kill', { target: pane.id });

@@ -113,4 +113,17 @@ describe('a dialog redrawn otherwise', () => {
     assert.equal(tracker.shows(id, moved), true);
     assert.equal(tracker.shows(id, read([amend])), false);
   });
+
+  it("keeps the id while an answer's own keys move the cursor, and gives the new one if the cursor stays moved after it", () => {
+    const tracker = new PromptTracker();
+    tracker.update(read([yes, no]));
+    const id = tracker.current!.id;
+    tracker.answered(id);
+    const moved = read([{ ...yes, default: false }, { ...no, default: true }]);
+    assert.equal(tracker.update(moved), 'drawn', 'Down drawn before Enter');
+    assert.equal(tracker.current!.id, id);
+    assert.equal(tracker.answerEnded(id), 'new', 'the answer was Down alone');
+    assert.notEqual(tracker.current!.id, id);
+    assert.equal(tracker.shows(id, moved), true);
+  });
 });

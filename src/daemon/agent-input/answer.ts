@@ -107,7 +107,7 @@ export function answerAgent(agents: AgentService, pane: PaneRecord, request: Ans
   const send = sender(request, prompt, pane);
   // A client gone before this ran never hears the answer: send nothing.
   if (signal.aborted) throw new CorralError('cancelled', 'the client went away before the answer was sent');
-  const outcome = awaitOutcome(agents, pane, prompt?.id ?? null, request.timeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS, signal, send);
+  const outcome = awaitOutcome(agents, pane, prompt, request.timeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS, signal, send);
   if (key !== null) ledger.remember(key, outcome);
   return outcome;
 }
@@ -126,8 +126,9 @@ function sender(request: AnswerRequest, prompt: AgentPrompt | null, pane: PaneRe
  * report that came after the answer, a screen no reader knows) is `pending` after `ANSWER_SETTLE_MS`.
  * A dialog still on the screen at the deadline is `timeout`. The answered prompt is never the reply's.
  */
-function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string | null, timeoutMs: number, signal: AbortSignal, send: () => void): Promise<AnswerResult> {
+function awaitOutcome(agents: AgentService, pane: PaneRecord, asked: AgentPrompt | null, timeoutMs: number, signal: AbortSignal, send: () => void): Promise<AnswerResult> {
   const started = Date.now();
+  const answered = asked?.id ?? null;
   const agent = agents.of(pane);
   if (answered !== null) agent.answering(answered);
   const since = agent.screenLines();
@@ -150,8 +151,12 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
       // The answered dialog with its cursor moved is not its next one yet: an answer's Down comes before its Enter.
       if (other !== null && (!shown || settled)) return ['next', 'blocked', other];
       if (settled) return ['pending', agents.info(pane).state];
-      if (settling === null && (!shown || other !== null)) {
-        settling = setTimeout(() => reply(...outcome(true)!), Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
+      const moved = asked !== null && prompt?.id === answered && cursorOf(prompt) !== cursorOf(asked);
+      if (settling === null && (!shown || other !== null || moved)) {
+        settling = setTimeout(() => {
+          if (answered !== null) agent.answerEnded(answered); // a cursor left moved is a new id, the next prompt
+          reply(...outcome(true)!);
+        }, Math.min(ANSWER_SETTLE_MS, Math.max(0, timeoutMs - (Date.now() - started))));
       }
       return null;
     };
@@ -187,6 +192,7 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
     signal.addEventListener('abort', aborted, { once: true });
     function finish(): void {
       done = true;
+      if (answered !== null) agent.answerEnded(answered);
       subscription.dispose();
       output.dispose();
       clearTimeout(timer);
@@ -195,4 +201,9 @@ function awaitOutcome(agents: AgentService, pane: PaneRecord, answered: string |
     }
     send();
   });
+}
+
+/** Which choice the cursor is on. */
+function cursorOf(prompt: AgentPrompt): number {
+  return prompt.choices.findIndex((choice) => choice.default);
 }

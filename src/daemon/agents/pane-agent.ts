@@ -351,6 +351,11 @@ export class PaneAgent implements Disposable {
     this.prompts.answered(id);
   }
 
+  /** The answer to prompt `id` has its reply: a cursor its keys left moved gives the dialog a new id now. */
+  answerEnded(id: string): void {
+    if (this.prompts.answerEnded(id) !== 'same') this.deps.promptChanged?.(this.pane);
+  }
+
   /**
    * Whether the dialog of prompt `id` is still on the screen now, read apart from the debounce that may
    * still hold blocked. A prompt no reader read (reports only), or none (`id` null), is judged by

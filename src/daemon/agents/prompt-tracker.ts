@@ -24,6 +24,8 @@ export class PromptTracker {
   #dialog: ReadPrompt | null = null;
   #shown = '';
   #answered: string | null = null;
+  /** The answer being typed, and the dialog it answered: the cursor its own keys move keeps the id meanwhile. */
+  #inFlight: { id: string; dialog: ReadPrompt } | null = null;
   /** Older ids of the dialog now shown: it got a new one when its selection became unknown. */
   #former = new Set<string>();
   /** Why the choices have no keys now: a key was typed into a dialog whose selection the screen does not show. */
@@ -68,13 +70,37 @@ export class PromptTracker {
       return 'drawn';
     }
     if (sameChoices(this.#dialog, screen)) {
-      // The cursor moved: keys such as Enter now pick another choice, so it is a new id, of the same dialog.
-      const former = [...this.#former, current.id];
-      const update = this.#mint(screen, read, known);
-      for (const id of former) this.#former.add(id);
-      return update;
+      if (this.#inFlight?.id === current.id) {
+        // An answer's Down drawn before its Enter: the dialog is being answered, under its id.
+        this.#dialog = screen;
+        this.#show(current.id, shown);
+        return 'drawn';
+      }
+      return this.#moved(screen, read);
     }
     return this.#mint(screen, read, known);
+  }
+
+  /**
+   * The answer typed to prompt `id` has its reply: if the cursor its keys moved stays where they left
+   * it (an answer of `Down` alone), the dialog gets the new id a moved cursor gets.
+   */
+  answerEnded(id: string): PromptUpdate {
+    const flight = this.#inFlight;
+    if (flight?.id !== id) return 'same';
+    this.#inFlight = null;
+    const current = this.#current;
+    if (current?.id !== id || this.#dialog === null || fingerprint(this.#dialog) === fingerprint(flight.dialog)) return 'same';
+    const { id: _id, ...read } = current;
+    return this.#moved(this.#dialog, read);
+  }
+
+  /** The cursor moved: keys such as Enter now pick another choice, so it is a new id, of the same dialog. */
+  #moved(screen: ReadPrompt, read: ReadPrompt): PromptUpdate {
+    const former = [...this.#former, this.#current!.id];
+    const update = this.#mint(screen, read, true);
+    for (const id of former) this.#former.add(id);
+    return update;
   }
 
   /**
@@ -113,7 +139,9 @@ export class PromptTracker {
 
   /** An answer was typed to prompt `id`: what the screen shows next is judged against it. */
   answered(id: string): void {
-    if (this.knows(id)) this.#answered = id;
+    if (!this.knows(id)) return;
+    this.#answered = id;
+    if (this.#current?.id === id && this.#dialog !== null) this.#inFlight = { id, dialog: this.#dialog };
   }
 
   /** The agent is not blocked: the next prompt is a new instance, even if it looks the same. */
@@ -122,6 +150,7 @@ export class PromptTracker {
     this.#dialog = null;
     this.#shown = '';
     this.#answered = null;
+    this.#inFlight = null;
     this.#former.clear();
     this.#unseen = null;
   }
@@ -133,6 +162,7 @@ export class PromptTracker {
     this.#dialog = known ? screen : null;
     this.#shown = JSON.stringify(shown);
     this.#answered = null;
+    this.#inFlight = null;
     this.#former.clear();
     this.#unseen = null;
     return 'new';
