@@ -77,8 +77,18 @@ describe('what a report and an answer do to the prompt instance', () => {
     assert.equal(tracker.current, null);
     assert.equal(tracker.update(bare, fromHook('Bash: ls -la')), 'same', 'a report after the answer is no prompt');
     assert.equal(tracker.current, null);
-    assert.equal(tracker.update(trust), 'new', 'a dialog a reader knows is a new prompt');
+    assert.equal(tracker.update({ ...trust, text: 'Accessing workspace:\n/tmp/other' }), 'new', 'another dialog a reader knows is a new prompt');
     assert.notEqual(tracker.current!.id, id);
+  });
+
+  it('gives the answered dialog its id again when it is drawn again after a frame without it', () => {
+    const tracker = new PromptTracker();
+    tracker.update(trust);
+    const id = tracker.current!.id;
+    tracker.answered(id);
+    assert.equal(tracker.update(fromHook('')), 'gone');
+    assert.equal(tracker.update(trust), 'drawn');
+    assert.equal(tracker.current!.id, id);
   });
 });
 

@@ -26,7 +26,9 @@ export class PromptTracker {
   #answered: string | null = null;
   /** The answer being typed, and the dialog it answered: the cursor its own keys move keeps the id meanwhile. */
   #inFlight: { id: string; dialog: ReadPrompt } | null = null;
-  /** Older ids of the dialog now shown: it got a new one when its selection became unknown. */
+  /** The answered prompt whose dialog left the screen: if the same dialog is drawn again, it is that prompt. */
+  #gone: string | null = null;
+  /** Older ids of the dialog now shown: it got a new one when its cursor moved or its selection became unknown. */
   #former = new Set<string>();
   /** Why the choices have no keys now: a key was typed into a dialog whose selection the screen does not show. */
   #unseen: string | null = null;
@@ -37,7 +39,7 @@ export class PromptTracker {
   }
 
   /**
-   * The prompt read now: `screen` as the readers read the screen alone (its identity), `shown` with the
+   * The prompt read now: `screen` as the readers read the screen alone (its identity), `read` with the
    * agent's reports applied (what the prompt says).
    */
   update(screen: ReadPrompt, read: ReadPrompt = screen): PromptUpdate {
@@ -45,12 +47,22 @@ export class PromptTracker {
     const known = isReaderRead(screen);
     if (current === null) {
       if (this.#answered !== null && !known) return 'same'; // still no dialog after the answer: no prompt
+      const gone = this.#gone;
+      if (gone !== null && known && this.#dialog !== null && (fingerprint(screen) === fingerprint(this.#dialog) || sameDialog(this.#dialog, screen))) {
+        // The answered dialog drawn again (a frame without it between, or the answer not taken): its id.
+        this.#gone = null;
+        this.#dialog = screen;
+        this.#current = { ...read, id: gone };
+        this.#shown = JSON.stringify(read);
+        return 'drawn';
+      }
       return this.#mint(screen, read, known);
     }
     const shown = this.#unseen === null ? read : withoutKeys(read, this.#unseen);
     const answered = this.#answered !== null && this.knows(this.#answered);
     if (!known) {
       if (answered && this.#dialog !== null) {
+        this.#gone = current.id;
         this.#current = null;
         return 'gone';
       }
@@ -151,6 +163,7 @@ export class PromptTracker {
     this.#shown = '';
     this.#answered = null;
     this.#inFlight = null;
+    this.#gone = null;
     this.#former.clear();
     this.#unseen = null;
   }
@@ -163,6 +176,7 @@ export class PromptTracker {
     this.#shown = JSON.stringify(shown);
     this.#answered = null;
     this.#inFlight = null;
+    this.#gone = null;
     this.#former.clear();
     this.#unseen = null;
     return 'new';
