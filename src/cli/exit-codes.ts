@@ -14,8 +14,8 @@ Exit codes:
   0    success
   1    error from the daemon (message on stderr)
   2    usage error (also a fleet file refused by corral up or down)
-  3    target not found or exited, or no agent there
-  4    daemon unreachable, or lost while waiting (the socket path is printed)
+  3    target not found or exited, or no agent there (corral web sessions revoke: no such session)
+  4    daemon unreachable, or lost while waiting (the socket path is printed); corral web sessions: no corral web on that port
   5    agent wait: the agent exited or was released while waiting (agent_gone)
   124  timeout`;
 
@@ -27,6 +27,7 @@ export function exitCodeFor(code: string): number {
     case 'agent_not_found':
     case 'no_agent':
     case 'host_not_found':
+    case 'session_not_found':
       return EXIT.notFound;
     case 'agent_gone':
       return EXIT.goneWhileWaiting;
@@ -36,6 +37,7 @@ export function exitCodeFor(code: string): number {
     case 'fleet_file_invalid':
       return EXIT.usage;
     case 'daemon_unreachable':
+    case 'web_unreachable':
     case 'connection_closed':
       return EXIT.unreachable;
     case 'timeout':
