@@ -104,6 +104,25 @@ describe('corral web: safe by default', () => {
     }
   });
 
+  it("refuses agent.clearQueue without the lease: a page cannot throw away what another queued", async () => {
+    const busy = await session.fakeAgent(60_000, { name: 'busy' });
+    await session.call('agent.prompt', { target: busy, text: 'work a minute' });
+    await session.agentUntil(busy, (info) => info.state === 'working', 'the agent working');
+    const first = await pageSocket(web, { origin: web.origin, cookie });
+    const second = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
+    try {
+      assert.equal((await first.call('agent.prompt', { target: busy, text: 'queued by the first', queue: true })).result?.queued, true);
+      assert.equal((await second.call('agent.clearQueue', { target: busy })).error?.data.code, 'lease_required', 'nobody holds the lease');
+      assert.equal((await first.call('lease.take', { target: busy })).result?.mine, true);
+      assert.equal((await second.call('agent.clearQueue', { target: busy })).error?.data.code, 'lease_required', 'another holds it');
+      assert.deepEqual((await session.call('agent.queue', { target: busy })).prompts.map((entry: { text: string }) => entry.text), ['queued by the first']);
+      assert.deepEqual((await first.call('agent.clearQueue', { target: busy })).result, { cleared: 1 }, 'the holder empties it');
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
   it('closes a socket that sends an oversized message, and keeps serving', async () => {
     const page = await pageSocket(web, { origin: web.origin, cookie });
     const closed = new Promise<number>((resolve) => page.ws.once('close', (code) => resolve(code)));
