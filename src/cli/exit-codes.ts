@@ -14,8 +14,8 @@ Exit codes:
   0    success
   1    error from the daemon (message on stderr)
   2    usage error (also a fleet file refused by corral up or down)
-  3    target not found or exited, or no agent there (corral web sessions revoke: no such session)
-  4    daemon unreachable, or lost while waiting (the socket path is printed); corral web sessions: no corral web on that port
+  3    target not found or exited, or no agent there
+  4    daemon unreachable, or lost while waiting (the socket path is printed)
   5    agent wait: the agent exited or was released while waiting (agent_gone)
   124  timeout`;
 
