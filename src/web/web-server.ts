@@ -127,7 +127,9 @@ export class WebServer {
       // The page asks whether its session still stands (its socket was refused: signed out, or the server away).
       const key = request.headers[KEY_HEADER];
       const live = this.sessions.byCookieAndKey(cookie, typeof key === 'string' ? key : undefined) !== null;
-      return this.refuse(response, live ? 200 : 401, live ? 'signed in' : 'signed out: open the URL that `corral web` printed');
+      if (!live) return this.refuse(response, 401, 'signed out: open the URL that `corral web` printed');
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      return void response.end('signed in\n');
     }
     if (this.sessions.byCookie(cookie) === null) {
       // Still a 401, whose page trades the token in the URL's fragment (never sent, never logged) for a cookie.
