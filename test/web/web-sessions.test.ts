@@ -86,6 +86,21 @@ describe('corral web sessions', { skip: HAVE_CHROMIUM ? false : `no chromium at 
     }
   });
 
+  it('keeps a browser signed in across a reload and in a new tab of the same address, without the token', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await signedIn(context, web);
+      assert.equal(page.url(), `${web.origin}/`, 'the token is out of the address bar');
+      await page.reload();
+      await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+      const tab = await context.newPage();
+      await tab.goto(`${web.origin}/`);
+      await tab.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('labels each session by its browser and sign-in time, and `corral web sessions` lists them', async () => {
     const phone = await signIn(web, ANDROID_CHROME);
     const laptop = await signIn(web, FIREFOX);
