@@ -42,6 +42,12 @@ interface Reply {
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * Requests one connection may have unanswered. A daemon serves 64 at once and reads on as they finish;
+ * a peer that leaves this many unanswered while its stream goes on (a host that sends events for ever
+ * more panes, each read asked for) is cut off, so that what the client waits for cannot grow without end.
+ */
+export const MAX_PENDING_REQUESTS = 10_000;
 
 /**
  * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`: over the
@@ -131,6 +137,11 @@ export class DaemonConnection {
           limit: MAX_FRAME_BYTES,
         }),
       );
+    }
+    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+      const error = new ClientError('timeout', `the daemon at ${this.socketPath} left ${MAX_PENDING_REQUESTS} requests unanswered; the connection was closed`);
+      this.breakOff(error);
+      return Promise.reject(error);
     }
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });

@@ -6,6 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ClientError, DaemonConnection } from '../../src/client/index.ts';
+import { MAX_PENDING_REQUESTS } from '../../src/client/connection.ts';
 import { SERVER_STATUS } from '../../src/protocol/methods/server.ts';
 import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
 import { makeTempDir } from '../../harness/daemon.ts';
@@ -67,6 +68,16 @@ describe('a client connection', () => {
     const status = await connection.call(SERVER_STATUS, {});
     assert.equal(status.version.length, MAX_FRAME_BYTES - 200);
     connection.dispose();
+  });
+
+  it('closes once MAX_PENDING_REQUESTS requests are left unanswered', async () => {
+    const { path, server } = await impostor(() => {});
+    servers.push(server);
+    const connection = await DaemonConnection.connect(path);
+    const calls = Array.from({ length: MAX_PENDING_REQUESTS }, () => connection.call(SERVER_STATUS, {}).catch((error: unknown) => error));
+    await assert.rejects(connection.call(SERVER_STATUS, {}), (error: unknown) => error instanceof ClientError && error.code === 'timeout' && /left 10000 requests unanswered/.test(error.message));
+    assert.ok((await Promise.all(calls)).every((error) => error instanceof ClientError && error.code === 'timeout'), 'the waiting calls are told why');
+    assert.equal(connection.closed, true);
   });
 
   for (const line of ['null', '[]', '7', '"text"', '{"jsonrpc"']) {
