@@ -19,7 +19,7 @@ import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { registerUpCommands } from './commands/up.ts';
 import { registerWebCommand } from './commands/web.ts';
-import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
 import { routeHostTargets } from './host-targets.ts';
@@ -107,4 +107,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * A reader that went away (`corral agent list | head -1`) ends every command quietly with exit 0:
+ * there is no one left to print to, and the command's work needs no more of stdout.
+ */
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(EXIT.ok);
+  });
+}
+
+endQuietlyWhenStdoutCloses();
 process.exitCode = await main(process.argv.slice(2));
