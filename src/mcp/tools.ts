@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { CorralError, type CorralClient } from '../client/index.ts';
 import type { PaneLifecycle } from '../protocol/methods/pane.ts';
 import { PANE_SIZE } from '../protocol/pane-size.ts';
@@ -180,7 +181,10 @@ export const TOOLS: Tool[] = [
       properties: {
         command: { type: 'string', description: 'The program to run, found on PATH.' },
         args: { type: 'array', items: { type: 'string' }, description: 'Its arguments.' },
-        folder: { type: 'string', description: 'The absolute path of the folder it works in.' },
+        folder: {
+          type: 'string',
+          description: "The folder it works in: an absolute path, or one relative to this MCP server's folder (default: this server's folder, where you run).",
+        },
         name: { type: 'string', description: 'A short unique name to refer to it later (letters, digits, . _ -).' },
         workspace: {
           type: 'string',
@@ -194,14 +198,15 @@ export const TOOLS: Tool[] = [
         cols: { type: 'integer', minimum: PANE_SIZE.cols.min, maximum: PANE_SIZE.cols.max, description: 'Terminal columns (default 120).' },
         rows: { type: 'integer', minimum: PANE_SIZE.rows.min, maximum: PANE_SIZE.rows.max, description: 'Terminal rows (default 32).' },
       },
-      required: ['command', 'folder'],
+      required: ['command'],
       additionalProperties: false,
     },
     async run(client, args) {
       const pane = await client.call('pane.spawn', {
         command: args.command,
         ...(args.args ? { args: args.args } : {}),
-        cwd: args.folder,
+        // The server's own folder is the orchestrating agent's: what it means by "here" (docs/mcp.md).
+        cwd: resolve(typeof args.folder === 'string' ? args.folder : '.'),
         ...(args.name ? { name: args.name } : {}),
         ...(args.workspace ? { workspace: args.workspace } : {}),
         ...(args.env ? { env: args.env } : {}),

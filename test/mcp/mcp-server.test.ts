@@ -231,4 +231,18 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.match(refused.content[0]!.text, /^agent_blocked: .*answer_agent tool/);
     assert.doesNotMatch(refused.content[0]!.text, /corral agent answer/);
   });
+
+  it("spawn_agent without a folder starts the agent in the MCP server's own folder, as its schema says", async () => {
+    const { tools } = await mcp.listTools();
+    const schema = tools.find((t) => t.name === 'spawn_agent')!.inputSchema as { required?: string[] };
+    assert.deepEqual(schema.required, ['command']);
+    // The server was started from this test's folder (the transport's default cwd), not the daemon's.
+    const pane = await tool('spawn_agent', { command: 'sh', args: ['-c', 'exec sleep 300'], name: 'here' });
+    assert.equal(pane.cwd, process.cwd());
+    assert.notEqual(pane.cwd, daemon.dir);
+    const relative = await tool('spawn_agent', { command: 'sh', args: ['-c', 'exec sleep 300'], name: 'below', folder: 'docs' });
+    assert.equal(relative.cwd, `${process.cwd()}/docs`);
+    await corral.call('pane.kill', { target: 'here' });
+    await corral.call('pane.kill', { target: 'below' });
+  });
 });
