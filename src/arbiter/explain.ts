@@ -4,7 +4,7 @@ import type { PendingTransition } from './debounce.ts';
 import { reportAuthority } from './freshness.ts';
 import { isLifecycleAuthority, reportCounts, type DecideInput } from './precedence.ts';
 import type { Rejection } from './rejections.ts';
-import { PRECEDENCE, type AgentView, type PrecedenceRule } from './types.ts';
+import { PRECEDENCE, type AgentView, type PrecedenceRule, type ProcessObservation } from './types.ts';
 import type { ArbiterWindows } from './windows.ts';
 
 /** One piece of evidence as the arbiter sees it now. */
@@ -54,7 +54,7 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
     ageMs: null,
     authoritative: process.agent !== null,
     decided: view.identity === 'process',
-    note: process.agent !== null ? 'the live process decides identity' : 'no agent process identified',
+    note: process.agent !== null ? identityNote(process.identifiedBy) : 'no agent process identified',
   });
   const screenFor = (agent: string): boolean => input.screen?.verdict.agent === agent;
   if (input.screen || input.skipSince !== null) {
@@ -106,6 +106,12 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
     rejections: input.rejections,
     windows: input.windows,
   };
+}
+
+/** Which of the pane's processes named its agent: a `CORRAL_AGENT` hint is said as such, never as the process. */
+function identityNote(identifiedBy: ProcessObservation['identifiedBy']): string {
+  if (identifiedBy?.by === 'hint') return `the ${identifiedBy.detail} hint in the process's environment decides identity, not its program`;
+  return identifiedBy ? `the live process decides identity (${identifiedBy.detail})` : 'the live process decides identity';
 }
 
 /** Compile-time check: the arbiter's explain fits the wire type the protocol declares. */

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
@@ -78,6 +80,25 @@ describe('scripting through the CLI: durations with units, trailing keys, events
       const closed = await runIntoClosedPipe(['--socket', lab.daemon.socket, ...args]);
       assert.deepEqual(closed, { code: 0, stdout: '', stderr: '' }, `corral ${args.join(' ')}`);
     }
+  });
+
+  it('agent explain says which named the agent: the CORRAL_AGENT hint, or the live process', async () => {
+    const hinted = await corral('agent', 'explain', 'one');
+    assert.equal(hinted.code, 0, hinted.stderr);
+    assert.match(hinted.stdout, /process:process = .*agent=claude.*: the CORRAL_AGENT=claude hint in the process's environment decides identity, not its program/);
+    // A script called claude is claude by its own name, with no hint.
+    const program = join(lab.daemon.dir, 'claude');
+    writeFileSync(program, '#!/bin/sh\nprintf "ready\\n"\nsleep 300\n', { mode: 0o755 });
+    const spawned = await corral('pane', 'spawn', '--name', 'named', '--', program);
+    assert.equal(spawned.code, 0, spawned.stderr);
+    let got = '';
+    await waitFor(async () => JSON.parse((got = (await corral('--json', 'agent', 'get', 'named')).stdout)).agent === 'claude', { timeoutMs: 30_000, what: 'the program to be identified' }).catch((error: Error) => {
+      throw new Error(`${error.message}: ${got}`);
+    });
+    const named = await corral('agent', 'explain', 'named');
+    assert.match(named.stdout, new RegExp(`: the live process decides identity \\(${program}\\)`), named.stdout);
+    assert.doesNotMatch(named.stdout, /hint/);
+    await corral('pane', 'kill', 'named');
   });
 
   it('a wait on a pane with no identified agent fails at once with no_agent, unless --allow-unknown', async () => {

@@ -259,6 +259,7 @@ export class PaneAgent implements Disposable {
         pgid: foreground.pgid,
         agent: manifest ? manifest.spec.id : (found?.agent ?? null),
         agentPid: found?.pid ?? null,
+        ...(found ? { identifiedBy: { by: found.by, detail: found.detail } } : {}),
         fullLifecycleSources: fullLifecycleSources(manifest?.spec ?? null),
       }),
     );
