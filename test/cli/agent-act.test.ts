@@ -50,12 +50,12 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('poet');
   });
 
-  it('refuses to prompt a blocked agent with exit 1 naming corral agent answer, then answers it', async () => {
+  it('refuses to prompt a blocked agent with exit 6 naming corral agent answer, then answers it', async () => {
     await fakeAgent('guarded', 200);
     await session.call('agent.prompt', { target: 'guarded', text: 'perm' });
     await agentUntil('guarded', (i) => i.state === 'blocked', 'the permission form');
     const refused = await corral('agent', 'prompt', 'guarded', 'hello');
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 6);
     assert.match(refused.stderr, /corral agent answer guarded/);
     assert.match(refused.stderr, /\[agent_blocked\]/);
     const usage = await corral('agent', 'answer', 'guarded');
