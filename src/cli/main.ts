@@ -91,7 +91,13 @@ async function buildProgram(argv: string[]): Promise<Command> {
 
 export async function main(argv: string[]): Promise<number> {
   const remote = remoteRun(argv);
-  if (remote) return runRemote(remote);
+  if (remote) {
+    try {
+      return await runRemote(remote);
+    } catch (error) {
+      return reportError(error, argv.includes('--json')); // config.toml that names hosts cannot be read
+    }
+  }
   const words = commandWords(argv);
   if (words[0] === 'report' && !argv.includes('--help') && !argv.includes('-h')) {
     // The hook command parses its own line (bin/corral usually runs it from its own bundle).

@@ -25,15 +25,22 @@ const REASON_CHARS = 300;
 const SSH_DEFAULTS = ['-T', '-o', 'BatchMode=yes', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=3', '-o', 'ConnectTimeout=10'];
 
 /**
- * The ssh command line that joins a local connection to the host's daemon: $CORRAL_SSH (default
- * `ssh`, split on spaces), the host's `ssh_options`, no terminal and no password prompt, then on the
- * host `COMMAND [--socket S] server bridge` quoted for its shell.
+ * The one way a host entry becomes an ssh command line that runs corral there with `args`: $CORRAL_SSH
+ * (default `ssh`, split on spaces), the host's `ssh_options`, then `flags`, then on the host `COMMAND
+ * [--socket S] ARGS` quoted for its shell. `corral` replaces the quoted `command` by shell text as it
+ * is ($CORRAL_REMOTE_COMMAND, for a destination no `[[hosts]]` entry names).
  */
-export function bridgeArgv(host: HostSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+export function sshArgvFor(host: HostSpec, args: string[], flags: string[], env: NodeJS.ProcessEnv = process.env, corral?: string): string[] {
   if (host.ssh === null) throw new Error(`host ${host.name} is this machine: it needs no ssh`);
   const [ssh = 'ssh', ...options] = (env.CORRAL_SSH ?? 'ssh').split(/\s+/).filter(Boolean);
-  const remote = [...host.command, ...(host.socket !== null ? ['--socket', host.socket] : []), 'server', 'bridge'].map(shellQuote).join(' ');
-  return [ssh, ...options, ...host.sshOptions, ...SSH_DEFAULTS, '--', host.ssh, remote];
+  const command = corral ?? host.command.map(shellQuote).join(' ');
+  const remote = [command, ...[...(host.socket !== null ? ['--socket', host.socket] : []), ...args].map(shellQuote)].join(' ');
+  return [ssh, ...options, ...host.sshOptions, ...flags, '--', host.ssh, remote];
+}
+
+/** The ssh command line that joins a local connection to the host's daemon: no terminal and no password prompt, then `server bridge`. */
+export function bridgeArgv(host: HostSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+  return sshArgvFor(host, ['server', 'bridge'], SSH_DEFAULTS, env);
 }
 
 /** The last STDERR_TAIL_BYTES of a stream, kept with one small copy per chunk, and how much came in all. */
