@@ -57,7 +57,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
     .version(clientVersion(), '-V, --version', 'print the version of this client')
     .option('--socket <path>', 'daemon socket (default: $CORRAL_SOCKET, $XDG_RUNTIME_DIR/corral/corral.sock, /tmp/corral-$UID/corral.sock)')
     .option('--json', 'print JSON for scripts instead of text for people')
-    .option('--host <user@box>', 'run the command against the daemon on another machine, through ssh (default: $CORRAL_HOST; docs/remote.md)')
+    .option('--host <host>', 'run the command against the daemon on another machine, through ssh: a [[hosts]] name of config.toml (its whole entry) or user@box (default: $CORRAL_HOST; docs/remote.md)')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
