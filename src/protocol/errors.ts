@@ -32,6 +32,7 @@ export const ERRORS = {
   prompt_changed: { rpc: 1206, summary: 'the prompt on the screen is not the one the answer names; nothing was typed: read the current prompt in error.data.prompt and answer it' },
   cursor_too_old: { rpc: 1301, summary: 'the event cursor is no longer retained; subscribe again without since' },
   slow_consumer: { rpc: 1302, summary: 'the subscriber fell too far behind and was dropped' },
+  stream_changed: { rpc: 1303, summary: "the cursor is not of this daemon's event stream (another epoch, or outside its cursors): subscribe again without since" },
   config_invalid: { rpc: 1401, summary: 'config.toml is not valid; the daemon keeps the settings it had' },
 } as const;
 

@@ -112,8 +112,9 @@ describe('every declared error code can be produced, and every produced one is d
   before(async () => {
     const dir = makeTempDir();
     mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
-    // The smallest subscriber buffer, so a stalled subscriber is dropped after a few hundred events.
-    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[events]\nsubscriber_buffer_bytes = 4096\n');
+    // The smallest subscriber buffer, so a stalled subscriber is dropped after a few hundred events,
+    // and the smallest ring, so that those events push the stream's first ones out.
+    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[events]\nsubscriber_buffer_bytes = 4096\nretain = 100\n');
     daemon = await startDaemon({ dir });
     client = await RawClient.connect(daemon.socket);
     const document = (await client.call(nextId++, 'rpc.discover', {})).result;
@@ -243,11 +244,12 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.wait', { targets: ['idle'], until: ['working'], timeoutMs: 0 }, 'timeout');
   });
 
-  it('events.subscribe and events.read: cursor_too_old', async () => {
+  it('events.subscribe and events.read: stream_changed for a cursor ahead of the stream, before it, or of another epoch', async () => {
     const subscriber = await RawClient.connect(daemon.socket);
-    await expectError('events.subscribe', { since: 1e9 }, 'cursor_too_old', subscriber);
+    await expectError('events.subscribe', { since: 1e15 }, 'stream_changed', subscriber);
     subscriber.close();
-    await expectError('events.read', { since: 1e9 }, 'cursor_too_old');
+    await expectError('events.read', { since: 1 }, 'stream_changed');
+    await expectError('events.read', { since: 0, epoch: 'another' }, 'stream_changed');
   });
 
   it('server.reloadConfig: config_invalid, and the file removed again', async () => {
@@ -366,6 +368,13 @@ describe('every declared error code can be produced, and every produced one is d
     const last = JSON.parse(tail.trim().split('\n').at(-1)!);
     assert.equal(last.method, 'events.dropped');
     seen('notification', last.params.code);
+  });
+
+  it('events.subscribe and events.read: cursor_too_old once the flood above pushed the stream\'s first events out of the ring', async () => {
+    const subscriber = await RawClient.connect(daemon.socket);
+    await expectError('events.subscribe', { since: 0 }, 'cursor_too_old', subscriber);
+    subscriber.close();
+    await expectError('events.read', { since: 0 }, 'cursor_too_old');
   });
 
   it('cancelled, in the daemon log, for a wait and an answer whose client went away', async () => {

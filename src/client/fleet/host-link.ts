@@ -222,11 +222,12 @@ export class HostLink implements Disposable {
     try {
       return await connection.call(EVENTS_SUBSCRIBE, { since: from.cursor, ...(from.epoch !== null ? { epoch: from.epoch } : {}) });
     } catch (error) {
-      if (!(error instanceof CorralError) || error.code !== 'cursor_too_old') throw error;
+      // Too old: the host no longer holds the events after it; stream_changed: the host's stream is another one.
+      if (!(error instanceof CorralError) || (error.code !== 'cursor_too_old' && error.code !== 'stream_changed')) throw error;
       const fresh = await connection.call(EVENTS_SUBSCRIBE, {});
-      // Of the same stream, the events between the cursor and the oldest retained are gone; of another epoch, how many is unknown.
+      // Of the same stream, the events between the cursor and the oldest retained are gone; of another stream, how many is unknown.
       const oldest = typeof error.details.oldest === 'number' ? error.details.oldest : from.cursor + 1;
-      if (error.details.epoch === from.epoch) this.missed += Math.max(0, oldest - 1 - from.cursor);
+      if (error.code === 'cursor_too_old' && error.details.epoch === from.epoch) this.missed += Math.max(0, oldest - 1 - from.cursor);
       this.cursor = { cursor: fresh.cursor, epoch: fresh.epoch };
       return fresh;
     }
