@@ -69,7 +69,7 @@ export class EventLog implements Disposable {
     this.maxSegmentEvents = Math.max(1, Math.ceil(bounds.retain / EVENT_LOG_KEPT_SEGMENTS));
     this.maxAgeMs = bounds.maxAgeMs ?? MAX_EVENT_LOG_AGE_MS;
     this.reserved = { cursor: this.lastCursor + EVENT_MARK_BLOCK, seq: this.lastSeq + EVENT_MARK_BLOCK };
-    this.writeMark(false);
+    this.writeMark({ closed: false, flush: true });
     this.fsyncTimer = setInterval(() => this.sync(), EVENT_LOG_FSYNC_MS);
     this.fsyncTimer.unref();
   }
@@ -117,7 +117,7 @@ export class EventLog implements Disposable {
     if (cursor > this.reserved.cursor || eventSeq > this.reserved.seq) {
       // Before the event is handed out: the mark must bound it even if the log loses it.
       this.reserved = { cursor: Math.max(this.reserved.cursor, cursor + EVENT_MARK_BLOCK), seq: Math.max(this.reserved.seq, eventSeq + EVENT_MARK_BLOCK) };
-      this.writeMark(false);
+      this.writeMark({ closed: false, flush: true });
     }
     try {
       if (this.fd === null || this.segmentBytes >= this.maxSegmentBytes || this.segmentEvents >= this.maxSegmentEvents) this.roll(entry.event.ts);
@@ -132,7 +132,7 @@ export class EventLog implements Disposable {
       this.log.error({ dir: this.dir, err: error }, 'cannot write the event log');
       if (this.complete) {
         this.complete = false;
-        this.writeMark(false);
+        this.writeMark({ closed: false, flush: true });
       }
     }
     this.lastCursor = cursor;
@@ -147,7 +147,7 @@ export class EventLog implements Disposable {
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     // Closed only once the segment is on the disk: the log then ends exactly at the last cursor.
-    this.writeMark(flushed);
+    this.writeMark({ closed: flushed, flush: true });
     this.mark?.dispose();
   }
 
@@ -164,7 +164,7 @@ export class EventLog implements Disposable {
     }
   }
 
-  private writeMark(closed: boolean): void {
+  private writeMark({ closed, flush }: { closed: boolean; flush: boolean }): void {
     if (this.mark === null) return;
     try {
       this.mark.write({
@@ -176,7 +176,7 @@ export class EventLog implements Disposable {
         complete: this.complete,
         segment: this.segment,
         boot: this.boot,
-      });
+      }, flush);
     } catch (error) {
       this.log.error({ dir: this.dir, err: error }, 'cannot write the event log mark: should the log be damaged, the next daemon cannot tell which cursors were handed out');
     }
@@ -197,8 +197,9 @@ export class EventLog implements Disposable {
     this.segment = name;
     this.segmentBytes = Buffer.byteLength(line);
     this.segmentEvents = 0;
-    // The mark names the segment the log now ends in, so that losing it is seen.
-    this.writeMark(false);
+    // The mark names the segment the log now ends in, so that losing it is seen after a crash of the
+    // daemon; not flushed: after a crash of the machine the log is not trusted anyway.
+    this.writeMark({ closed: false, flush: false });
     this.prune(now);
   }
 
