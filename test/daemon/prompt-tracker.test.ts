@@ -8,7 +8,7 @@ const no = { id: 'no-and-tell-claude-what-to-do', label: 'No, and tell Claude wh
 const amend = { id: 'amend', label: 'amend', keys: ['Tab'], default: false };
 
 function read(choices: ReadPrompt['choices'], text = 'Do you want to proceed?'): ReadPrompt {
-  return { kind: 'permission', text, choices, freeText: false, note: null, source: 'screen:tool_permission' };
+  return { kind: 'permission', text, choices, freeText: false, note: null, source: 'screen:tool_permission', complete: true, incomplete: null };
 }
 
 describe('the prompt instance id', () => {

@@ -352,6 +352,8 @@ export class PaneAgent implements Disposable {
       freeText: false,
       note: this.pane.external !== null ? 'the agent runs outside Corral: only its hooks are known, and there is no screen to answer on' : 'no manifest reads this pane\'s screen',
       source: hint?.source ?? 'screen',
+      complete: false,
+      incomplete: 'no prompt reader read this dialog from the screen',
     };
   }
 

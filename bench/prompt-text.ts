@@ -1,0 +1,139 @@
+// How whole the prompts read from the recordings are: of the permission prompts whose command is on
+// the screen, how many hold the whole command in prompt.text; how many choice labels are cut (a label
+// that the same dialog at the widest size of its group goes on from); how many say complete.
+// Every labelled blocked moment of test/fixtures/streams/ at its recorded size, and the 120-column
+// recordings (with the shared corpus's streams when ../shared/corpus is present) replayed at 60 to
+// 300 columns, where the emulator wraps what the agent drew for 120.
+// Run: node --import tsx bench/prompt-text.ts   (prints one JSON line, then a line per agent)
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readCapture } from '../src/cli/offline/capture.ts';
+import { replayCapture } from '../src/cli/offline/replay-stream.ts';
+import { readPrompt } from '../src/detect/prompt-read.ts';
+import type { DetectInput } from '../src/detect/types.ts';
+import { ManifestSet } from '../src/manifest-store/manifest-set.ts';
+
+const STREAMS = fileURLToPath(new URL('../test/fixtures/streams/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../shared/corpus/streams/', import.meta.url));
+const REPLAY_WIDTHS = [60, 70, 80, 100, 160, 200, 300];
+/** The commands the mock model asks to run (agent-clis/mock-model.ts) and the corpus sessions' marker file. */
+const COMMANDS = [/touch capture-proof\.txt/, /curl -s http:\/\/127\.0\.0\.1:9\/capture-check/, /touch \/home\/dev\/code\/agent\/work\/run-[a-z]+-\d+\/x\.txt/];
+/** Capture folders differ by size and a random suffix; labels name them. */
+const TEMP_FOLDER = /\/tmp\/corral-[a-z]+-[a-z-]+-\d+x\d+-\w+\//g;
+
+interface Label {
+  file: string;
+  bytes: number;
+  agent: string;
+  version?: string;
+  cols: number;
+  rows: number;
+  label: string;
+  expect: { state: string };
+}
+
+interface Moment {
+  agent: string;
+  group: string;
+  cols: number;
+  label: string;
+  input: DetectInput;
+}
+
+const manifests = new ManifestSet({ userDir: null, catalogDir: null });
+
+function labelFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return labelFiles(path);
+    return entry === 'labels.json' ? [path] : [];
+  });
+}
+
+async function moments(root: string, labels: Label[], cols: number, rows: number, group: string): Promise<Moment[]> {
+  const blocked = labels.filter((label) => label.expect.state === 'blocked');
+  const found: Moment[] = [];
+  if (blocked.length === 0) return found;
+  await replayCapture(readCapture(join(root, blocked[0]!.file)), blocked.map((label) => ({ bytes: label.bytes })), { cols, rows }, {
+    point: (index, input) => found.push({ agent: blocked[index]!.agent, group: `${group}/${blocked[index]!.label}`, cols, label: blocked[index]!.label, input }),
+  });
+  return found;
+}
+
+async function allMoments(): Promise<Moment[]> {
+  const all: Moment[] = [];
+  for (const file of labelFiles(STREAMS).sort()) {
+    const labels = JSON.parse(readFileSync(file, 'utf8')) as Label[];
+    const folder = relative(STREAMS, dirname(file));
+    const [agent, version, size] = folder.split('/');
+    const group = `${agent}/${version ?? ''}/${size?.replace(/^\d+x\d+/, '') ?? ''}`;
+    const { cols, rows } = labels[0]!;
+    all.push(...(await moments(STREAMS, labels, cols, rows, group)));
+    if (cols === 120) for (const width of REPLAY_WIDTHS) all.push(...(await moments(STREAMS, labels, width, rows, `${group}@replay`)));
+  }
+  if (existsSync(join(CORPUS, 'cases.json'))) {
+    const cases = JSON.parse(readFileSync(join(CORPUS, 'cases.json'), 'utf8')) as Label[];
+    for (const file of [...new Set(cases.map((c) => c.file))]) {
+      const labels = cases.filter((c) => c.file === file);
+      for (const width of [labels[0]!.cols, ...REPLAY_WIDTHS]) all.push(...(await moments(CORPUS, labels, width, labels[0]!.rows, `corpus/${file}@replay`)));
+    }
+  }
+  return all;
+}
+
+/** The screen as one string: soft-wrapped rows joined, every run of white space one space. */
+function screenText(input: DetectInput): string {
+  let text = '';
+  input.lines.forEach((line, row) => (text += (input.wrapped?.[row] ? '' : '\n') + line));
+  return text.replace(/\s+/g, ' ');
+}
+
+const squash = (text: string) => text.replace(/\s+/g, '');
+const normal = (label: string) => label.replace(TEMP_FOLDER, '/tmp/F/');
+
+const moments_ = await allMoments();
+const widest = new Map<string, { cols: number; labels: string[] }>();
+const reads = moments_.map((moment) => {
+  const prompt = readPrompt(manifests.get(moment.agent)!, moment.input);
+  const labels = prompt.choices.map((choice) => normal(choice.label));
+  const best = widest.get(moment.group);
+  if (!best || best.cols < moment.cols) widest.set(moment.group, { cols: moment.cols, labels });
+  return { moment, prompt, labels };
+});
+
+interface Tally { permissions: number; onScreen: number; whole: number; labels: number; cut: number; prompts: number; complete: number }
+const tallies = new Map<string, Tally>();
+const wholeMisses: string[] = [];
+const cutLabels: string[] = [];
+for (const { moment, prompt, labels } of reads) {
+  const tally = tallies.get(moment.agent) ?? { permissions: 0, onScreen: 0, whole: 0, labels: 0, cut: 0, prompts: 0, complete: 0 };
+  tallies.set(moment.agent, tally);
+  tally.prompts++;
+  if ((prompt as { complete?: boolean }).complete === true) tally.complete++;
+  if (/permission/.test(moment.label)) {
+    tally.permissions++;
+    const screen = squash(screenText(moment.input));
+    const command = COMMANDS.map((pattern) => pattern.exec(screenText(moment.input))?.[0] ?? null).find((found) => found !== null && screen.includes(squash(found)));
+    if (command) {
+      tally.onScreen++;
+      if (prompt.text.replace(/\s+/g, ' ').includes(command)) tally.whole++;
+      else wholeMisses.push(`${moment.group} @${moment.cols}: ${JSON.stringify(prompt.text)}`);
+    }
+  }
+  const wide = widest.get(moment.group)!.labels;
+  labels.forEach((label, index) => {
+    tally.labels++;
+    const whole = wide[index];
+    if (whole !== undefined && whole !== label && whole.startsWith(label)) {
+      tally.cut++;
+      cutLabels.push(`${moment.group} @${moment.cols}: ${JSON.stringify(label)}`);
+    }
+  });
+}
+const total = [...tallies.values()].reduce((sum, t) => ({ permissions: sum.permissions + t.permissions, onScreen: sum.onScreen + t.onScreen, whole: sum.whole + t.whole, labels: sum.labels + t.labels, cut: sum.cut + t.cut, prompts: sum.prompts + t.prompts, complete: sum.complete + t.complete }));
+console.log(JSON.stringify({ bench: 'prompt-text', ...total }));
+for (const [agent, t] of [...tallies].sort()) {
+  console.log(`${agent.padEnd(10)} permission prompts ${t.permissions}, command on screen in ${t.onScreen}, whole in prompt.text in ${t.whole}; choice labels ${t.labels}, cut ${t.cut}; prompts ${t.prompts}, complete ${t.complete}`);
+}
+if (process.argv.includes('--list')) for (const line of [...wholeMisses, ...cutLabels]) console.log(`  ${line}`);
