@@ -1,10 +1,13 @@
-// How whole the prompts read from the recordings are: of the permission prompts whose command is on
-// the screen, how many hold the whole command in prompt.text; how many choice labels are cut (a label
-// that the same dialog at the widest size of its group goes on from); how many say complete.
+// How whole the prompts read from the recordings are: how many permission prompts hold the whole
+// command in prompt.text, and how many lack it yet say complete; how many choice labels are cut (a
+// label that the same dialog at the widest size of its group goes on from); how many say complete.
 // Every labelled blocked moment of test/fixtures/streams/ at its recorded size, and the 120-column
 // recordings (with the shared corpus's streams when ../shared/corpus is present) replayed at 60 to
 // 300 columns, where the emulator wraps what the agent drew for 120.
-// Run: node --import tsx bench/prompt-text.ts   (prints one JSON line, then a line per agent)
+// A stream replayed at another width than its own is drawn for the wrong width: rows the agent
+// placed with the cursor land across wrapped rows, and a dialog can be unreadable there; it then
+// counts as a miss, and should not say complete.
+// Run: node --import tsx bench/prompt-text.ts [--list]   (one JSON line, a line per kind and agent; --list names the misses)
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,23 +105,26 @@ const reads = moments_.map((moment) => {
   return { moment, prompt, labels };
 });
 
-interface Tally { permissions: number; onScreen: number; whole: number; labels: number; cut: number; prompts: number; complete: number }
+interface Tally { permissions: number; whole: number; missedComplete: number; labels: number; cut: number; prompts: number; complete: number }
+const empty = (): Tally => ({ permissions: 0, whole: 0, missedComplete: 0, labels: 0, cut: 0, prompts: 0, complete: 0 });
+/** Per kind of moment (recorded at its size, or replayed at another width) and agent. */
 const tallies = new Map<string, Tally>();
-const wholeMisses: string[] = [];
-const cutLabels: string[] = [];
+const misses: string[] = [];
 for (const { moment, prompt, labels } of reads) {
-  const tally = tallies.get(moment.agent) ?? { permissions: 0, onScreen: 0, whole: 0, labels: 0, cut: 0, prompts: 0, complete: 0 };
-  tallies.set(moment.agent, tally);
+  const kind = moment.group.includes('@replay') && !moment.group.startsWith('corpus/') ? 'replayed' : moment.group.startsWith('corpus/') ? 'corpus' : 'recorded';
+  const key = `${kind} ${moment.agent}`;
+  const tally = tallies.get(key) ?? empty();
+  tallies.set(key, tally);
   tally.prompts++;
-  if ((prompt as { complete?: boolean }).complete === true) tally.complete++;
+  const complete = (prompt as { complete?: boolean }).complete === true;
+  if (complete) tally.complete++;
   if (/permission/.test(moment.label)) {
     tally.permissions++;
-    const screen = squash(screenText(moment.input));
-    const command = COMMANDS.map((pattern) => pattern.exec(screenText(moment.input))?.[0] ?? null).find((found) => found !== null && screen.includes(squash(found)));
-    if (command) {
-      tally.onScreen++;
-      if (prompt.text.replace(/\s+/g, ' ').includes(command)) tally.whole++;
-      else wholeMisses.push(`${moment.group} @${moment.cols}: ${JSON.stringify(prompt.text)}`);
+    const command = COMMANDS.map((pattern) => pattern.exec(screenText(moment.input))?.[0] ?? null).find((found) => found !== null);
+    if (command && prompt.text.replace(/\s+/g, ' ').includes(command)) tally.whole++;
+    else {
+      if (complete) tally.missedComplete++;
+      misses.push(`${moment.group} @${moment.cols}: ${JSON.stringify(prompt.text)}${complete ? ' (says complete)' : ''}`);
     }
   }
   const wide = widest.get(moment.group)!.labels;
@@ -127,13 +133,16 @@ for (const { moment, prompt, labels } of reads) {
     const whole = wide[index];
     if (whole !== undefined && whole !== label && whole.startsWith(label)) {
       tally.cut++;
-      cutLabels.push(`${moment.group} @${moment.cols}: ${JSON.stringify(label)}`);
+      misses.push(`${moment.group} @${moment.cols}: label ${JSON.stringify(label)} cut`);
     }
   });
 }
-const total = [...tallies.values()].reduce((sum, t) => ({ permissions: sum.permissions + t.permissions, onScreen: sum.onScreen + t.onScreen, whole: sum.whole + t.whole, labels: sum.labels + t.labels, cut: sum.cut + t.cut, prompts: sum.prompts + t.prompts, complete: sum.complete + t.complete }));
-console.log(JSON.stringify({ bench: 'prompt-text', ...total }));
-for (const [agent, t] of [...tallies].sort()) {
-  console.log(`${agent.padEnd(10)} permission prompts ${t.permissions}, command on screen in ${t.onScreen}, whole in prompt.text in ${t.whole}; choice labels ${t.labels}, cut ${t.cut}; prompts ${t.prompts}, complete ${t.complete}`);
+const sum = (kind: string) => [...tallies].filter(([key]) => key.startsWith(`${kind} `)).reduce((total, [, t]) => {
+  for (const field of Object.keys(total) as (keyof Tally)[]) total[field] += t[field];
+  return total;
+}, empty());
+console.log(JSON.stringify({ bench: 'prompt-text', recorded: sum('recorded'), replayed: sum('replayed'), corpus: sum('corpus') }));
+for (const [key, t] of [...tallies].sort()) {
+  console.log(`${key.padEnd(18)} permission prompts ${t.permissions}: whole command in prompt.text ${t.whole}, without it yet complete ${t.missedComplete}; choice labels ${t.labels}, cut ${t.cut}; prompts ${t.prompts}, complete ${t.complete}`);
 }
-if (process.argv.includes('--list')) for (const line of [...wholeMisses, ...cutLabels]) console.log(`  ${line}`);
+if (process.argv.includes('--list')) for (const line of misses) console.log(`  ${line}`);

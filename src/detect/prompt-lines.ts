@@ -45,12 +45,14 @@ export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLin
     const above = i > 0 ? rows[i - 1]! : null;
     const current = lines.length > 0 && lines[lines.length - 1]!.lastRow === i - 1 ? lines[lines.length - 1]! : null;
     const text = row.indented.trim();
-    if (current !== null && above !== null && row.soft && text !== '') {
+    const own = isSeparator(text) ? null : ownLine(row.indented);
+    // A soft wrap joins, unless the row is a choice or a footer of its own: a row padded with spaces
+    // to a wider pane than this one wraps onto the next row the agent drew.
+    if (current !== null && above !== null && row.soft && text !== '' && own === null) {
       current.indented += (above.spaceAtEnd ? ' ' : '') + row.indented;
       current.lastRow = i;
       continue;
     }
-    const own = isSeparator(text) ? null : ownLine(row.indented);
     if (current !== null && above !== null && own === null && !isSeparator(text) && !isSeparator(above.indented.trim()) && wrapsOnto(above, row, width)) {
       const rowIndent = indentOf(row.indented);
       const continues = choice ? rowIndent >= indent : rowIndent === indentOf(above.indented) && above.end * 2 >= width;
