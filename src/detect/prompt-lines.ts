@@ -33,8 +33,8 @@ const RIGHT_MARGIN = 6;
  * above (`width` is the pane's) and starts no new sentence, and either the row above belongs to a
  * choice and this row is indented at least as deep (a wrapped label: Copilot indents it as deep as
  * the number, Claude Code and Codex deeper), or the two rows have the same indentation and the row
- * above fills at least half the width (a wrapped paragraph; a short title above a long path is two
- * lines). A blank row, a rule, and a row `ownLine` claims (a choice, a footer) start lines of their own.
+ * above fills at least half the width or is itself a wrapped row (a wrapped paragraph; a short title
+ * above a long path is two lines). A blank row, a rule, and a row `ownLine` claims (a choice, a footer) start lines of their own.
  */
 export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLine: (indented: string) => 'choice' | 'footer' | null): DialogLine[] {
   const lines: DialogLine[] = [];
@@ -55,7 +55,8 @@ export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLin
     }
     if (current !== null && above !== null && own === null && !isSeparator(text) && !isSeparator(above.indented.trim()) && wrapsOnto(above, row, width)) {
       const rowIndent = indentOf(row.indented);
-      const continues = choice ? rowIndent >= indent : rowIndent === indentOf(above.indented) && above.end * 2 >= width;
+      // A short row inside a wrapped paragraph is one a long word did not fit after; a short first row is a title.
+      const continues = choice ? rowIndent >= indent : rowIndent === indentOf(above.indented) && (above.end * 2 >= width || current.lastRow > current.row);
       if (continues) {
         // A word broken at its hyphen or a path at its slash (`capture-` / `proof.txt`) joins without a space.
         current.indented += (/[^\s][-/]$/.test(above.indented) ? '' : ' ') + text;
@@ -77,7 +78,7 @@ export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLin
  */
 function wrapsOnto(above: DialogRow, row: DialogRow, width: number): boolean {
   const word = row.indented.trim().split(/\s/, 1)[0]!;
-  if (/^\p{Lu}/u.test(word) && !/[.!?:;,]$/.test(above.indented)) return false;
+  if (/^\p{Lu}/u.test(word) && !/[.!?:;,·•|—–]$/.test(above.indented)) return false;
   return above.end + 1 + textCells(word) > width - RIGHT_MARGIN;
 }
 
