@@ -92,7 +92,6 @@ function screenText(input: DetectInput): string {
   return text.replace(/\s+/g, ' ');
 }
 
-const squash = (text: string) => text.replace(/\s+/g, '');
 const normal = (label: string) => label.replace(TEMP_FOLDER, '/tmp/F/');
 
 const moments_ = await allMoments();
