@@ -60,13 +60,12 @@ export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint:
     if (read.text === '' && hint?.text !== undefined) read.text = hint.text;
     return read;
   }
-  const note = manifest.prompts.length === 0 ? `manifest ${manifest.spec.id} has no prompt readers; read the screen and answer with keys` : NO_READER;
   return {
     kind: hint?.kind ?? 'other',
     text: hint?.text ?? '',
     choices: [],
     freeText: false,
-    note,
+    note: manifest.prompts.length === 0 ? `manifest ${manifest.spec.id} has no prompt readers; read the screen and answer with keys` : NO_READER,
     source: hint?.source ?? 'screen',
     complete: false,
     incomplete: hint?.text !== undefined ? `${NOT_READ}; the text is what the agent reported` : NOT_READ,

@@ -66,7 +66,8 @@ export const TOOLS: Tool[] = [
       'List the coding agents Corral runs, with each one\'s state: "working" (busy), "blocked" (waiting for a decision: ' +
       'use answer_agent), "done" (finished and not looked at yet), "idle" (ready for a prompt) or "unknown". Returns ' +
       '{seq, agents: [{id, name, workspace, agent, state, title, prompt?}], workspaces}; a blocked agent has `prompt`: ' +
-      '{id, kind, text, choices: [{id, label, keys, default}], freeText, note}, what it asks. Use it first to learn the names, and ' +
+      '{id, kind, text, choices: [{id, label, keys, default}], freeText, note, complete, incomplete}, what it asks (complete: ' +
+      'false when the dialog was not read whole, incomplete says why: look before answering such a prompt). Use it first to learn the names, and ' +
       'pass `seq` as sinceSeq to wait_for_agents when you prompt right after listing.',
     inputSchema: {
       type: 'object',

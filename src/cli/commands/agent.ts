@@ -61,6 +61,7 @@ export function agentFields(info: AgentInfo): [string, string][] {
       ? ([
           ['asks', questionLine(info.prompt)],
           ['choices', choicesLine(info.prompt)],
+          ...(info.prompt.complete ? [] : ([['incomplete', info.prompt.incomplete ?? 'not read whole']] as [string, string][])),
           ['prompt id', info.prompt.id],
         ] as [string, string][])
       : []),
