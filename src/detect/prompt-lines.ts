@@ -36,7 +36,7 @@ const RIGHT_MARGIN = 6;
  * above fills at least half the width or is itself a wrapped row (a wrapped paragraph; a short title
  * above a long path is two lines). A blank row, a rule, and a row `ownLine` claims (a choice, a footer) start lines of their own.
  */
-export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLine: (indented: string) => 'choice' | 'footer' | null): DialogLine[] {
+export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLine: (row: number) => 'choice' | 'footer' | null): DialogLine[] {
   const lines: DialogLine[] = [];
   let choice = false;
   let indent = 0;
@@ -45,7 +45,7 @@ export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLin
     const above = i > 0 ? rows[i - 1]! : null;
     const current = lines.length > 0 && lines[lines.length - 1]!.lastRow === i - 1 ? lines[lines.length - 1]! : null;
     const text = row.indented.trim();
-    const own = isSeparator(text) ? null : ownLine(row.indented);
+    const own = isSeparator(text) ? null : ownLine(i);
     // A soft wrap joins, unless the row is a choice or a footer of its own: a row padded with spaces
     // to a wider pane than this one wraps onto the next row the agent drew.
     if (current !== null && above !== null && row.soft && text !== '' && own === null) {

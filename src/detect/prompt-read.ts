@@ -29,6 +29,7 @@ const MAX_ID = 40;
 /** Box sides and scroll bars around a dialog's lines (Gemini nests boxes; Cline and Copilot draw a bar at the right). */
 const LEFT_EDGE = /^\s*[│┃║]\s?/;
 const RIGHT_EDGE = /\s?[│┃║█]\s*$/;
+const RIGHT_SIDES = '│┃║█';
 const NO_READER = 'no prompt reader of the manifest knows this dialog; read the screen and answer with keys';
 const NOT_READ = 'no prompt reader read this dialog from the screen';
 
@@ -44,15 +45,17 @@ export function readPrompt(manifest: CompiledManifest, input: DetectInput, hint:
   // A saved screen does not know its width: its rows are not joined where the agent wrapped them.
   const width = input.cols ?? Number.POSITIVE_INFINITY;
   const lines = new Map<string, DialogRows>();
-  let best: { read: ReadPrompt; start: number; partial: boolean } | null = null;
-  for (const compiled of manifest.prompts) {
-    const name = compiled.spec.region.name;
-    let cut = lines.get(name);
-    if (!cut) lines.set(name, (cut = dialogRows(reader, compiled.spec.region, input.wrapped ?? [])));
-    const found = readWith(compiled, cut, width, input.lines.length);
-    if (found === null) continue;
-    const partial = compiled.spec.incomplete !== null;
-    if (best === null || (best.partial && !partial) || (best.partial === partial && found.start > best.start)) best = { ...found, partial };
+  let best: { read: ReadPrompt; start: number } | null = null;
+  for (const partial of [false, true]) {
+    if (best !== null) break;
+    for (const compiled of manifest.prompts) {
+      if ((compiled.spec.incomplete !== null) !== partial) continue;
+      const name = compiled.spec.region.name;
+      let cut = lines.get(name);
+      if (!cut) lines.set(name, (cut = dialogRows(reader, compiled.spec.region, input.wrapped ?? [])));
+      const found = readWith(compiled, cut, width, input.lines.length);
+      if (found !== null && (best === null || found.start > best.start)) best = found;
+    }
   }
   if (best !== null) {
     const { read } = best;
@@ -105,15 +108,19 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
     }
     if (first < 0) return null;
   }
+  // `start` and `when` are matched on rows, as drawn: a reader that does not apply costs no joining.
+  const region = cut.region.slice(first);
+  if (!compiled.when.every((pattern) => region.some((line) => pattern.test(line)))) return null;
   const rows = cut.rows.slice(first);
-  const joined = joinDialogRows(rows, width, (indented) => {
-    if (compiled.choice && compiled.choice.matchAll(indented).some((match) => match.label !== undefined && match.label.trim() !== '')) return 'choice';
-    return compiled.footer?.test(collapse(indented)) ? 'footer' : null;
+  const rowChoices: (ChoiceMatch[] | undefined)[] = [];
+  const choicesOfRow = (index: number): ChoiceMatch[] => (rowChoices[index] ??= labelled(compiled, rows[index]!.indented));
+  const joined = joinDialogRows(rows, width, (index) => {
+    if (choicesOfRow(index).length > 0) return 'choice';
+    return compiled.footer?.test(region[index]!) ? 'footer' : null;
   });
   const indented = joined.map((line) => line.indented);
   const drawn = indented.map((line) => line.trim());
   let dialog = drawn.map((line) => line.replace(/\s+/g, ' '));
-  if (!compiled.when.every((pattern) => dialog.some((line) => pattern.test(line)))) return null;
 
   let footer: string | null = null;
   if (compiled.footer) {
@@ -127,11 +134,12 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
   }
 
   const menu: { match: ChoiceMatch; line: number }[] = [];
-  if (compiled.choice) {
-    dialog.forEach((_, index) => {
-      for (const match of compiled.choice!.matchAll(indented[index]!)) if (match.label !== undefined && match.label.trim() !== '') menu.push({ match, line: index });
-    });
-  }
+  dialog.forEach((_, index) => {
+    const line = joined[index]!;
+    // A line of one row was matched as that row.
+    const matches = line.row === line.lastRow ? choicesOfRow(line.row) : labelled(compiled, line.indented);
+    for (const match of matches) menu.push({ match, line: index });
+  });
   const textEndLine = menu.length > 0 ? menu[0]!.line : dialog.length;
   // A run of four spaces ends a line's text: what stands right of it is beside the dialog (OpenCode's sidebar).
   const textLines = drawn.slice(0, textEndLine).map((line) => line.split(/\s{4,}/)[0]!.replace(/\s+/g, ' '));
@@ -167,6 +175,12 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
   return { read, start: cut.screenRows[first] ?? first };
 }
 
+/** The reader's choices on a line: matches with a label. */
+function labelled(compiled: CompiledPromptReader, line: string): ChoiceMatch[] {
+  if (!compiled.choice) return [];
+  return compiled.choice.matchAll(line).filter((match) => match.label !== undefined && match.label.trim() !== '');
+}
+
 /** A dialog line without its box sides or a scroll bar. */
 function innerText(line: string): string {
   let text = line;
@@ -176,11 +190,19 @@ function innerText(line: string): string {
 
 /** Cells from a row's left edge to the end of its text: right box sides, and what stands beyond a run of four spaces (a sidebar), left out. */
 function textEnd(line: string): number {
-  let body = line.trimEnd();
-  for (let i = 0; i < 3 && RIGHT_EDGE.test(body); i++) body = body.replace(RIGHT_EDGE, '').trimEnd();
-  const lead = body.length - body.trimStart().length;
-  const gap = body.slice(lead).search(/\s{4,}\S/);
-  return textCells(gap < 0 ? body : body.slice(0, lead + gap));
+  let end = line.length;
+  const blank = () => {
+    while (end > 0 && /\s/.test(line[end - 1]!)) end--;
+  };
+  blank();
+  for (let i = 0; i < 3 && end > 0 && RIGHT_SIDES.includes(line[end - 1]!); i++) {
+    end--;
+    blank();
+  }
+  let lead = 0;
+  while (lead < end && /\s/.test(line[lead]!)) lead++;
+  const gap = line.slice(lead, end).search(/\s{4,}\S/);
+  return textCells(line.slice(0, gap < 0 ? end : lead + gap));
 }
 
 function collapse(line: string): string {
