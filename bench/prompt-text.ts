@@ -3,7 +3,8 @@
 // label that the same dialog at the widest size of its group goes on from); how many say complete.
 // Every labelled blocked moment of test/fixtures/streams/ at its recorded size, and the 120-column
 // recordings (with the shared corpus's streams when ../shared/corpus is present) replayed at 60 to
-// 300 columns, where the emulator wraps what the agent drew for 120.
+// 300 columns, where the emulator wraps what the agent drew for 120; and (`drawn`) long and two-line
+// commands the recordings lack, in Claude Code's and Codex's dialogs drawn at 60 to 300 columns.
 // A stream replayed at another width than its own is drawn for the wrong width: rows the agent
 // placed with the cursor land across wrapped rows, and a dialog can be unreadable there; it then
 // counts as a miss, and should not say complete.
@@ -13,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCapture } from '../src/cli/offline/capture.ts';
 import { replayCapture } from '../src/cli/offline/replay-stream.ts';
+import { textCells } from '../src/base/cells.ts';
 import { readPrompt } from '../src/detect/prompt-read.ts';
 import type { DetectInput } from '../src/detect/types.ts';
 import { ManifestSet } from '../src/manifest-store/manifest-set.ts';
@@ -140,8 +142,52 @@ const sum = (kind: string) => [...tallies].filter(([key]) => key.startsWith(`${k
   for (const field of Object.keys(total) as (keyof Tally)[]) total[field] += t[field];
   return total;
 }, empty());
-console.log(JSON.stringify({ bench: 'prompt-text', recorded: sum('recorded'), replayed: sum('replayed'), corpus: sum('corpus') }));
+const drawn = drawnAtEveryWidth();
+console.log(JSON.stringify({ bench: 'prompt-text', recorded: sum('recorded'), replayed: sum('replayed'), corpus: sum('corpus'), drawn }));
 for (const [key, t] of [...tallies].sort()) {
   console.log(`${key.padEnd(18)} permission prompts ${t.permissions}: whole command in prompt.text ${t.whole}, without it yet complete ${t.missedComplete}; choice labels ${t.labels}, cut ${t.cut}; prompts ${t.prompts}, complete ${t.complete}`);
 }
 if (process.argv.includes('--list')) for (const line of misses) console.log(`  ${line}`);
+
+/**
+ * Long and two-line commands the recordings lack, drawn as Claude Code 2.1.332 and Codex 0.171.0
+ * draw their permission dialogs (test/fixtures/streams/claude/2.1.332/60x20, codex/0.171.0/60x20),
+ * wrapped at 60 to 300 columns: how many prompts hold the whole command, how many labels are whole.
+ */
+function drawnAtEveryWidth(): { permissions: number; whole: number; labels: number; cut: number } {
+  const wrap = (text: string, width: number, first: string, rest = first): string[] => {
+    const rows: string[] = [];
+    let prefix = first;
+    let line = '';
+    for (const word of text.split(' ')) {
+      if (line !== '' && textCells(`${prefix}${line} ${word}`) > width) {
+        rows.push(prefix + line);
+        prefix = rest;
+        line = word;
+      } else line = line === '' ? word : `${line} ${word}`;
+    }
+    return [...rows, prefix + line];
+  };
+  const long = 'rsync -av --delete --exclude node_modules --exclude .git ./build deploy@staging.example.com:~/releases/current --dry-run';
+  const label = 'Yes, and always allow access to /tmp/corral-capture-claude-2mZnYY/project from this project';
+  const tally = { permissions: 0, whole: 0, labels: 0, cut: 0 };
+  for (const cols of [60, 70, 80, 100, 120, 160, 220, 300]) {
+    for (const command of [['touch capture-proof.txt'], ['cd /srv/app &&', 'npm run build -- --production'], [long]]) {
+      const rows = ['─'.repeat(cols), ' Bash command', ...wrap('Tip: auto mode handles these prompts for you — choose "switch to auto mode" below', cols - 1, ' '), ' Run shell command', '╌'.repeat(cols), ...command.flatMap((line) => wrap(line, cols - 1, ' ')), '╌'.repeat(cols), ' Do you want to proceed?', ' ❯ 1. Yes', ...wrap(label, cols - 1, '   2. ', '      '), '   3. No', '', ' Esc to cancel · Tab to amend'];
+      const prompt = readPrompt(manifests.get('claude')!, { lines: [...rows, ''], cols, title: null, progress: null });
+      tally.permissions++;
+      if (prompt.text.includes(command.join('\n'))) tally.whole++;
+      tally.labels++;
+      if (prompt.choices[1]?.label !== label) tally.cut++;
+    }
+    const reason = 'Reason: Sync the build to the staging server so that the release can be checked before it goes out';
+    const codexLabel = "Yes, and don't ask again for commands that start with `rsync -av --delete`";
+    const rows = ['  Would you like to run the following command?', '', '  Environment: local', '', ...wrap(reason, cols - 2, '  '), '', ...wrap(`$ ${long}`, cols - 2, '  '), '', '› 1. Yes, proceed (y)', ...wrap(`${codexLabel} (p)`, cols - 2, '  2. ', '     '), '  3. No, and tell Codex what to do differently (esc)', '', '  Press enter to confirm or esc to cancel'];
+    const prompt = readPrompt(manifests.get('codex')!, { lines: [...rows, ''], cols, title: null, progress: null });
+    tally.permissions++;
+    if (prompt.text.replace(/\s+/g, ' ').includes(`$ ${long}`)) tally.whole++;
+    tally.labels++;
+    if (prompt.choices[1]?.label !== codexLabel) tally.cut++;
+  }
+  return tally;
+}
