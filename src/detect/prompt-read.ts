@@ -169,7 +169,8 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
     if (lastRow >= screenHeight - 1) missing.push('its last choice is on the bottom row of the screen: more of it may be below');
   }
   if (choices.length > MAX_CHOICES) missing.push(`it offers ${choices.length} choices, of which the first ${MAX_CHOICES} are listed`);
-  if (limited.some((choice) => choice.label.endsWith(ELLIPSIS))) missing.push('the agent drew a choice cut short (…)');
+  if (limited.some((choice) => choice.label.length >= MAX_LINE)) missing.push(`a choice's label is longer than ${MAX_LINE} characters and is cut`);
+  else if (limited.some((choice) => choice.label.endsWith(ELLIPSIS))) missing.push('the agent drew a choice cut short (…)');
   const note = spec.note ?? (limited.length > 0 ? null : spec.freeText ? 'a free-text question: answer with text' : NO_READER);
   const read: ReadPrompt = { kind: spec.kind, text, choices: limited, freeText: spec.freeText, note, source: `screen:${spec.id}`, complete: missing.length === 0, incomplete: missing.length === 0 ? null : missing.join('; ') };
   return { read, start: cut.screenRows[first] ?? first };
@@ -227,7 +228,8 @@ function isBoxEdge(line: string): boolean {
 function menuChoices(matches: ChoiceMatch[], select: 'number' | 'arrows'): PromptChoice[] {
   const cursor = matches.findIndex((match) => match.cursor !== undefined && match.cursor.trim() !== '');
   return matches.map((match, index) => {
-    const label = match.label!.trim().replace(/\s+/g, ' ');
+    const whole = match.label!.trim().replace(/\s+/g, ' ');
+    const label = whole.length > MAX_LINE ? `${whole.slice(0, MAX_LINE - 1)}${ELLIPSIS}` : whole;
     const hinted = match.key !== undefined ? keyOfHint(match.key) : null;
     let keys: string[] = [];
     if (hinted !== null) keys = [hinted];

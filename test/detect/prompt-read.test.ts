@@ -136,6 +136,10 @@ text_skip = ['^Agent needs information\\.$']
     assert.match(prompt.incomplete!, /longer than 1000 characters/);
     assert.match(prompt.incomplete!, /40 choices, of which the first 16 are listed/);
     assert.match(prompt.incomplete!, /footer is not drawn/);
+    const wrapped = [RULE, 'Bash command', 'Do you want to proceed?', `  1. Yes ${'and more '.repeat(10)}`, ...Array.from({ length: 400 }, () => `     ${'y'.repeat(60)}`)];
+    const long = readPrompt(numbered, { ...screen(wrapped.join('\n')), cols: 80 });
+    assert.equal(long.choices[0]!.label.length, 1000, 'a label its rows make ever longer is cut');
+    assert.match(long.incomplete!, /label is longer than 1000 characters/);
   });
 });
 
