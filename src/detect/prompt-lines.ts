@@ -23,7 +23,7 @@ export interface DialogLine {
   lastRow: number;
 }
 
-/** Cells at a row's right end that an agent may keep free of text (box sides and padding; Claude Code's boxed note wraps 7 cells short). */
+/** Cells at a row's right end an agent may keep free of text (box sides, padding: Claude Code's boxed note wraps 7 short). */
 const RIGHT_MARGIN = 6;
 
 /**
@@ -34,7 +34,8 @@ const RIGHT_MARGIN = 6;
  * choice and this row is indented at least as deep (a wrapped label: Copilot indents it as deep as
  * the number, Claude Code and Codex deeper), or the two rows have the same indentation and the row
  * above fills at least half the width or is itself a wrapped row (a wrapped paragraph; a short title
- * above a long path is two lines). A blank row, a rule, and a row `ownLine` claims (a choice, a footer) start lines of their own.
+ * above a long path is two lines). A blank row, a rule, and a row `ownLine` claims (a choice, a
+ * footer) start lines of their own.
  */
 export function joinDialogRows(rows: readonly DialogRow[], width: number, ownLine: (row: number) => 'choice' | 'footer' | null): DialogLine[] {
   const lines: DialogLine[] = [];
