@@ -2,7 +2,7 @@ import type { ArbiterExplain as WireArbiterExplain } from '../protocol/explain.t
 import type { RawState } from '../protocol/states.ts';
 import type { PendingTransition } from './debounce.ts';
 import { reportAuthority } from './freshness.ts';
-import { isLifecycleAuthority, reportCounts, type DecideInput } from './precedence.ts';
+import { isLifecycleAuthority, reportCounts, supersededByScreen, type DecideInput } from './precedence.ts';
 import type { Rejection } from './rejections.ts';
 import { PRECEDENCE, type AgentView, type PrecedenceRule, type ProcessObservation } from './types.ts';
 import type { ArbiterWindows } from './windows.ts';
@@ -80,6 +80,7 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
       !counts ? (report.ended ? 'ended=1 and its reporter no longer leads' : 'identity expired') : '',
       !forAgent ? `names ${report.agent}, pane is ${view.agent ?? 'unidentified'}` : '',
       isLifecycleAuthority(report, input) ? 'full-lifecycle source' : '',
+      supersededByScreen(report, input.ruled) ? `the screen showed ${input.ruled!.state} since` : '',
       seq !== undefined ? `last seq ${seq}` : '',
       report.group !== undefined ? `bound to process group ${report.group}` : '',
     ].filter((note) => note.length > 0);
