@@ -3,6 +3,7 @@ import { ManifestError, type ManifestErrorCode } from './errors.ts';
 import { ENGINE_VERSION, LIMITS } from './limits.ts';
 import type { GateSpec, IdentitySpec, IntegrationSpec, ManifestSpec, MatcherSpec, RuleSpec } from './manifest-spec.ts';
 import { findKeyPosition, type KeyPath } from './positions.ts';
+import { validateComposer } from './composer-spec.ts';
 import { validatePromptReaders } from './prompt-schema.ts';
 import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 import { isDottedVersion } from './version.ts';
@@ -10,7 +11,7 @@ import { isDottedVersion } from './version.ts';
 const RESUME_KEYS = ['args'];
 /** The resume form's limits: a few short arguments, one of them naming the session. */
 const RESUME_LIMITS = { args: 8, chars: 256 };
-const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules', 'prompts'];
+const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules', 'prompts', 'composer'];
 const INTEGRATION_KEYS = ['hook', 'mechanism', 'target', 'default_path', 'events', 'since', 'full_lifecycle', 'root_owned', 'user_file', 'user_dir_env'];
 const MECHANISMS = ['settings_flag', 'notify_config', 'settings_env', 'plugin_dir'];
 const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
@@ -133,6 +134,7 @@ export function checkManifest(doc: Table, file: string, source: string): { spec:
     integration,
     rules,
     prompts: v.attempt([], () => validatePromptReaders(doc.prompts, fail)),
+    composer: v.attempt(null, () => validateComposer(doc.composer, fail)),
   };
   return { spec, problems: v.problems };
 }
