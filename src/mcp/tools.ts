@@ -56,6 +56,10 @@ function toolsBlocked(error: unknown): never {
     const { id } = error.details as { id?: string };
     throw new CorralError('agent_blocked', `the agent in pane ${id ?? '?'} waits on a decision: read it with read_agent, then answer it with the answer_agent tool`, error.details);
   }
+  if (error instanceof CorralError && error.code === 'composer_not_empty' && error.details['cleared'] !== true) {
+    const { id, draft } = error.details as { id?: string; draft?: string };
+    throw new CorralError('composer_not_empty', `the input box of the agent in pane ${id ?? '?'} holds a draft (${JSON.stringify(draft ?? '')}); nothing was typed: call prompt_agent again with composer: "replace" or "append"`, error.details);
+  }
   throw error;
 }
 
@@ -119,22 +123,25 @@ export const TOOLS: Tool[] = [
   {
     name: 'prompt_agent',
     description:
-      'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as sinceSeq ' +
-      'to wait_for_agents so the wait ignores the idle before your prompt. Refused with agent_blocked when the agent ' +
-      'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead. ' +
+      'Type a prompt into an agent and submit it. An idle or done agent gets it at once: {delivered: true, seq}; pass that seq ' +
+      'as sinceSeq to wait_for_agents so the wait ignores the idle before your prompt. A working agent gets it queued until it ' +
+      'is next idle: {queued: true, position}; with now: true it is typed into the working agent at once instead. Refused with ' +
+      'agent_blocked when the agent waits for a decision (use answer_agent), and with composer_not_empty (the draft in its data) ' +
+      "when the agent's input box already holds text: pass composer: \"replace\" to empty it first or \"append\" to add to it. " +
       'A "@WORKSPACE" target prompts every running pane of the workspace with the same text.',
     inputSchema: {
       type: 'object',
       properties: {
         target,
         text: { type: 'string', description: 'The prompt, as you would type it.' },
-        queue: { type: 'boolean', description: 'Queue it if the agent is busy, instead of typing now.' },
+        now: { type: 'boolean', description: 'Type it into a working agent at once instead of queuing it.' },
+        composer: { type: 'string', enum: ['replace', 'append'], description: "What to do with a draft already in the agent's input box." },
       },
       required: ['target', 'text'],
       additionalProperties: false,
     },
     async run(client, args) {
-      const prompt = { text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) };
+      const prompt = { text: args.text, ...(args.now === true ? { queue: false } : {}), ...(args.composer !== undefined ? { composer: args.composer } : {}) };
       return eachTarget(client, args.target, (id) => client.call('agent.prompt', { target: id, ...prompt }).catch(toolsBlocked), ['running']);
     },
   },

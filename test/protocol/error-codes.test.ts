@@ -204,13 +204,17 @@ describe('every declared error code can be produced, and every produced one is d
     assert.equal(code, 'pane_input_full');
   });
 
-  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, prompt_changed, invalid_key, timeout', async () => {
+  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, composer_not_empty, prompt_changed, invalid_key, timeout', async () => {
     const shell = await spawn({ command: 'sh', args: ['-c', 'echo no agent here; exec sleep 300'], name: 'shell' });
     await waitFor(async () => (await ok('pane.read', { target: shell })).text.includes('no agent here'), { what: 'the shell to draw' });
     await expectError('agent.prompt', { target: shell, text: 'hello' }, 'agent_not_found');
     await expectError('agent.answer', { target: shell, choice: 1 }, 'agent_not_found');
     const idle = await fakeAgent('idle');
     await expectError('agent.answer', { target: idle, choice: 1 }, 'agent_not_blocked');
+    const drafted = await fakeAgent('drafted');
+    await ok('agent.prompt', { target: drafted, text: 'a draft', submit: false });
+    await waitFor(async () => (await ok('agent.get', { target: drafted })).composer === 'a draft', { what: 'the draft in the input box' });
+    await expectError('agent.prompt', { target: drafted, text: 'hello' }, 'composer_not_empty');
     const blocked = await fakeAgent('blocked');
     await ok('agent.prompt', { target: blocked, text: 'perm' });
     await waitFor(async () => (await ok('agent.get', { target: blocked })).state === 'blocked', { what: 'the permission form', timeoutMs: 30_000 });
