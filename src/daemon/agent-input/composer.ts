@@ -36,10 +36,23 @@ export async function prepareComposer(agents: AgentService, pane: PaneRecord, te
   return text;
 }
 
+/** How long a submitted prompt may stay drawn in the box before the reply goes anyway. */
+const TAKEN_WAIT_MS = 1500;
+
+/**
+ * After a submitted prompt: resolves once the box no longer holds it (the program took it), or after
+ * TAKEN_WAIT_MS. So a prompt sent right after this one does not find it still drawn and take it for a draft.
+ */
+export async function promptTaken(agents: AgentService, pane: PaneRecord): Promise<void> {
+  if (agents.find(pane)?.composer() == null) return;
+  await emptied(agents, pane, TAKEN_WAIT_MS);
+}
+
 /** Resolves with the box's draft once it reads empty, or with what it holds when the wait runs out. */
-function emptied(agents: AgentService, pane: PaneRecord): Promise<string> {
+function emptied(agents: AgentService, pane: PaneRecord, waitMs = CLEAR_WAIT_MS): Promise<string> {
   const read = () => (pane.lifecycle === 'running' ? (agents.of(pane).composer()?.draft ?? '') : '');
   return new Promise((resolve) => {
+    if (read() === '') return resolve('');
     const finish = () => {
       clearTimeout(cap);
       listener.dispose();
@@ -48,7 +61,7 @@ function emptied(agents: AgentService, pane: PaneRecord): Promise<string> {
     const listener = pane.terminal.onOutput(() => {
       if (read() === '') finish();
     });
-    const cap = setTimeout(finish, CLEAR_WAIT_MS);
+    const cap = setTimeout(finish, waitMs);
   });
 }
 

@@ -5,7 +5,7 @@ import type { AgentService } from '../agents/agent-service.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { SteeringQueues } from './steering-queue.ts';
 import { assertInputRoom } from '../panes/input-room.ts';
-import { prepareComposer } from './composer.ts';
+import { prepareComposer, promptTaken } from './composer.ts';
 import { typePrompt } from './typing.ts';
 
 interface PromptRequest {
@@ -50,5 +50,6 @@ export async function promptAgent(agents: AgentService, queues: SteeringQueues, 
   if (queue && queues.mustWait(pane, view.state)) return { queued: true, position: queues.enqueue(pane, { text, submit, ...(composer ? { composer } : {}) }) };
   const seq = agents.stateChangeSeq;
   await typePrompt(pane, await prepareComposer(agents, pane, text, composer), submit);
+  if (submit) await promptTaken(agents, pane);
   return { delivered: true, seq };
 }
