@@ -131,6 +131,7 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await fakeAgent('drafted', 150);
     await session.call('agent.prompt', { target: 'drafted', text: 'half a thought', submit: false });
     await waitFor(async () => (await agent('drafted')).composer === 'half a thought', { what: 'the draft in agent.get' });
+    assert.match((await corral('agent', 'get', 'drafted')).stdout, /^composer:\s+"half a thought"$/m);
     const refused = await corral('--json', 'agent', 'prompt', 'drafted', 'a new prompt');
     assert.equal(refused.code, 1);
     const error = JSON.parse(refused.stderr).error;

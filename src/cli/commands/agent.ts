@@ -57,6 +57,8 @@ export function agentFields(info: AgentInfo): [string, string][] {
     ['title', info.title ?? '-'],
     ['progress', info.progress ? `${info.progress.state}${info.progress.percent !== null ? `;${info.progress.percent}` : ''}` : '-'],
     ['queued', String(info.queued)],
+    // The draft in the agent's input box, where its manifest reads the box: a prompt would be refused after it.
+    ...(info.composer !== undefined ? ([['composer', info.composer === '' ? '(empty)' : JSON.stringify(info.composer)]] as [string, string][]) : []),
     ...(info.prompt
       ? ([
           ['asks', questionLine(info.prompt)],
