@@ -1,5 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { HostSpec } from '../src/client/index.ts';
-import { CORRAL_BIN, startDaemon, type DaemonProcess } from './daemon.ts';
+import { PROTOCOL_VERSION } from '../src/protocol/version.ts';
+import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from './daemon.ts';
 import { startSshd, type LocalSshd } from './sshd.ts';
 
 /** A machine of a test fleet: its own daemon, reached through its own throwaway sshd on localhost. */
@@ -42,6 +46,42 @@ export async function startFleetHost(name: string): Promise<FleetHost> {
     toml,
     dispose: async () => {
       await daemon.dispose();
+      await sshd.stop();
+    },
+  };
+}
+
+/** What a hostile host does once it has answered the status (test/fixtures/hostile-host.mjs). */
+export type HostileMode = 'line' | 'reply' | 'flood' | 'held' | 'garbage' | 'stderr' | 'escape' | 'status' | 'polite';
+
+export const HOSTILE_HOST = fileURLToPath(new URL('../test/fixtures/hostile-host.mjs', import.meta.url));
+
+/** A machine whose `corral` is test/fixtures/hostile-host.mjs: reached through its own sshd, it breaks the protocol as `mode` says. */
+export interface HostileHost {
+  readonly name: string;
+  readonly spec: HostSpec;
+  readonly toml: string;
+  /** Bytes of the attack the host has written so far, as its log last said (written each 16 MiB). */
+  sent(): number;
+  /** Connections the host has taken so far (each reconnect of the client is one). */
+  connections(): number;
+  dispose(): Promise<void>;
+}
+
+export async function startHostileHost(name: string, mode: HostileMode): Promise<HostileHost> {
+  const sshd = await startSshd();
+  const log = join(makeTempDir('corral-hostile-'), 'log');
+  writeFileSync(log, '');
+  const spec: HostSpec = { name, ssh: sshd.host, command: [process.execPath, HOSTILE_HOST, mode, String(PROTOCOL_VERSION), log], sshOptions: ['-F', sshd.sshConfig], socket: null };
+  const lines = () => readFileSync(log, 'utf8').split('\n');
+  return {
+    name,
+    spec,
+    toml: ['[[hosts]]', `name = ${JSON.stringify(name)}`, `ssh = ${JSON.stringify(sshd.host)}`, `command = ${JSON.stringify(spec.command)}`, `ssh_options = ${JSON.stringify(spec.sshOptions)}`, ''].join('\n'),
+    sent: () => Math.max(0, ...lines().filter((line) => line.startsWith('sent ')).map((line) => Number(line.slice(5)))),
+    connections: () => lines().filter((line) => line === 'connected').length,
+    dispose: async () => {
+      await sshd.halt(); // its sessions too: a hostile script waits on its client otherwise
       await sshd.stop();
     },
   };

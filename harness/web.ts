@@ -109,16 +109,33 @@ export function httpRequest(origin: string, path: string, options: { method?: st
   });
 }
 
-/** The session cookie for the web server's token, traded as the page trades it. */
-export async function sessionCookieOf(web: WebProcess): Promise<string> {
-  const reply = await httpRequest(web.origin, '/session', { method: 'POST', headers: { origin: web.origin }, body: web.token });
-  if (reply.status !== 204) throw new Error(`the token exchange answered ${reply.status}: ${reply.body}`);
-  return String(reply.headers['set-cookie']).split(';')[0]!;
+/** The key each session cookie sessionCookieOf traded came with (src/web/sessions.ts), which pageSocket presents. */
+const keysOfCookies = new Map<string, string>();
+
+/** A session's cookie and key for the web server's token, traded as the page trades them. */
+export async function signIn(web: WebProcess, userAgent?: string): Promise<{ cookie: string; key: string; label: string }> {
+  const reply = await httpRequest(web.origin, '/session', { method: 'POST', headers: { origin: web.origin, ...(userAgent !== undefined ? { 'user-agent': userAgent } : {}) }, body: web.token });
+  if (reply.status !== 200) throw new Error(`the token exchange answered ${reply.status}: ${reply.body}`);
+  const { key, session } = JSON.parse(reply.body) as { key: string; session: string };
+  const cookie = String(reply.headers['set-cookie']).split(';')[0]!;
+  keysOfCookies.set(cookie, key);
+  return { cookie, key, label: session };
 }
 
-/** A page socket as a browser would open it; resolves once open, or rejects with the refusal's status. */
-export function pageSocket(web: WebProcess, headers: Record<string, string>): Promise<PageClient> {
-  const ws = new WebSocket(`${web.origin.replace('http', 'ws')}/socket`, { headers });
+/** The session cookie for the web server's token; pageSocket presents its key with it. */
+export async function sessionCookieOf(web: WebProcess): Promise<string> {
+  return (await signIn(web)).cookie;
+}
+
+/**
+ * A page socket as a browser would open it; resolves once open, or rejects with the refusal's status.
+ * It offers the key that came with `headers.cookie` as the page does (subprotocol `corral.key.KEY`),
+ * or `key` when given (null: none, as a server that captured only the cookie would).
+ */
+export function pageSocket(web: WebProcess, headers: Record<string, string>, key?: string | null): Promise<PageClient> {
+  const offered = key === undefined ? (headers.cookie !== undefined ? keysOfCookies.get(headers.cookie) : undefined) : key;
+  const protocols = offered === undefined || offered === null ? [] : ['corral', `corral.key.${offered}`];
+  const ws = new WebSocket(`${web.origin.replace('http', 'ws')}/socket`, protocols, { headers });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(new PageClient(ws)));
     ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode })));

@@ -1,5 +1,5 @@
 import type { RawState } from '../protocol/states.ts';
-import type { Decision } from './precedence.ts';
+import type { Decision, RuledScreen } from './precedence.ts';
 
 /** A screen-inferred transition waiting for the screen to confirm it. */
 export interface PendingTransition {
@@ -16,13 +16,25 @@ export interface PendingTransition {
  * synchronized output show frames half erased, and each would otherwise publish unknown and back
  * (seen live with Qwen Code 0.15: working > unknown > working four times in a few ms).
  */
-export function needsDebounce(previous: { agent: string | null; state: RawState }, decision: Decision): boolean {
-  if (decision.rule !== 'screen_rule' && decision.rule !== 'screen_fallback') return false;
+export function needsDebounce(previous: { agent: string | null; state: RawState }, decision: Decision, ruled: RuledScreen | null = null): boolean {
   if (decision.agent === null || previous.agent !== decision.agent) return false;
+  if (decision.rule === 'report') return reportContradictsScreen(previous, decision, ruled);
+  if (decision.rule !== 'screen_rule' && decision.rule !== 'screen_fallback') return false;
   const leavesBlocked = previous.state === 'blocked' && decision.state !== 'blocked';
   const finishesWork = previous.state === 'working' && decision.state === 'idle';
   const losesEvidence = decision.rule === 'screen_fallback' && previous.state !== 'unknown' && previous.state !== decision.state;
   return leavesBlocked || finishesWork || losesEvidence;
+}
+
+/**
+ * A report decides only while no rule matches the screen, as in a frame half redrawn. When it says
+ * another state than the screen's rules last showed, it waits like a screen transition: the next whole
+ * frame confirms it or takes it back. Seen live with Qwen Code 0.24.4 (issue 39): a late hook said
+ * working after an Esc between two idle frames, and its done came twice for one turn.
+ */
+function reportContradictsScreen(previous: { state: RawState }, decision: Decision, ruled: RuledScreen | null): boolean {
+  if (ruled === null || ruled.agent !== decision.agent) return false;
+  return previous.state !== 'unknown' && previous.state !== decision.state && ruled.state !== decision.state;
 }
 
 /**

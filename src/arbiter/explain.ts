@@ -2,9 +2,9 @@ import type { ArbiterExplain as WireArbiterExplain } from '../protocol/explain.t
 import type { RawState } from '../protocol/states.ts';
 import type { PendingTransition } from './debounce.ts';
 import { reportAuthority } from './freshness.ts';
-import { isLifecycleAuthority, reportCounts, type DecideInput } from './precedence.ts';
+import { isLifecycleAuthority, reportCounts, supersededByScreen, type DecideInput } from './precedence.ts';
 import type { Rejection } from './rejections.ts';
-import { PRECEDENCE, type AgentView, type PrecedenceRule } from './types.ts';
+import { PRECEDENCE, type AgentView, type PrecedenceRule, type ProcessObservation } from './types.ts';
 import type { ArbiterWindows } from './windows.ts';
 
 /** One piece of evidence as the arbiter sees it now. */
@@ -54,7 +54,7 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
     ageMs: null,
     authoritative: process.agent !== null,
     decided: view.identity === 'process',
-    note: process.agent !== null ? 'the live process decides identity' : 'no agent process identified',
+    note: process.agent !== null ? identityNote(process.identifiedBy) : 'no agent process identified',
   });
   const screenFor = (agent: string): boolean => input.screen?.verdict.agent === agent;
   if (input.screen || input.skipSince !== null) {
@@ -80,6 +80,7 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
       !counts ? (report.ended ? 'ended=1 and its reporter no longer leads' : 'identity expired') : '',
       !forAgent ? `names ${report.agent}, pane is ${view.agent ?? 'unidentified'}` : '',
       isLifecycleAuthority(report, input) ? 'full-lifecycle source' : '',
+      supersededByScreen(report, input.ruled) ? `the screen showed ${input.ruled!.state} since` : '',
       seq !== undefined ? `last seq ${seq}` : '',
       report.group !== undefined ? `bound to process group ${report.group}` : '',
     ].filter((note) => note.length > 0);
@@ -106,6 +107,12 @@ export function buildExplain(input: ExplainInput): ArbiterExplain {
     rejections: input.rejections,
     windows: input.windows,
   };
+}
+
+/** Which of the pane's processes named its agent: a `CORRAL_AGENT` hint is said as such, never as the process. */
+function identityNote(identifiedBy: ProcessObservation['identifiedBy']): string {
+  if (identifiedBy?.by === 'hint') return `the ${identifiedBy.detail} hint in the process's environment decides identity, not its program`;
+  return identifiedBy ? `the live process decides identity (${identifiedBy.detail})` : 'the live process decides identity';
 }
 
 /** Compile-time check: the arbiter's explain fits the wire type the protocol declares. */

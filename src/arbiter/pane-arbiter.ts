@@ -16,7 +16,7 @@ import {
   type ReleaseParams,
   type SessionReportParams,
 } from './hook-report.ts';
-import { decide, pushedExpiresAt, type Decision, type DecideInput, type ScreenEvidence } from './precedence.ts';
+import { decide, pushedExpiresAt, type Decision, type DecideInput, type RuledScreen, type ScreenEvidence } from './precedence.ts';
 import { RejectionLog } from './rejections.ts';
 import { PROGRAM_STATUS_SOURCE, SELF_REPORT_SOURCE, type Report, type StoredReport } from './report.ts';
 import { parseSelfReport, programStatusReport, SELF_REPORT_VARIABLES } from './self-report.ts';
@@ -63,6 +63,8 @@ export class PaneArbiter {
   /** The displayed state an agent had when its process ended: what a lost pane shows of it. */
   #lastReleased: { agent: string; state: AgentState } | null = null;
   #screen: ScreenEvidence | null = null;
+  /** What a screen rule last showed, kept through fallback frames: reports are ordered against it. */
+  #ruled: RuledScreen | null = null;
   #skipSince: number | null = null;
   /** When the last verdict said it could change with no new output (detection's time conditions). */
   #screenRecheckAt: number | null = null;
@@ -186,6 +188,7 @@ export class PaneArbiter {
       this.#skipArrival ??= this.#arrivals;
     } else {
       this.#screen = { verdict, at: now };
+      if (verdict.rule !== null) this.#ruled = { agent: verdict.agent, state: verdict.state, arrival: this.#arrivals };
       this.#skipSince = null;
       this.#skipArrival = null;
     }
@@ -408,6 +411,7 @@ export class PaneArbiter {
     this.#lastTs.clear();
     this.#currentSession = null;
     this.#screen = null;
+    this.#ruled = null;
     this.#skipSince = null;
     this.#skipArrival = null;
     this.#pending = null;
@@ -422,7 +426,7 @@ export class PaneArbiter {
   #recompute(): ChangeRecord[] {
     const decision = decide(this.#decideInput());
     const startup = isStartupIdle(this.#view, decision, this.#lastKnown);
-    if (decision.agent !== null && (startup || needsDebounce(this.#view, decision))) {
+    if (decision.agent !== null && (startup || needsDebounce(this.#view, decision, this.#skipArrival === null ? this.#ruled : null))) {
       const windowMs = startup ? this.#windows.startupSettleMs : this.#windows.debounceMs;
       const step = debounce({ ...decision, agent: decision.agent }, this.#pending, this.#clock.now(), windowMs);
       this.#pending = step.pending;
@@ -472,6 +476,7 @@ export class PaneArbiter {
       screen: this.#screen,
       skipSince: this.#skipSince,
       skipArrival: this.#skipArrival,
+      ruled: this.#ruled,
       previous: { agent: this.#view.agent, state: this.#view.state },
     };
   }

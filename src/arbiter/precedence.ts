@@ -23,7 +23,16 @@ export interface DecideInput {
   skipSince: number | null;
   /** The arrival order of the verdict that started the skip, comparable with `StoredReport.arrival`. */
   skipArrival: number | null;
+  /** The latest verdict that matched a rule (not a skip), with its arrival order: what the screen last said. */
+  ruled: RuledScreen | null;
   previous: { agent: string | null; state: RawState };
+}
+
+/** A state a screen rule showed, and when in the order of evidence. */
+export interface RuledScreen {
+  agent: string;
+  state: RawState;
+  arrival: number;
 }
 
 export interface Decision {
@@ -62,7 +71,10 @@ export function decide(input: DecideInput): Decision {
   // The program's own word that it works outranks a cue it also draws through a turn (Claude Code
   // 2.1.332's prompt box under a streaming answer), while the screen keeps moving or has been still
   // for less than the quiet window.
-  if (input.skipArrival === null && freshest?.state === 'working' && verdict !== null && pushedOutranks(verdict, input.now, input.windows)) {
+  // It keeps a turn working; it does not start one over an idle already published: a turn starts with
+  // a spinner (2.1.332 streams), and a hook that comes late after an Esc would make a second done.
+  const keepsTurn = input.previous.agent !== agent || input.previous.state !== 'idle';
+  if (input.skipArrival === null && keepsTurn && freshest?.state === 'working' && verdict !== null && pushedOutranks(verdict, input.now, input.windows)) {
     return decided('working', 'pushed_working', `report:${freshest.source}`);
   }
   if (input.skipArrival !== null) {
@@ -72,7 +84,10 @@ export function decide(input: DecideInput): Decision {
     return decided(kept, 'screen_skip', 'previous');
   }
   if (verdict?.rule) return decided(verdict.state, 'screen_rule', `screen:${verdict.rule.id}`);
-  if (freshest) return decided(freshest.state, 'report', `report:${freshest.source}`);
+  // Mid-redraw no rule matches: a report the screen contradicted after it arrived is history, not news
+  // (Qwen Code 0.24.4: the last turn's Stop read as done in a frame between two working ones, issue 39).
+  const current = candidates.find((report) => !supersededByScreen(report, input.ruled));
+  if (current) return decided(current.state, 'report', `report:${current.source}`);
   if (verdict) return decided(verdict.state, 'screen_fallback', `fallback:${verdict.fallbackReason ?? 'no_rule_matched'}`);
   return decided('unknown', 'no_evidence', 'none');
 }
@@ -87,6 +102,11 @@ export function pushedOutranks(verdict: Verdict, now: number, windows: ArbiterWi
 export function pushedExpiresAt(verdict: Verdict | null, windows: ArbiterWindows): number | null {
   if (verdict === null || verdict.state !== 'idle' || verdict.rule?.weak !== true || verdict.screenChangedAt === undefined) return null;
   return verdict.screenChangedAt + windows.pushedQuietMs + 1;
+}
+
+/** Whether a screen rule showed another state after this report arrived. */
+export function supersededByScreen(report: StoredReport, ruled: RuledScreen | null): boolean {
+  return ruled !== null && ruled.agent === report.agent && ruled.arrival > report.arrival && ruled.state !== report.state;
 }
 
 function decideIdentity(input: DecideInput): { agent: string | null; identity: IdentitySource } {

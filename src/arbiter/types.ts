@@ -39,6 +39,8 @@ export interface ProcessObservation {
   agent: string | null;
   /** The identified agent's own process (above wrappers and tool children), or null. */
   agentPid: number | null;
+  /** What named the agent: a member's CORRAL_AGENT hint, or the process itself (`detail`: the hint, or the path, package or pattern that matched). */
+  identifiedBy?: { by: 'hint' | 'process'; detail: string };
   /** Report sources the agent's manifest declares full-lifecycle (`full_lifecycle_sources`). */
   fullLifecycleSources?: readonly string[];
 }

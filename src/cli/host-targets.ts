@@ -31,7 +31,8 @@ export function routeHostTargets(action: Command): void {
     }
   }
   if (hosts.size === 0) return;
-  if (LOCAL_ONLY.has(path)) throw new UsageError(`${path} takes no TARGET@HOST: run it on the host with \`corral --host USER@BOX ${path} TARGET\` (docs/remote.md)`);
+  // `--host` takes the [[hosts]] name as the whole entry, as TARGET@HOST does.
+  if (LOCAL_ONLY.has(path)) throw new UsageError(`${path} takes no TARGET@HOST: run it on the host with \`corral --host ${[...hosts][0]} ${path} TARGET\` (docs/remote.md)`);
   if (hosts.size > 1) throw new UsageError(`the targets are on ${hosts.size} hosts (${[...hosts].join(', ')}); ${path} acts on one host at a time`);
   const options = action.optsWithGlobals() as { socket?: string };
   const spec = hostByName([...hosts][0]!, { ...(options.socket !== undefined ? { socket: options.socket } : {}) });

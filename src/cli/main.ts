@@ -19,7 +19,7 @@ import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { registerUpCommands } from './commands/up.ts';
 import { registerWebCommand } from './commands/web.ts';
-import { EXIT_CODES_HELP } from './exit-codes.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
 import { routeHostTargets } from './host-targets.ts';
@@ -57,7 +57,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
     .version(clientVersion(), '-V, --version', 'print the version of this client')
     .option('--socket <path>', 'daemon socket (default: $CORRAL_SOCKET, $XDG_RUNTIME_DIR/corral/corral.sock, /tmp/corral-$UID/corral.sock)')
     .option('--json', 'print JSON for scripts instead of text for people')
-    .option('--host <user@box>', 'run the command against the daemon on another machine, through ssh (default: $CORRAL_HOST; docs/remote.md)')
+    .option('--host <host>', 'run the command against the daemon on another machine, through ssh: a [[hosts]] name of config.toml (its whole entry) or user@box (default: $CORRAL_HOST; docs/remote.md)')
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
@@ -91,7 +91,13 @@ async function buildProgram(argv: string[]): Promise<Command> {
 
 export async function main(argv: string[]): Promise<number> {
   const remote = remoteRun(argv);
-  if (remote) return runRemote(remote);
+  if (remote) {
+    try {
+      return await runRemote(remote);
+    } catch (error) {
+      return reportError(error, argv.includes('--json')); // config.toml that names hosts cannot be read
+    }
+  }
   const words = commandWords(argv);
   if (words[0] === 'report' && !argv.includes('--help') && !argv.includes('-h')) {
     // The hook command parses its own line (bin/corral usually runs it from its own bundle).
@@ -107,4 +113,16 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * A reader that went away (`corral agent list | head -1`) ends every command quietly with exit 0:
+ * there is no one left to print to, and the command's work needs no more of stdout.
+ */
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(EXIT.ok);
+  });
+}
+
+endQuietlyWhenStdoutCloses();
 process.exitCode = await main(process.argv.slice(2));

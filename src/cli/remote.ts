@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { shellQuote } from '../client/index.ts';
+import { configuredHost, sshArgvFor, type HostSpec } from '../client/index.ts';
+import { defaultConfigPath } from '../protocol/config-path.ts';
 import { EXIT } from './exit-codes.ts';
 
 /** Where a command runs: here, or on `host` through ssh (`--host user@box` or $CORRAL_HOST). */
@@ -28,14 +29,17 @@ export function remoteRun(argv: string[], env: NodeJS.ProcessEnv = process.env):
 }
 
 /**
- * The ssh command line: $CORRAL_SSH (default `ssh`, split on spaces, e.g. `ssh -F ~/.ssh/work`),
- * a terminal only when this one has one (attach and top need it; pipes must stay byte-exact), and on
- * the host `$CORRAL_REMOTE_COMMAND` (default `corral`) with every argument quoted for its shell.
+ * The ssh command line, a terminal only when this one has one (attach and top need it; pipes must stay
+ * byte-exact). A host config.toml names is its whole `[[hosts]]` entry (ssh, ssh_options, command,
+ * socket; a `--socket` of the command line comes after and wins); any other is an ssh destination, with
+ * `$CORRAL_REMOTE_COMMAND` (default `corral`) run there. Either way through $CORRAL_SSH (default `ssh`).
  */
 export function sshArgv(run: RemoteRun, env: NodeJS.ProcessEnv, interactive: boolean): string[] {
-  const [ssh = 'ssh', ...options] = (env.CORRAL_SSH ?? 'ssh').split(/\s+/).filter(Boolean);
-  const remote = [env.CORRAL_REMOTE_COMMAND ?? 'corral', ...run.args.map(shellQuote)].join(' ');
-  return [ssh, ...options, interactive ? '-t' : '-T', ...(interactive ? [] : ['-o', 'BatchMode=yes']), '--', run.host, remote];
+  const flags = [interactive ? '-t' : '-T', ...(interactive ? [] : ['-o', 'BatchMode=yes'])];
+  const entry = configuredHost(run.host, defaultConfigPath(env));
+  if (entry) return sshArgvFor(entry, run.args, flags, env);
+  const destination: HostSpec = { name: run.host, ssh: run.host, command: [], sshOptions: [], socket: null };
+  return sshArgvFor(destination, run.args, flags, env, env.CORRAL_REMOTE_COMMAND ?? 'corral');
 }
 
 /**

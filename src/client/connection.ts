@@ -12,6 +12,8 @@ export type ClientErrorCode =
   | 'connection_closed'
   | 'bad_reply'
   | 'timeout'
+  /** The daemon (or whatever answers for it) sent a line over the protocol's 1 MiB bound; the connection was closed. */
+  | 'frame_too_large'
   /** A fleet target or command names a host the config does not (docs/fleet.md). */
   | 'host_not_found';
 
@@ -40,6 +42,12 @@ interface Reply {
 }
 
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * Requests one connection may have unanswered. A daemon serves 64 at once and reads on as they finish;
+ * a peer that leaves this many unanswered while its stream goes on (a host that sends events for ever
+ * more panes, each read asked for) is cut off, so that what the client waits for cannot grow without end.
+ */
+export const MAX_PENDING_REQUESTS = 10_000;
 
 /**
  * One NDJSON JSON-RPC connection to the daemon, used by the CLI and by `corral/client`: over the
@@ -50,7 +58,8 @@ const CONNECT_TIMEOUT_MS = 5000;
 export class DaemonConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly notifications = new Map<string, Emitter<unknown>>();
-  private readonly decoder = new FrameDecoder(Number.POSITIVE_INFINITY);
+  /** Holds the protocol's bound on what comes in too: an unfinished line never grows past 1 MiB (docs/protocol.md, "Framing"). */
+  private readonly decoder = new FrameDecoder(MAX_FRAME_BYTES);
   private nextId = 1;
   private closedError: Error | null = null;
   /** What the daemon said when it refused this connection's input, before closing it. */
@@ -65,7 +74,16 @@ export class DaemonConnection {
     closeReason: () => string | null = () => null,
   ) {
     socket.on('data', (chunk: Buffer) => {
-      for (const frame of this.decoder.push(chunk).frames) this.receive(frame);
+      const { frames, overflow } = this.decoder.push(chunk);
+      for (const frame of frames) if (this.closedError === null) this.receive(frame);
+      if (overflow && this.closedError === null) {
+        this.breakOff(
+          new ClientError(
+            'frame_too_large',
+            `the daemon at ${socketPath} sent a line longer than 1 MiB (${MAX_FRAME_BYTES} bytes), the protocol's bound, which no corral daemon sends; the connection was closed: check that what answers there is corral`,
+          ),
+        );
+      }
     });
     socket.on('error', () => {});
     socket.on('close', () =>
@@ -120,6 +138,11 @@ export class DaemonConnection {
         }),
       );
     }
+    if (this.pending.size >= MAX_PENDING_REQUESTS) {
+      const error = new ClientError('timeout', `the daemon at ${this.socketPath} left ${MAX_PENDING_REQUESTS} requests unanswered; the connection was closed`);
+      this.breakOff(error);
+      return Promise.reject(error);
+    }
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.socket.write(line);
@@ -143,7 +166,12 @@ export class DaemonConnection {
   }
 
   dispose(): void {
-    this.fail(new ClientError('connection_closed', 'the client was disposed'));
+    this.breakOff(new ClientError('connection_closed', 'the client was disposed'));
+  }
+
+  /** Ends the connection for `error`: every pending call and close listener is told it, and nothing more is read. */
+  breakOff(error: ClientError): void {
+    this.fail(error);
     this.socket.destroy();
   }
 
@@ -152,7 +180,10 @@ export class DaemonConnection {
     try {
       reply = JSON.parse(frame) as Reply;
     } catch {
-      return this.fail(new ClientError('bad_reply', `the daemon at ${this.socketPath} sent a line that is not JSON`));
+      return this.breakOff(new ClientError('bad_reply', `the daemon at ${this.socketPath} sent a line that is not JSON`));
+    }
+    if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) {
+      return this.breakOff(new ClientError('bad_reply', `the daemon at ${this.socketPath} sent a line that is not a JSON-RPC message`));
     }
     if (typeof reply.method === 'string' && reply.id === undefined) {
       this.notifications.get(reply.method)?.fire(reply.params);

@@ -36,10 +36,10 @@ export { waitAcrossHosts } from './fleet/fleet-wait.ts';
 export type { FleetWaitOptions, FleetWaitParams, FleetWaitResult } from './fleet/fleet-wait.ts';
 export type { FleetAgentInfo, FleetEvent, HostCursor, HostState, HostStatus } from './fleet/host-link.ts';
 export { qualify, splitHostTarget, type HostTarget } from './fleet/host-target.ts';
-export { hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
+export { configuredHost, hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
 export { needsYou, rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
 export { shellQuote } from './fleet/shell-quote.ts';
-export { bridgeArgv, sshEndpoint } from './fleet/ssh-endpoint.ts';
+export { bridgeArgv, sshArgvFor, sshEndpoint } from './fleet/ssh-endpoint.ts';
 export { LOCAL_HOST, type FleetConfig, type HostSpec } from '../protocol/fleet-config.ts';
 
 export interface ConnectOptions {

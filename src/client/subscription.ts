@@ -22,7 +22,7 @@ export interface Subscription {
   readonly cursor: number;
   /** The consistent view the stream started from (taken at the first subscribe). */
   readonly snapshot: EventsSnapshot;
-  /** Settles when the stream ends: resolves after `close()`, rejects when it cannot resume (e.g. `cursor_too_old`). */
+  /** Settles when the stream ends: resolves after `close()`, rejects when it cannot resume (e.g. `cursor_too_old`, `stream_changed`). */
   readonly ended: Promise<void>;
   close(): void;
 }
@@ -110,7 +110,7 @@ export class EventStream implements Subscription {
         awaySince: Date.now(),
         backoff: this.reconnect,
         signal: this.stopped.signal,
-        // The daemon answered but refused (cursor_too_old): resuming cannot work.
+        // The daemon answered but refused (cursor_too_old, stream_changed): resuming cannot work.
         isFinal: (error) => error instanceof CorralError,
       });
       if (opened !== null || this.stopped.signal.aborted) return;

@@ -330,10 +330,10 @@ function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config:
   const late: StartedCore['late'] = {};
   const extras = { queued: (paneId: string) => late.input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => late.metadata?.store.get(paneId) ?? null };
   const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
-  const history = paneHistories(durable.loaded.events);
+  const history = paneHistories(durable.loaded.history);
   // A new pane never takes an id the stream has named: a script's saved id, or the log's own
   // "announced" mark, would then mean another pane (the state file may not hold the last ones).
-  registry.reserveIds(paneNumbersAfter(durable.loaded.events));
+  registry.reserveIds(paneNumbersAfter(durable.loaded.history));
   const agents = new AgentService({
     registry,
     manifests,

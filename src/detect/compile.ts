@@ -2,6 +2,7 @@ import type { CompiledGate, CompiledManifest, CompiledMatcher, CompiledRule } fr
 import type { GateSpec, ManifestSpec, MatcherSpec } from './manifest-spec.ts';
 import type { KeyPath } from './positions.ts';
 import { compilePattern, type Locate } from './pattern-compile.ts';
+import { compileComposer } from './composer-read.ts';
 import { compilePromptReaders } from './prompt-compile.ts';
 
 /** Compiles a validated manifest once; a pattern that does not compile names its rule. */
@@ -22,6 +23,7 @@ export function compileManifest(spec: ManifestSpec, source: string, locate: Loca
       argvPatterns: spec.identity.argvPatterns.map((pattern) => compilePattern(pattern, ['identity', 'argv_patterns'], 'identity.argv_patterns', locate)),
     },
     prompts: compilePromptReaders(spec.prompts ?? [], locate),
+    composer: compileComposer(spec.composer ?? null, locate),
   };
 }
 

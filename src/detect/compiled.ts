@@ -1,3 +1,4 @@
+import type { CompiledComposer } from './composer-read.ts';
 import type { ManifestRef } from './types.ts';
 import type { ManifestSpec, RuleSpec } from './manifest-spec.ts';
 import type { Pattern } from './pattern.ts';
@@ -37,4 +38,6 @@ export interface CompiledManifest {
   identity: CompiledIdentity;
   /** Prompt readers in file order; the first whose dialog is on screen reads it. */
   prompts: readonly CompiledPromptReader[];
+  /** How to read and empty the input box, or null when the manifest has no `[composer]`. */
+  composer: CompiledComposer | null;
 }

@@ -16,15 +16,21 @@ export type ManifestErrorCode =
   | 'manifest_read_failed'
   | 'manifest_not_regular_file';
 
-/** A manifest that cannot be used, with a stable code and a message a person can act on. */
+/**
+ * A manifest that cannot be used, with a stable code and a message a person can act on: `problem`
+ * prefixed with its position, or with `file` when it has none.
+ */
 export class ManifestError extends Error {
   readonly code: ManifestErrorCode;
   readonly position: SourcePosition | null;
+  /** What is wrong, without the file or the position: for a list that names the file itself. */
+  readonly problem: string;
 
-  constructor(code: ManifestErrorCode, message: string, position: SourcePosition | null = null) {
-    super(position ? `${position.file}:${position.line}:${position.column}: ${message}` : message);
+  constructor(code: ManifestErrorCode, problem: string, position: SourcePosition | null = null, file: string | null = null) {
+    super(position ? `${position.file}:${position.line}:${position.column}: ${problem}` : file !== null ? `${file}: ${problem}` : problem);
     this.name = 'ManifestError';
     this.code = code;
     this.position = position;
+    this.problem = problem;
   }
 }

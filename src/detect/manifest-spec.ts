@@ -1,3 +1,4 @@
+import type { ComposerSpec } from './composer-spec.ts';
 import type { RawState } from '../protocol/states.ts';
 import type { PromptReaderSpec } from './prompt-spec.ts';
 import type { RegionSpec } from './region-spec.ts';
@@ -88,4 +89,6 @@ export interface ManifestSpec {
   rules: RuleSpec[];
   /** How to read a blocked agent's dialog as data (`[[prompts]]`, prompt-schema.ts). */
   prompts: PromptReaderSpec[];
+  /** How to read and empty the agent's input box (`[composer]`, composer-spec.ts), or null. */
+  composer: ComposerSpec | null;
 }

@@ -6,7 +6,7 @@ import type { PromptReaderSpec } from './prompt-spec.ts';
 import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 
 export const PROMPT_KEYS = [
-  'id', 'kind', 'region', 'start', 'when', 'choice', 'footer', 'footer_ignore', 'text_skip', 'text_keep', 'text_lines', 'select', 'free_text', 'note', 'evidence',
+  'id', 'kind', 'region', 'start', 'when', 'choice', 'footer', 'footer_ignore', 'text_skip', 'text_keep', 'text_lines', 'select', 'free_text', 'note', 'incomplete', 'evidence',
 ];
 /** Limits of one manifest's prompt readers, beside LIMITS. */
 export const PROMPT_LIMITS = { readers: 32, patterns: 16, textLines: 8, note: 200 } as const;
@@ -97,6 +97,8 @@ function readerOf(raw: unknown, index: number, fail: Fail): PromptReaderSpec {
   if (!SELECTS.includes(select)) fail('manifest_invalid_value', at('select'), `prompt reader ${id}: select must be "number", "arrows" or "row", not "${select}"`);
   const note = string('note');
   if (note !== null && note.length > PROMPT_LIMITS.note) fail('manifest_limit_exceeded', at('note'), `prompt reader ${id}: a note of ${note.length} characters exceeds the limit of ${PROMPT_LIMITS.note}`);
+  const incomplete = string('incomplete');
+  if (incomplete !== null && incomplete.length > PROMPT_LIMITS.note) fail('manifest_limit_exceeded', at('incomplete'), `prompt reader ${id}: a reason of ${incomplete.length} characters exceeds the limit of ${PROMPT_LIMITS.note}`);
   const choice = pattern('choice');
   const footer = pattern('footer');
   const freeText = flag('free_text');
@@ -121,6 +123,7 @@ function readerOf(raw: unknown, index: number, fail: Fail): PromptReaderSpec {
     select: select as PromptReaderSpec['select'],
     freeText,
     note,
+    incomplete,
     evidence: string('evidence'),
     index,
   };

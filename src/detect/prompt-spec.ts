@@ -35,6 +35,11 @@ export interface PromptReaderSpec {
   select: PromptSelect;
   /** The answer is text typed into the form. */
   freeText: boolean;
+  /**
+   * The reader knows its dialog only in part (its top cut off or drawn over): every read says
+   * `complete: false` with this reason, and it reads only when no other reader does.
+   */
+  incomplete: string | null;
   /** Said when the dialog offers no choices: why. */
   note: string | null;
   evidence: string | null;

@@ -3,6 +3,7 @@ import { ManifestError, type ManifestErrorCode } from './errors.ts';
 import { ENGINE_VERSION, LIMITS } from './limits.ts';
 import type { GateSpec, IdentitySpec, IntegrationSpec, ManifestSpec, MatcherSpec, RuleSpec } from './manifest-spec.ts';
 import { findKeyPosition, type KeyPath } from './positions.ts';
+import { validateComposer } from './composer-spec.ts';
 import { validatePromptReaders } from './prompt-schema.ts';
 import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 import { isDottedVersion } from './version.ts';
@@ -10,7 +11,7 @@ import { isDottedVersion } from './version.ts';
 const RESUME_KEYS = ['args'];
 /** The resume form's limits: a few short arguments, one of them naming the session. */
 const RESUME_LIMITS = { args: 8, chars: 256 };
-const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules', 'prompts'];
+const TOP_KEYS = ['id', 'name', 'aliases', 'version', 'min_engine_version', 'fallback', 'identity', 'reports', 'resume', 'integration', 'rules', 'prompts', 'composer'];
 const INTEGRATION_KEYS = ['hook', 'mechanism', 'target', 'default_path', 'events', 'since', 'full_lifecycle', 'root_owned', 'user_file', 'user_dir_env'];
 const MECHANISMS = ['settings_flag', 'notify_config', 'settings_env', 'plugin_dir'];
 const IDENTITY_KEYS = ['executables', 'packages', 'argv_patterns'];
@@ -28,77 +29,114 @@ type Table = Record<string, unknown>;
 
 /** Checks a parsed TOML document against the manifest schema; the first problem throws with its position. */
 export function validateManifest(doc: Table, file: string, source: string): ManifestSpec {
+  const { spec, problems } = checkManifest(doc, file, source);
+  if (problems[0]) throw problems[0];
+  return spec;
+}
+
+const NO_IDENTITY: IdentitySpec = { executables: [], packages: [], argvPatterns: [] };
+
+/**
+ * Every problem of a parsed document against the manifest schema, each with its position, in the
+ * order the checks meet them: a part that fails (a key, a table, one rule) is left out and the
+ * checks go on. `spec` is whole only when there are no problems.
+ */
+export function checkManifest(doc: Table, file: string, source: string): { spec: ManifestSpec; problems: ManifestError[] } {
   const fail = (code: ManifestErrorCode, path: KeyPath, message: string): never => {
     throw new ManifestError(code, message, findKeyPosition(file, source, path));
   };
   const v = new Validator(fail);
 
   v.keys(doc, [], TOP_KEYS, 'the top level');
-  const id = v.string(doc, ['id'], true)!;
-  if (!ID_PATTERN.test(id)) fail('manifest_invalid_value', ['id'], `id "${id}" must match [a-z0-9][a-z0-9_-]*`);
-  const version = v.string(doc, ['version'], true)!;
-  if (!isDottedVersion(version)) fail('manifest_invalid_value', ['version'], `version "${version}" must be dotted numeric, as in 1.4.0`);
-  const minEngineVersion = v.integer(doc, ['min_engine_version'], 1, 1_000_000) ?? 1;
-  if (minEngineVersion > ENGINE_VERSION) {
-    fail('manifest_engine_too_old', ['min_engine_version'], `needs engine version ${minEngineVersion}; this engine is version ${ENGINE_VERSION}: upgrade corral`);
-  }
-  const fallback = v.string(doc, ['fallback']) ?? 'unknown';
-  if (fallback !== 'unknown' && fallback !== 'idle') fail('manifest_invalid_value', ['fallback'], `fallback must be "unknown" or "idle", not "${fallback}"`);
+  const id = v.attempt('', () => {
+    const id = v.string(doc, ['id'], true)!;
+    if (!ID_PATTERN.test(id)) fail('manifest_invalid_value', ['id'], `id "${id}" must match [a-z0-9][a-z0-9_-]*`);
+    return id;
+  });
+  const version = v.attempt('0', () => {
+    const version = v.string(doc, ['version'], true)!;
+    if (!isDottedVersion(version)) fail('manifest_invalid_value', ['version'], `version "${version}" must be dotted numeric, as in 1.4.0`);
+    return version;
+  });
+  const minEngineVersion = v.attempt(1, () => {
+    const minEngineVersion = v.integer(doc, ['min_engine_version'], 1, 1_000_000) ?? 1;
+    if (minEngineVersion > ENGINE_VERSION) {
+      fail('manifest_engine_too_old', ['min_engine_version'], `needs engine version ${minEngineVersion}; this engine is version ${ENGINE_VERSION}: upgrade corral`);
+    }
+    return minEngineVersion;
+  });
+  const fallback = v.attempt('unknown', () => {
+    const fallback = v.string(doc, ['fallback']) ?? 'unknown';
+    if (fallback !== 'unknown' && fallback !== 'idle') fail('manifest_invalid_value', ['fallback'], `fallback must be "unknown" or "idle", not "${fallback}"`);
+    return fallback;
+  });
 
-  const identityTable = v.table(doc, ['identity']) ?? {};
-  v.keys(identityTable, ['identity'], IDENTITY_KEYS, '[identity]');
-  const identity: IdentitySpec = {
-    executables: v.strings(identityTable, ['identity', 'executables']),
-    packages: v.strings(identityTable, ['identity', 'packages']),
-    argvPatterns: v.strings(identityTable, ['identity', 'argv_patterns']),
-  };
-  for (const pattern of identity.argvPatterns) v.patternLength(pattern, ['identity', 'argv_patterns']);
+  const identity = v.attempt(NO_IDENTITY, () => {
+    const identityTable = v.table(doc, ['identity']) ?? {};
+    v.keys(identityTable, ['identity'], IDENTITY_KEYS, '[identity]');
+    const identity: IdentitySpec = {
+      executables: v.attempt([], () => v.strings(identityTable, ['identity', 'executables'])),
+      packages: v.attempt([], () => v.strings(identityTable, ['identity', 'packages'])),
+      argvPatterns: v.attempt([], () => v.strings(identityTable, ['identity', 'argv_patterns'])),
+    };
+    for (const pattern of identity.argvPatterns) v.attempt(undefined, () => v.patternLength(pattern, ['identity', 'argv_patterns']));
+    return identity;
+  });
 
-  const reportsTable = v.table(doc, ['reports']) ?? {};
-  v.keys(reportsTable, ['reports'], REPORTS_KEYS, '[reports]');
+  const reportsTable = v.attempt({}, () => {
+    const reportsTable = v.table(doc, ['reports']) ?? {};
+    v.keys(reportsTable, ['reports'], REPORTS_KEYS, '[reports]');
+    return reportsTable;
+  });
 
-  const resumeTable = v.table(doc, ['resume']);
-  let resume: ManifestSpec['resume'] = null;
-  if (resumeTable !== undefined) {
+  const resume = v.attempt(null, (): ManifestSpec['resume'] => {
+    const resumeTable = v.table(doc, ['resume']);
+    if (resumeTable === undefined) return null;
     v.keys(resumeTable, ['resume'], RESUME_KEYS, '[resume]');
     const args = v.strings(resumeTable, ['resume', 'args']);
     if (args.length === 0 || args.length > RESUME_LIMITS.args || args.some((arg) => arg.length > RESUME_LIMITS.chars) || !args.some((arg) => arg.includes('{session}'))) {
       fail('manifest_invalid_value', ['resume', 'args'], `resume.args must be 1..${RESUME_LIMITS.args} strings of at most ${RESUME_LIMITS.chars} characters, one containing {session}`);
     }
-    resume = { args };
-  }
-
-  const integration = integrationOf(v, doc, fail);
-
-  const rawRules = doc.rules ?? [];
-  if (!Array.isArray(rawRules)) fail('manifest_invalid_value', ['rules'], 'rules must be an array of tables ([[rules]])');
-  const ruleList = rawRules as unknown[];
-  if (ruleList.length > LIMITS.maxRulesPerManifest) {
-    fail('manifest_limit_exceeded', ['rules'], `${ruleList.length} rules exceed the limit of ${LIMITS.maxRulesPerManifest} per manifest`);
-  }
-  const rules: RuleSpec[] = [];
-  const seen = new Set<string>();
-  ruleList.forEach((raw, index) => {
-    const rule = v.rule(raw, index);
-    if (seen.has(rule.id)) fail('manifest_duplicate_rule', ['rules', index, 'id'], `rule id "${rule.id}" is used twice; rule ids must be unique`);
-    seen.add(rule.id);
-    rules.push(rule);
+    return { args };
   });
 
-  return {
+  const integration = v.attempt(null, () => integrationOf(v, doc, fail));
+
+  const rules: RuleSpec[] = [];
+  v.attempt(undefined, () => {
+    const rawRules = doc.rules ?? [];
+    if (!Array.isArray(rawRules)) fail('manifest_invalid_value', ['rules'], 'rules must be an array of tables ([[rules]])');
+    const ruleList = rawRules as unknown[];
+    if (ruleList.length > LIMITS.maxRulesPerManifest) {
+      fail('manifest_limit_exceeded', ['rules'], `${ruleList.length} rules exceed the limit of ${LIMITS.maxRulesPerManifest} per manifest`);
+    }
+    const seen = new Set<string>();
+    ruleList.forEach((raw, index) =>
+      v.attempt(undefined, () => {
+        const rule = v.rule(raw, index);
+        if (seen.has(rule.id)) fail('manifest_duplicate_rule', ['rules', index, 'id'], `rule id "${rule.id}" is used twice; rule ids must be unique`);
+        seen.add(rule.id);
+        rules.push(rule);
+      }),
+    );
+  });
+
+  const spec: ManifestSpec = {
     id,
-    name: v.string(doc, ['name']) ?? id,
-    aliases: v.strings(doc, ['aliases']),
+    name: v.attempt(id, () => v.string(doc, ['name']) ?? id),
+    aliases: v.attempt([], () => v.strings(doc, ['aliases'])),
     version,
     minEngineVersion,
     fallback: fallback as ManifestSpec['fallback'],
     identity,
-    reports: { fullLifecycleSources: v.strings(reportsTable, ['reports', 'full_lifecycle_sources']) },
+    reports: { fullLifecycleSources: v.attempt([], () => v.strings(reportsTable, ['reports', 'full_lifecycle_sources'])) },
     resume,
     integration,
     rules,
-    prompts: validatePromptReaders(doc.prompts, fail),
+    prompts: v.attempt([], () => validatePromptReaders(doc.prompts, fail)),
+    composer: v.attempt(null, () => validateComposer(doc.composer, fail)),
   };
+  return { spec, problems: v.problems };
 }
 
 function integrationOf(v: Validator, doc: Table, fail: (code: ManifestErrorCode, path: KeyPath, message: string) => never): IntegrationSpec | null {
@@ -125,14 +163,30 @@ function integrationOf(v: Validator, doc: Table, fail: (code: ManifestErrorCode,
 
 class Validator {
   readonly #fail: (code: ManifestErrorCode, path: KeyPath, message: string) => never;
+  /** The problems met so far, in order. */
+  readonly problems: ManifestError[] = [];
 
   constructor(fail: (code: ManifestErrorCode, path: KeyPath, message: string) => never) {
     this.#fail = fail;
   }
 
+  /** Runs one check; a problem it throws is kept and `fallback` stands in, so the next check still runs. */
+  attempt<T>(fallback: T, check: () => T): T {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof ManifestError)) throw error;
+      this.problems.push(error);
+      return fallback;
+    }
+  }
+
+  /** Each unknown key is a problem of its own. */
   keys(table: Table, path: KeyPath, allowed: string[], where: string): void {
     for (const key of Object.keys(table)) {
-      if (!allowed.includes(key)) this.#fail('manifest_unknown_key', [...path, key], `unknown key "${key}" in ${where}; allowed keys: ${allowed.join(', ')}`);
+      if (!allowed.includes(key)) {
+        this.attempt(undefined, () => this.#fail('manifest_unknown_key', [...path, key], `unknown key "${key}" in ${where}; allowed keys: ${allowed.join(', ')}`));
+      }
     }
   }
 

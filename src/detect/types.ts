@@ -6,6 +6,8 @@ export interface DetectInput {
   lines: string[];
   title: string | null;
   progress: ProgressReport | null;
+  /** The pane's width in cells; absent on saved screens, where the longest row stands for it. */
+  cols?: number;
   /** Per row: true where the row continues the row above (a soft wrap); absent on saved screens. */
   wrapped?: readonly boolean[];
   /** The caller's clock (ms) at this snapshot; time conditions are judged only with it and a memory. */

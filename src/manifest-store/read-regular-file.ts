@@ -17,7 +17,7 @@ export function readRegularFile(file: string, maxBytes: number): string {
   try {
     return readRegularFileBytes(file, maxBytes, { followSymlink: true, what: 'manifest' }).bytes.toString('utf8');
   } catch (error) {
-    if (error instanceof RegularFileError) throw new ManifestError(CODES[error.code], error.message);
+    if (error instanceof RegularFileError) throw new ManifestError(CODES[error.code], error.problem, null, error.file);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { CorralError, type CorralClient } from '../client/index.ts';
 import type { PaneLifecycle } from '../protocol/methods/pane.ts';
 import { PANE_SIZE } from '../protocol/pane-size.ts';
@@ -55,6 +56,10 @@ function toolsBlocked(error: unknown): never {
     const { id } = error.details as { id?: string };
     throw new CorralError('agent_blocked', `the agent in pane ${id ?? '?'} waits on a decision: read it with read_agent, then answer it with the answer_agent tool`, error.details);
   }
+  if (error instanceof CorralError && error.code === 'composer_not_empty' && error.details['cleared'] !== true) {
+    const { id, draft } = error.details as { id?: string; draft?: string };
+    throw new CorralError('composer_not_empty', `the input box of the agent in pane ${id ?? '?'} holds a draft (${JSON.stringify(draft ?? '')}); nothing was typed: call prompt_agent again with composer: "replace" or "append"`, error.details);
+  }
   throw error;
 }
 
@@ -65,7 +70,8 @@ export const TOOLS: Tool[] = [
       'List the coding agents Corral runs, with each one\'s state: "working" (busy), "blocked" (waiting for a decision: ' +
       'use answer_agent), "done" (finished and not looked at yet), "idle" (ready for a prompt) or "unknown". Returns ' +
       '{seq, agents: [{id, name, workspace, agent, state, title, prompt?}], workspaces}; a blocked agent has `prompt`: ' +
-      '{id, kind, text, choices: [{id, label, keys, default}], freeText, note}, what it asks. Use it first to learn the names, and ' +
+      '{id, kind, text, choices: [{id, label, keys, default}], freeText, note, complete, incomplete}, what it asks (complete: ' +
+      'false when the dialog was not read whole, incomplete says why: look before answering such a prompt). Use it first to learn the names, and ' +
       'pass `seq` as sinceSeq to wait_for_agents when you prompt right after listing.',
     inputSchema: {
       type: 'object',
@@ -117,22 +123,25 @@ export const TOOLS: Tool[] = [
   {
     name: 'prompt_agent',
     description:
-      'Type a prompt into an idle or done agent and submit it. Returns {delivered: true, seq}; pass that seq as sinceSeq ' +
-      'to wait_for_agents so the wait ignores the idle before your prompt. Refused with agent_blocked when the agent ' +
-      'waits for a decision (use answer_agent). With queue: true it is queued until the agent is next idle instead. ' +
+      'Type a prompt into an agent and submit it. An idle or done agent gets it at once: {delivered: true, seq}; pass that seq ' +
+      'as sinceSeq to wait_for_agents so the wait ignores the idle before your prompt. A working agent gets it queued until it ' +
+      'is next idle: {queued: true, position}; with now: true it is typed into the working agent at once instead. Refused with ' +
+      'agent_blocked when the agent waits for a decision (use answer_agent), and with composer_not_empty (the draft in its data) ' +
+      "when the agent's input box already holds text: pass composer: \"replace\" to empty it first or \"append\" to add to it. " +
       'A "@WORKSPACE" target prompts every running pane of the workspace with the same text.',
     inputSchema: {
       type: 'object',
       properties: {
         target,
         text: { type: 'string', description: 'The prompt, as you would type it.' },
-        queue: { type: 'boolean', description: 'Queue it if the agent is busy, instead of typing now.' },
+        now: { type: 'boolean', description: 'Type it into a working agent at once instead of queuing it.' },
+        composer: { type: 'string', enum: ['replace', 'append'], description: "What to do with a draft already in the agent's input box." },
       },
       required: ['target', 'text'],
       additionalProperties: false,
     },
     async run(client, args) {
-      const prompt = { text: args.text, ...(args.queue !== undefined ? { queue: args.queue } : {}) };
+      const prompt = { text: args.text, ...(args.now === true ? { queue: false } : {}), ...(args.composer !== undefined ? { composer: args.composer } : {}) };
       return eachTarget(client, args.target, (id) => client.call('agent.prompt', { target: id, ...prompt }).catch(toolsBlocked), ['running']);
     },
   },
@@ -182,7 +191,10 @@ export const TOOLS: Tool[] = [
       properties: {
         command: { type: 'string', description: 'The program to run, found on PATH.' },
         args: { type: 'array', items: { type: 'string' }, description: 'Its arguments.' },
-        folder: { type: 'string', description: 'The absolute path of the folder it works in.' },
+        folder: {
+          type: 'string',
+          description: "The folder it works in: an absolute path, or one relative to this MCP server's folder (default: this server's folder, where you run).",
+        },
         name: { type: 'string', description: 'A short unique name to refer to it later (letters, digits, . _ -).' },
         workspace: {
           type: 'string',
@@ -196,14 +208,15 @@ export const TOOLS: Tool[] = [
         cols: { type: 'integer', minimum: PANE_SIZE.cols.min, maximum: PANE_SIZE.cols.max, description: 'Terminal columns (default 120).' },
         rows: { type: 'integer', minimum: PANE_SIZE.rows.min, maximum: PANE_SIZE.rows.max, description: 'Terminal rows (default 32).' },
       },
-      required: ['command', 'folder'],
+      required: ['command'],
       additionalProperties: false,
     },
     async run(client, args) {
       const pane = await client.call('pane.spawn', {
         command: args.command,
         ...(args.args ? { args: args.args } : {}),
-        cwd: args.folder,
+        // The server's own folder is the orchestrating agent's: what it means by "here" (docs/mcp.md).
+        cwd: resolve(typeof args.folder === 'string' ? args.folder : '.'),
         ...(args.name ? { name: args.name } : {}),
         ...(args.workspace ? { workspace: args.workspace } : {}),
         ...(args.env ? { env: args.env } : {}),

@@ -7,7 +7,10 @@ export type DecodeResult = { frames: string[]; overflow: boolean };
 
 /**
  * Splits a byte stream into UTF-8 lines. Splitting on the 0x0a byte is safe because no UTF-8
- * multi-byte sequence contains it. After an overflow the decoder is spent and returns nothing more.
+ * multi-byte sequence contains it. Bytes are counted as they arrive: an unfinished line is never held
+ * past `maxBytes`, and a line that passes it is refused at once, finished or not (the daemon reads its
+ * clients with it, and every client its daemon: docs/protocol.md, "Framing"). After an overflow the
+ * decoder is spent and returns nothing more.
  */
 export class FrameDecoder {
   private pending: Buffer[] = [];
@@ -27,7 +30,8 @@ export class FrameDecoder {
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
       if (this.pendingBytes + (nl - start) > this.maxBytes) return this.overflow(frames);
-      const line = Buffer.concat([...this.pending, chunk.subarray(start, nl)]).toString('utf8');
+      // Most lines lie whole in one chunk: decoded in place, with no copy of their bytes.
+      const line = this.pendingBytes === 0 ? chunk.toString('utf8', start, nl) : Buffer.concat([...this.pending, chunk.subarray(start, nl)]).toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
       start = nl + 1;

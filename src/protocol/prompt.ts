@@ -37,6 +37,14 @@ export const AgentPrompt = Type.Object(
     freeText: Type.Boolean({ description: 'The answer is text typed into the form (a free-text question), submitted with Enter.' }),
     note: Type.Union([Type.String(), Type.Null()], { description: 'Why there are no choices, or what else to know about them; null when there is nothing to add.' }),
     source: Type.String({ description: 'Where it was read: `screen:<reader id>`, or `report:<source>` when the screen showed no reader\'s dialog.' }),
+    complete: Type.Boolean({
+      description:
+        'True only when a reader saw the whole dialog: its top and its footer or last choice drawn, every line of its text and every choice whole. ' +
+        'False for a dialog cut by the screen\'s edge, not yet drawn to its end, shortened by the reader\'s limits, or not read from the screen at all: then `incomplete` says why, and an answer given blind should wait or look.',
+    }),
+    incomplete: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why `complete` is false, for a person (`its footer is not drawn: ...`; several reasons joined by "; "); null when complete.',
+    }),
   },
   { $id: 'AgentPrompt', description: 'The prompt a blocked agent shows.' },
 );

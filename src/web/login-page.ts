@@ -2,17 +2,20 @@ import { createHash } from 'node:crypto';
 
 /**
  * What a browser without a session gets (with status 401): a page whose one inline script trades the
- * token in the URL's fragment for a session cookie (POST /session), takes the token out of the
- * address bar and history, and loads the board. The policy allows exactly that script, by its hash.
+ * token in the URL's fragment for a session cookie and key (POST /session; the key kept in this
+ * origin's localStorage as src/web/page/sign-in.ts keeps it), takes the token out of the address bar
+ * and history, and loads the board. The policy allows exactly that script, by its hash.
  */
 const SCRIPT = `
 const token = new URLSearchParams(location.hash.slice(1)).get('token');
 history.replaceState(null, '', '/');
 const say = (text) => { document.getElementById('why').textContent = text; };
+addEventListener('hashchange', () => location.reload());
 if (!token) say('Open the URL that corral web printed: it carries the sign-in token.');
-else fetch('/session', { method: 'POST', body: token, credentials: 'same-origin' }).then((reply) => {
-  if (reply.ok) location.reload();
-  else say('That token is not right (corral web prints a new one each time it starts).');
+else fetch('/session', { method: 'POST', body: token, credentials: 'same-origin' }).then(async (reply) => {
+  if (!reply.ok) return say('That token is not right (corral web prints a new one each time it starts).');
+  localStorage.setItem('corral.key', (await reply.json()).key);
+  location.reload();
 }, () => say('corral web does not answer.'));
 `;
 

@@ -3,6 +3,7 @@ import { Assets } from './assets.ts';
 import { FleetBoard } from './fleet-board.ts';
 import { OneDaemonBoard } from './one-daemon-board.ts';
 import { isLoopback } from './origin-check.ts';
+import { SessionsControl, controlSocketPath } from './sessions-control.ts';
 import { readTls, selfSignedTls, type TlsFiles } from './tls.ts';
 import type { WebBoard } from './web-board.ts';
 import { WebServer } from './web-server.ts';
@@ -63,10 +64,15 @@ export async function runWebServer(options: WebOptions): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  const control = await SessionsControl.listen(controlSocketPath(options.socket, server.port), server.sessions, (session) => server.pagesOf(session)).catch((error: Error) => {
+    options.log(`\`corral web sessions\` cannot reach this server: ${error.message}`);
+    return null;
+  });
   options.log(`serving ${server.pageCount} pages on ${options.address}:${server.port} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
   if (tls) options.print(`certificate SHA-256 fingerprint: ${tls.fingerprint}`);
   options.print(`open ${server.url}`);
   await stopped;
+  control?.dispose();
   await server.close();
 }
 

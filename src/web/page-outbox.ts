@@ -11,7 +11,7 @@ export const SOCKET_MAX_BYTES = 4 * 1024 * 1024;
 export const FELL_BEHIND_CLOSE_CODE = 1013;
 const CATCH_UP_CHECK_MS = 100;
 /** A page closed for falling behind has this long to take its close frame, then its socket is cut. */
-const CLOSE_GRACE_MS = 2000;
+export const CLOSE_GRACE_MS = 2000;
 
 /**
  * What `corral web` sends one page, bounded. A message that can be repainted is dropped while more

@@ -5,9 +5,10 @@ import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { checkParams } from '../protocol/params-check.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
+import type { WebSession } from './sessions.ts';
 import { PageTerminals } from './page-terminals.ts';
 import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
-import { FELL_BEHIND_CLOSE_CODE, PageOutbox, SOCKET_MAX_BYTES } from './page-outbox.ts';
+import { CLOSE_GRACE_MS, FELL_BEHIND_CLOSE_CODE, PageOutbox, SOCKET_MAX_BYTES } from './page-outbox.ts';
 import {
   ATTENTION,
   BOARD_CARD,
@@ -74,14 +75,18 @@ export class PageSocket implements LeaseHolder {
   private readonly outbox: PageOutbox;
   private inFlight = 0;
   private closed = false;
+  readonly label: string;
 
   constructor(
     private readonly ws: WebSocket,
-    readonly label: string,
+    /** The signed-in browser this page belongs to; its label is the page's to every viewer. */
+    readonly session: WebSession,
     private readonly board: WebBoard,
     private readonly leases: Leases,
     log: (message: string) => void,
   ) {
+    const label = session.label;
+    this.label = label;
     this.terminals = new PageTerminals((notification, params, droppable) => this.notify(notification, params, droppable), log, label);
     this.outbox = new PageOutbox(ws, () => this.catchUp(), (queued) => {
       log(`${label} fell behind: ${queued} bytes queued toward it, over ${SOCKET_MAX_BYTES}; closed (${FELL_BEHIND_CLOSE_CODE})`);
@@ -93,6 +98,13 @@ export class PageSocket implements LeaseHolder {
     ws.on('message', (data, binary) => void this.serve(binary ? null : data.toString()));
     ws.on('close', () => this.close());
     ws.on('error', () => ws.terminate());
+  }
+
+  /** Its session ended: closed at once, its close frame given a moment before the socket is cut. */
+  signOut(code: number, reason: string): void {
+    this.close();
+    this.ws.close(code, reason);
+    setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS).unref();
   }
 
   close(): void {
@@ -148,6 +160,8 @@ export class PageSocket implements LeaseHolder {
   }
 
   private async onMessage(text: string | null): Promise<void> {
+    // A closed page (signed out, fell behind) may still have frames in flight: none of them acts.
+    if (this.closed) return;
     let request: Request;
     try {
       if (text === null) throw new SyntaxError('binary frame');
@@ -224,13 +238,15 @@ export class PageSocket implements LeaseHolder {
 
   /**
    * A daemon method a page may call as it is, on the daemon its target is on (a call without one: this
-   * machine's); answering or prompting waits while another viewer types.
+   * machine's). What changes a pane keeps to its lease (LEASE_RULES).
    */
   private async passThrough(decl: MethodDecl<unknown, unknown>, raw: unknown): Promise<unknown> {
     const params = checkParams(decl, raw, 'params') as { target?: string };
     const route = this.board.route(params.target ?? '');
-    if ((decl.name === 'agent.answer' || decl.name === 'agent.prompt') && params.target !== undefined) {
+    const rule = LEASE_RULES[decl.name as PassedThroughName];
+    if (rule !== 'none' && params.target !== undefined) {
       const { key } = await this.pane(params.target);
+      if (rule === 'holder') this.needLease(key, 'emptying its queue');
       const lease = this.leases.info(key, this);
       if (lease.holder !== null && !lease.mine) throw new WebError('lease_held', `${lease.holder} is typing into ${key}; wait until the lease is given back`);
     }
@@ -243,8 +259,8 @@ export class PageSocket implements LeaseHolder {
     return { route, id, key: route.qualify(id) };
   }
 
-  private needLease(id: string): void {
-    if (!this.leases.holds(id, this)) throw new WebError('lease_required', `take the control lease of ${id} before typing into it`);
+  private needLease(id: string, doing = 'typing into it'): void {
+    if (!this.leases.holds(id, this)) throw new WebError('lease_required', `take the control lease of ${id} before ${doing}`);
   }
 
   private async open(target: string) {
@@ -260,6 +276,29 @@ export class PageSocket implements LeaseHolder {
     return { closed: await this.terminals.close(key) };
   }
 }
+
+type PassedThroughName = (typeof PASSED_THROUGH)[number]['name'];
+
+/**
+ * What each passed-through method needs of the pane's lease. The lease keeps a person's own viewers
+ * from acting over each other (every session signed in with the token; src/web/sessions.ts):
+ * - `holder`: only the lease's holder. Emptying the steering queue throws away what any viewer queued.
+ * - `free`: refused while another viewer holds it, else allowed without taking it. An answer carries
+ *   the id of the prompt its page showed (`prompt_changed` otherwise), and a prompt or a queued one
+ *   adds only the person's own text: one tap on a phone, with no lease to take first.
+ * - `none`: reads, and agent.focus, which only marks the agent seen (acknowledges its inbox item).
+ */
+const LEASE_RULES: Record<PassedThroughName, 'holder' | 'free' | 'none'> = {
+  'agent.get': 'none',
+  'agent.explain': 'none',
+  'agent.read': 'none',
+  'agent.focus': 'none',
+  'agent.queue': 'none',
+  'agent.answer': 'free',
+  'agent.prompt': 'free',
+  'agent.clearQueue': 'holder',
+  'events.read': 'none',
+};
 
 function errorObject(error: unknown): { code: number; message: string; data: Record<string, unknown> } {
   if (error instanceof WebError) return { code: WEB_ERRORS[error.code].rpc, message: error.message, data: { code: error.code } };

@@ -6,7 +6,8 @@ import type { Assets } from './assets.ts';
 import { Leases } from './leases.ts';
 import { OriginCheck } from './origin-check.ts';
 import { PageSocket } from './page-socket.ts';
-import { Sessions, sessionCookie, setCookie } from './sessions.ts';
+import { ConnectionGuard } from './connection-guard.ts';
+import { KEY_HEADER, PAGE_PROTOCOL, Sessions, offeredKey, sessionCookie, setCookie, type SessionEnd, type WebSession } from './sessions.ts';
 import { LOGIN_PAGE } from './login-page.ts';
 import type { WebBoard } from './web-board.ts';
 import { WEB_MAX_MESSAGE_BYTES } from './wire.ts';
@@ -28,17 +29,22 @@ export interface WebServerOptions {
   log(message: string): void;
 }
 
+/** The close code of a page whose session ended (revoked, or evicted by a newer one): it signs in again. */
+export const SIGNED_OUT_CLOSE_CODE = 4401;
+
 /**
- * `corral web`'s HTTP and WebSocket server. Every request but the page's own files and the token
- * exchange needs a session cookie, every request's Host must be ours, and every upgrade and POST must
- * come from our own page (src/web/origin-check.ts). The token is never logged.
+ * `corral web`'s HTTP and WebSocket server. Every request but the token exchange needs a session
+ * cookie, and the WebSocket, through which alone a page reads the daemon or acts, needs the session's
+ * key as well (src/web/sessions.ts); every request's Host must be ours, and every upgrade and POST
+ * must come from our own page (src/web/origin-check.ts). The token is never logged.
  */
 export class WebServer {
   readonly sessions = new Sessions();
   private readonly board: WebBoard;
   private readonly leases = new Leases();
   private readonly http: Server;
-  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WEB_MAX_MESSAGE_BYTES });
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: WEB_MAX_MESSAGE_BYTES, handleProtocols: (offered) => (offered.has(PAGE_PROTOCOL) ? PAGE_PROTOCOL : false) });
+  private readonly guard: ConnectionGuard;
   private readonly pages = new Set<PageSocket>();
   private check!: OriginCheck;
   port = 0;
@@ -48,8 +54,11 @@ export class WebServer {
     const handler = (request: IncomingMessage, response: ServerResponse) => void this.request(request, response);
     this.http = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
     this.http.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+    // Held by the guard's own timers; Node's, checked every 30 s, stay as a backstop.
     this.http.headersTimeout = 10_000;
     this.http.requestTimeout = 30_000;
+    this.guard = new ConnectionGuard(this.http);
+    this.sessions.onEnd((end) => this.signOut(end));
   }
 
   async start(): Promise<void> {
@@ -76,7 +85,21 @@ export class WebServer {
     return this.pages.size;
   }
 
+  /** The pages a session has open. */
+  pagesOf(session: WebSession): number {
+    let count = 0;
+    for (const page of this.pages) if (page.session === session) count++;
+    return count;
+  }
+
+  /** Closes the pages of a session that ended, at once: they can read and do nothing more. */
+  private signOut({ session, reason }: SessionEnd): void {
+    this.options.log(`session ${session.label} ${reason}`);
+    for (const page of this.pages) if (page.session === session) page.signOut(SIGNED_OUT_CLOSE_CODE, `session ${reason}`);
+  }
+
   close(): Promise<void> {
+    this.guard.dispose();
     for (const page of this.pages) page.close();
     for (const client of this.wss.clients) client.terminate();
     this.wss.close();
@@ -94,11 +117,21 @@ export class WebServer {
 
   private async request(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const hostProblem = this.check.host(request);
+    const cookie = sessionCookie(request.headers.cookie);
+    this.guard.request(request, response, hostProblem === null && this.sessions.byCookie(cookie) !== null);
     if (hostProblem) return this.refuse(response, 421, hostProblem);
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (request.method === 'POST' && path === '/session') return this.exchange(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD') return this.refuse(response, 405, 'only GET, HEAD and POST /session');
-    if (this.sessions.check(sessionCookie(request.headers.cookie)) === null) {
+    if (path === '/session') {
+      // The page asks whether its session still stands (its socket was refused: signed out, or the server away).
+      const key = request.headers[KEY_HEADER];
+      const live = this.sessions.byCookieAndKey(cookie, typeof key === 'string' ? key : undefined) !== null;
+      if (!live) return this.refuse(response, 401, 'signed out: open the URL that `corral web` printed');
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      return void response.end('signed in\n');
+    }
+    if (this.sessions.byCookie(cookie) === null) {
       // Still a 401, whose page trades the token in the URL's fragment (never sent, never logged) for a cookie.
       if (path !== '/') return this.refuse(response, 401, 'no session: open the URL that `corral web` printed');
       response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': LOGIN_PAGE.policy });
@@ -112,7 +145,7 @@ export class WebServer {
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
-  /** POST /session with the token as its body: a session cookie, if the token is right. */
+  /** POST /session with the token as its body: the session's cookie and, in the reply's body, its key, if the token is right. */
   private async exchange(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const originProblem = this.check.origin(request);
     if (originProblem) return this.refuse(response, 403, originProblem);
@@ -122,10 +155,11 @@ export class WebServer {
     } catch {
       return this.refuse(response, 413, 'the body is too large');
     }
-    const id = this.sessions.exchange(body.trim());
-    if (id === null) return this.refuse(response, 401, 'wrong token: open the URL that `corral web` printed');
-    response.writeHead(204, { 'set-cookie': setCookie(id, this.options.tls !== undefined), 'cache-control': 'no-store' });
-    response.end();
+    const signed = this.sessions.exchange(body.trim(), request.headers['user-agent']);
+    if (signed === null) return this.refuse(response, 401, 'wrong token: open the URL that `corral web` printed');
+    this.options.log(`session ${signed.session.label} signed in`);
+    response.writeHead(200, { 'set-cookie': setCookie(signed.cookie, this.options.tls !== undefined), 'cache-control': 'no-store', 'content-type': 'application/json' });
+    response.end(JSON.stringify({ key: signed.key, session: signed.session.label }));
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -135,11 +169,14 @@ export class WebServer {
     const problem = this.check.host(request) ?? this.check.origin(request);
     if (problem) return deny(403, problem);
     if (new URL(request.url ?? '/', 'http://x').pathname !== '/socket') return deny(404, 'not found');
-    const label = this.sessions.check(sessionCookie(request.headers.cookie));
-    if (label === null) return deny(401, 'no session: open the URL that `corral web` printed');
+    // The cookie reaches every server on this host, whatever its port: the key, which only our own
+    // page holds (its origin's storage), is what signs the socket in.
+    const session = this.sessions.byCookieAndKey(sessionCookie(request.headers.cookie), offeredKey(request.headers['sec-websocket-protocol']));
+    this.guard.upgrade(request, session !== null);
+    if (session === null) return deny(401, 'no session: open the URL that `corral web` printed');
     if (this.pages.size >= MAX_PAGE_SOCKETS) return deny(503, `this server serves at most ${MAX_PAGE_SOCKETS} pages at once`);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const page = new PageSocket(ws, label, this.board, this.leases, this.options.log);
+      const page = new PageSocket(ws, session, this.board, this.leases, this.options.log);
       this.pages.add(page);
       ws.once('close', () => this.pages.delete(page));
     });

@@ -15,7 +15,7 @@ import { Literals, Nullable, STRICT } from '../protocol/schema.ts';
 
 /** Errors only `corral web` answers, beside the daemon's (src/protocol/errors.ts), in the same shape. */
 export const WEB_ERRORS = {
-  lease_required: { rpc: 2001, summary: "typing into or resizing a pane needs its control lease: take it first (lease.take)" },
+  lease_required: { rpc: 2001, summary: "typing into, resizing or emptying the queue of a pane needs its control lease: take it first (lease.take)" },
   lease_held: { rpc: 2002, summary: 'another viewer holds the control lease of this pane; wait until it is given back' },
   too_many_terminals: { rpc: 2003, summary: 'this page mirrors its maximum of terminals; close one first' },
 } as const;

@@ -59,3 +59,20 @@ test('a still screen past the quiet window lets the weak idle speak (an Esc the 
   arbiter.tick();
   assert.deepEqual([arbiter.view().state, arbiter.view().rule], ['idle', 'screen_rule']);
 });
+
+test('a pushed working keeps a turn but does not start one over a published idle (a hook late after an Esc)', () => {
+  const { arbiter, clock } = paneWithAgent('claude');
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner_line'));
+  arbiter.observeScreen(promptBox(clock.now()));
+  clock.advance(450);
+  arbiter.tick();
+  assert.equal(arbiter.view().displayed, 'done');
+  clock.advance(100);
+  arbiter.observeOsc(working);
+  arbiter.observeScreen(promptBox(clock.now()));
+  assert.deepEqual([arbiter.view().displayed, arbiter.view().rule], ['done', 'screen_rule']);
+  arbiter.observeScreen(verdict('claude', 'working', 'spinner_line'));
+  assert.equal(arbiter.view().state, 'working', 'the next turn starts with its spinner');
+  arbiter.observeScreen(promptBox(clock.now()));
+  assert.deepEqual([arbiter.view().state, arbiter.view().rule], ['working', 'pushed_working'], 'and the report keeps it');
+});

@@ -2,7 +2,7 @@
  * A small reference model of the arbiter, written from the rules in issue 4 without the arbiter's
  * code, for the randomized test. It covers: process starts and exits, screen rules, fallbacks and
  * skips, hook reports with pid, session and seq, external reports, self reports, releases, debounce
- * and seen. Freshness by ts, ended=1 and unobservable panes are covered by the rule tests instead.
+ * and seen; and, from issue 39, reports ordered against what a screen rule last showed. Freshness by ts, ended=1 and unobservable panes are covered by the rule tests instead.
  */
 type State = 'idle' | 'working' | 'blocked' | 'unknown';
 
@@ -43,6 +43,8 @@ export class ReferenceModel {
   currentSession: string | null = null;
   screen: { agent: string; state: State; rule: boolean } | null = null;
   skipOrder: number | null = null;
+  /** What a screen rule last showed (kept through fallbacks), and when in the order of evidence. */
+  ruled: { agent: string; state: State; order: number } | null = null;
   order = 0;
   view: ModelView = { agent: null, state: 'unknown', seen: true };
   lastKnown: State | null = null; // the last state other than unknown since the agent (or generation) began
@@ -82,6 +84,7 @@ export class ReferenceModel {
         this.currentSession = null;
         this.screen = null;
         this.skipOrder = null;
+        this.ruled = null;
         this.pending = null;
         this.publish(this.target(), hadAgent);
         return null;
@@ -91,6 +94,7 @@ export class ReferenceModel {
         if (event.rule === 'skip') this.skipOrder ??= this.order;
         else {
           this.screen = { agent: event.agent, state: event.state, rule: event.rule === 'rule' };
+          if (event.rule === 'rule') this.ruled = { agent: event.agent, state: event.state, order: this.order };
           this.skipOrder = null;
         }
         this.settle();
@@ -151,7 +155,7 @@ export class ReferenceModel {
   }
 
   /** What the rules say now, before debounce. */
-  target(): { agent: string | null; state: State; fromScreen: boolean; fallback?: boolean } {
+  target(): { agent: string | null; state: State; fromScreen: boolean; fallback?: boolean; againstScreen?: boolean } {
     const reports = [...this.latest.values()].sort((a, b) => b.order - a.order);
     const agent = this.agent ?? reports[0]?.agent ?? null;
     if (agent === null) return { agent, state: 'unknown', fromScreen: false };
@@ -168,7 +172,10 @@ export class ReferenceModel {
       return { agent, state: this.view.agent === agent ? this.view.state : 'unknown', fromScreen: false };
     }
     if (screen?.rule) return { agent, state: screen.state, fromScreen: true };
-    if (mine[0]) return { agent, state: mine[0].state, fromScreen: false };
+    // A report older than a screen rule that showed another state is not news.
+    const ruled = this.ruled?.agent === agent ? this.ruled : null;
+    const news = mine.find((r) => ruled === null || r.order > ruled.order || r.state === ruled.state);
+    if (news) return { agent, state: news.state, fromScreen: false, againstScreen: ruled !== null && ruled.state !== news.state };
     if (screen) return { agent, state: screen.state, fromScreen: true, fallback: true };
     return { agent, state: 'unknown', fromScreen: false };
   }
@@ -179,7 +186,9 @@ export class ReferenceModel {
     // The first idle of a new agent process, before any known state, holds for the start-up window.
     const startup = target.fromScreen && target.agent !== null && target.agent === from.agent && from.state === 'unknown' &&
       target.state === 'idle' && this.lastKnown === null;
-    const debounced = startup || target.fromScreen && target.agent === from.agent &&
+    // A report saying other than what the screen's rules last showed waits, as a screen transition does.
+    const held = target.againstScreen === true && target.agent === from.agent && from.state !== 'unknown' && from.state !== target.state;
+    const debounced = startup || held || target.fromScreen && target.agent === from.agent &&
       ((from.state === 'blocked' && target.state !== 'blocked') || (from.state === 'working' && target.state === 'idle') ||
         (target.fallback === true && from.state !== 'unknown' && from.state !== target.state));
     if (!debounced) {

@@ -50,12 +50,12 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('poet');
   });
 
-  it('refuses to prompt a blocked agent with exit 1 naming corral agent answer, then answers it', async () => {
+  it('refuses to prompt a blocked agent with exit 6 naming corral agent answer, then answers it', async () => {
     await fakeAgent('guarded', 200);
     await session.call('agent.prompt', { target: 'guarded', text: 'perm' });
     await agentUntil('guarded', (i) => i.state === 'blocked', 'the permission form');
     const refused = await corral('agent', 'prompt', 'guarded', 'hello');
-    assert.equal(refused.code, 1);
+    assert.equal(refused.code, 6);
     assert.match(refused.stderr, /corral agent answer guarded/);
     assert.match(refused.stderr, /\[agent_blocked\]/);
     const usage = await corral('agent', 'answer', 'guarded');
@@ -117,14 +117,14 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     await kill('stuck');
   });
 
-  it('queues prompts with --queue, lists them and clears them', async () => {
+  it('queues a prompt to a working agent by default and says so, lists the queue and clears it; --now types at once', async () => {
     // Busy far longer than the test: on a slow machine a shorter turn ended mid-test and drained the queue.
     await fakeAgent('busy', 600_000);
     await session.call('agent.prompt', { target: 'busy', text: 'long job' });
     await agentUntil('busy', (i) => i.state === 'working', 'working');
-    const first = await corral('agent', 'prompt', 'busy', 'next step', '--queue');
+    const first = await corral('agent', 'prompt', 'busy', 'next step');
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /queued for busy at position 1/);
+    assert.match(first.stdout, /^queued for busy at position 1: the agent works; it is typed when the agent is next idle/);
     const second = await corral('--json', 'agent', 'prompt', 'busy', 'then this', '--queue', '--no-submit');
     assert.deepEqual(JSON.parse(second.stdout), { queued: true, position: 2 });
     const listed = await corral('agent', 'queue', 'busy');
@@ -133,7 +133,32 @@ describe('corral agent prompt, answer, queue and pane metadata', () => {
     const cleared = await corral('agent', 'queue', 'busy', '--clear');
     assert.match(cleared.stdout, /cleared 2 queued prompts of busy/);
     assert.deepEqual(await session.call('agent.queue', { target: 'busy' }), { queued: 0, prompts: [] });
+    const now = await corral('agent', 'prompt', 'busy', 'steer now', '--now');
+    assert.equal(now.code, 0, now.stderr);
+    assert.match(now.stdout, /^delivered to busy \(sinceSeq \d+\)/);
+    assert.equal((await agent('busy')).queued, 0);
     await kill('busy');
+  });
+
+  it('refuses a prompt after a draft in the input box, exit 1 with the draft; --replace and --append say what to do with it', async () => {
+    await fakeAgent('drafted', 150);
+    await session.call('agent.prompt', { target: 'drafted', text: 'half a thought', submit: false });
+    await waitFor(async () => (await agent('drafted')).composer === 'half a thought', { what: 'the draft in agent.get' });
+    assert.match((await corral('agent', 'get', 'drafted')).stdout, /^composer:\s+"half a thought"$/m);
+    const refused = await corral('--json', 'agent', 'prompt', 'drafted', 'a new prompt');
+    assert.equal(refused.code, 1);
+    const error = JSON.parse(refused.stderr).error;
+    assert.equal(error.code, 'composer_not_empty');
+    assert.match(error.message, /holds a draft in its input box \("half a thought"\).*--replace.*--append/);
+    assert.equal((await corral('agent', 'prompt', 'drafted', 'x', '--replace', '--append')).code, 2);
+    const appended = await corral('agent', 'prompt', 'drafted', 'and more', '--append', '--no-submit');
+    assert.equal(appended.code, 0, appended.stderr);
+    await waitFor(async () => (await agent('drafted')).composer === 'half a thought and more', { what: 'the appended draft' });
+    const replaced = await corral('agent', 'prompt', 'drafted', 'a new prompt', '--replace');
+    assert.equal(replaced.code, 0, replaced.stderr);
+    await session.screenContains('drafted', 'Task complete.');
+    assert.match(await screen('drafted'), /^> a new prompt$/m);
+    await kill('drafted');
   });
 
   it('reports display metadata with corral pane metadata from inside the pane, shown by agent.get; refuses it from outside', async () => {

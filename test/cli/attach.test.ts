@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_GET } from '../../src/protocol/methods/agent.ts';
-import { PANE_GET, PANE_READ, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
+import { PANE_GET, PANE_READ, PANE_RESIZE, PANE_SEND, PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { waitFor, waitForText } from '../../harness/wait.ts';
@@ -95,6 +95,34 @@ test('attach paints the screen, forwards typing, follows resizes, and C-\\ detac
     assert.match(screen, /EXIT=0/);
     assert.doesNotMatch(screen, /typed-42/, 'the shell screen came back: the pane was shown on the alternate screen');
     assert.equal((await paneOf('sh1')).state, 'running');
+  } finally {
+    tmux.kill();
+  }
+});
+
+test('detaching gives the pane back the size it had before the attach, unless another resized it meanwhile', async () => {
+  const tmux = new Tmux();
+  try {
+    await spawnShell('sized');
+    const before = await paneOf('sized');
+    assert.notDeepEqual([before.cols, before.rows], [90, 20]);
+    tmux.start('a', ['--socket', daemon.socket, 'attach', 'sized']);
+    await waitFor(async () => (await paneOf('sized')).cols === 90, { what: "the pane at the terminal's size" });
+    tmux.run('resize-window', '-t', 'a', '-x', '70', '-y', '15');
+    await waitFor(async () => (await paneOf('sized')).cols === 70, { what: 'the pane following the resize' });
+    tmux.keys('a', 'C-\\');
+    await tmux.waitScreen('a', /EXIT=0/, 'the detach');
+    const after = await paneOf('sized');
+    assert.deepEqual([after.cols, after.rows], [before.cols, before.rows]);
+
+    // Resized by someone else while attached: that size is theirs, and stays.
+    tmux.start('b', ['--socket', daemon.socket, 'attach', 'sized']);
+    await waitFor(async () => (await paneOf('sized')).cols === 90, { what: "the pane at the second terminal's size" });
+    await client.call(PANE_RESIZE, { target: 'sized', cols: 100, rows: 30 });
+    tmux.keys('b', 'C-\\');
+    await tmux.waitScreen('b', /EXIT=0/, 'the second detach');
+    const kept = await paneOf('sized');
+    assert.deepEqual([kept.cols, kept.rows], [100, 30]);
   } finally {
     tmux.kill();
   }

@@ -1,8 +1,24 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
+import { CORRAL_BIN } from '../../harness/daemon.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { AgentLab, FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+
+/** The real CLI with its stdout a pipe whose reader is gone before it prints: every write it makes fails with EPIPE. */
+function runIntoClosedPipe(args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CORRAL_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout: '', stderr }));
+  });
+}
 
 describe('scripting through the CLI: durations with units, trailing keys, events cursor', () => {
   let lab: AgentLab;
@@ -59,6 +75,32 @@ describe('scripting through the CLI: durations with units, trailing keys, events
     assert.ok(events.some((e) => e.kind === 'pane.created' && e.pane.name === 'later'));
   });
 
+  it('ends quietly with exit 0 when the reader of its output goes away (`agent list | head -1`)', async () => {
+    for (const args of [['agent', 'list'], ['events', '--since', '0'], ['--json', 'pane', 'list']]) {
+      const closed = await runIntoClosedPipe(['--socket', lab.daemon.socket, ...args]);
+      assert.deepEqual(closed, { code: 0, stdout: '', stderr: '' }, `corral ${args.join(' ')}`);
+    }
+  });
+
+  it('agent explain says which named the agent: the CORRAL_AGENT hint, or the live process', async () => {
+    const hinted = await corral('agent', 'explain', 'one');
+    assert.equal(hinted.code, 0, hinted.stderr);
+    assert.match(hinted.stdout, /process:process = .*agent=claude.*: the CORRAL_AGENT=claude hint in the process's environment decides identity, not its program/);
+    // A script called claude is claude by its own name, with no hint.
+    const program = join(lab.daemon.dir, 'claude');
+    writeFileSync(program, '#!/bin/sh\nprintf "ready\\n"\nsleep 300\n', { mode: 0o755 });
+    const spawned = await corral('pane', 'spawn', '--name', 'named', '--', program);
+    assert.equal(spawned.code, 0, spawned.stderr);
+    let got = '';
+    await waitFor(async () => JSON.parse((got = (await corral('--json', 'agent', 'get', 'named')).stdout)).agent === 'claude', { timeoutMs: 30_000, what: 'the program to be identified' }).catch((error: Error) => {
+      throw new Error(`${error.message}: ${got}`);
+    });
+    const named = await corral('agent', 'explain', 'named');
+    assert.match(named.stdout, new RegExp(`: the live process decides identity \\(${program}\\)`), named.stdout);
+    assert.doesNotMatch(named.stdout, /hint/);
+    await corral('pane', 'kill', 'named');
+  });
+
   it('a wait on a pane with no identified agent fails at once with no_agent, unless --allow-unknown', async () => {
     await corral('pane', 'spawn', '--name', 'plain', '--', 'bash', '--norc', '--noprofile');
     await waitFor(async () => (await corral('pane', 'read', 'plain')).stdout.trim() !== '', { timeoutMs: 30_000, what: 'the shell prompt' });
@@ -113,6 +155,12 @@ describe('scripting through the CLI: durations with units, trailing keys, events
     assert.match(top.stdout, /\[.*build (idle|done).*\]/);
     const events = (await corral('--json', 'events', '--since', cursor, '--filter', 'kind:workspace.stateChanged')).stdout.trim().split('\n').map((line) => JSON.parse(line));
     assert.ok(events.some((e) => e.data.workspace === 'build' && e.data.from === null), JSON.stringify(events));
+    // In text, the pane column starts at one place on every line, a workspace's own event's (`@build`) too.
+    const lines = (await corral('events', '--since', cursor)).stdout.trim().split('\n');
+    const rollup = lines.find((line) => line.includes(' workspace.stateChanged '));
+    assert.match(rollup ?? '', /  workspace\.stateChanged  @build  new -> \w+ \(1 \w+\)$/, lines.join('\n'));
+    const paneColumn = new Set(lines.map((line) => /^\s*\d+  \S+  \S+\s+/.exec(line)![0].length));
+    assert.equal(paneColumn.size, 1, lines.join('\n'));
 
     const read = await corral('agent', 'read', '@build');
     assert.equal(read.code, 0, read.stderr);

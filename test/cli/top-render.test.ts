@@ -159,6 +159,8 @@ test('a blocked row shows the question it asks where the title goes', () => {
     freeText: false,
     note: null,
     source: 'screen:tool_permission',
+    complete: true,
+    incomplete: null,
   };
   const rows = new TopRows();
   rows.reset([agent('w1:p1', 'blocked', 2_000, { name: 'asker', title: '✳ Claude Code', prompt })]);

@@ -8,6 +8,7 @@ import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemo
 import { connectCalling } from '../../harness/raw-client.ts';
 import { FAKE_CLAUDE } from '../helpers/session.ts';
 import { startSshd, type LocalSshd } from '../../harness/sshd.ts';
+import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 
 /** One `[[agents]]` table of the fake Claude, as TOML lines. */
 function fakeAgent(name: string, extra: string[] = []): string {
@@ -94,5 +95,48 @@ describe('corral up and down with agents here and on a host reached through ssh 
     assert.deepEqual(actions(result.stdout), { 'local-two@-': 'started', 'lost-one@nobody@127.0.0.1': 'failed' });
     assert.match(JSON.parse(result.stdout).agents[1].error.message, /ssh could not reach nobody@127\.0\.0\.1/);
     assert.equal((await runCli(['--socket', here.socket, 'pane', 'kill', 'local-two'])).code, 0);
+  });
+});
+
+describe('a host named in [[hosts]] is its whole entry (ssh, ssh_options, command, socket) in corral up and --host', () => {
+  let box: FleetHost;
+  let here: DaemonProcess;
+  let env: NodeJS.ProcessEnv;
+  let dir: string;
+
+  before(async () => {
+    // box2 is reached only with its entry: its ssh_options (-F: the port and key of a throwaway sshd), its
+    // command (corral is on no PATH there) and its socket (no daemon listens at the default one).
+    [box, here] = await Promise.all([startFleetHost('box2'), startDaemon()]);
+    dir = join(here.dir, 'project');
+    mkdirSync(join(here.dir, 'config', 'corral'), { recursive: true });
+    mkdirSync(dir);
+    writeFileSync(join(here.dir, 'config', 'corral', 'config.toml'), box.toml);
+    env = { ...process.env, XDG_CONFIG_HOME: join(here.dir, 'config'), CORRAL_SSH: undefined, CORRAL_REMOTE_COMMAND: undefined, CORRAL_HOST: undefined };
+  });
+
+  after(async () => {
+    await here?.dispose();
+    await box?.dispose();
+  });
+
+  const corral = (...args: string[]) => runCli(['--socket', here.socket, ...args], { env, cwd: dir, timeoutMs: 180_000 });
+
+  it('corral --host box2 reaches the daemon its entry names', async () => {
+    const status = await runCli(['--host', 'box2', '--json', 'server', 'status'], { env, timeoutMs: 90_000 });
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal(JSON.parse(status.stdout).pid, box.daemon.pid);
+  });
+
+  it('corral up starts an agent with host = "box2" on that daemon, and down ends it', async () => {
+    writeFileSync(join(dir, 'corral.toml'), fakeAgent('boxed', ['host = "box2"', `cwd = ${JSON.stringify(box.daemon.dir)}`]));
+    const up = await corral('--json', 'up', '--wait', 'idle', '--timeout', '120s');
+    assert.equal(up.code, 0, up.stderr);
+    assert.deepEqual(JSON.parse(up.stdout).agents.map((o: { name: string; host: string; action: string; state: string }) => [o.name, o.host, o.action, o.state]), [['boxed', 'box2', 'started', 'idle']]);
+    const listed = await runCli(['--host', 'box2', '--json', 'agent', 'list'], { env, timeoutMs: 90_000 });
+    assert.deepEqual(JSON.parse(listed.stdout).agents.map((a: { name: string }) => a.name), ['boxed']);
+    const down = await corral('--json', 'down');
+    assert.equal(down.code, 0, down.stderr);
+    assert.deepEqual(JSON.parse(down.stdout).agents.map((o: { action: string }) => o.action), ['ended']);
   });
 });

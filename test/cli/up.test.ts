@@ -147,6 +147,24 @@ describe('corral up and corral down with a fleet file', () => {
     assert.equal((await corral(['down', file])).code, 0);
   });
 
+  it('ends a --wait idle at once on a blocked agent, naming it (exit 6), rather than waiting out --timeout', async () => {
+    // "perm" brings the fake agent to a permission form; its wait's --timeout is far past the CLI's hang guard.
+    const file = join(dir, 'asker.toml');
+    writeFileSync(file, fakeAgent('asker', ['prompt = "perm"']));
+    const first = await up(file, '--wait', 'idle', '--timeout', '30m');
+    assert.equal(first.code, 6, first.stderr);
+    assert.equal(first.agents.asker!.prompted, true);
+    assert.equal(first.agents.asker!.state, 'blocked');
+    assert.equal(first.agents.asker!.error!.code, 'agent_blocked');
+    assert.match(first.agents.asker!.error!.message, /asker is blocked on a question .*corral agent answer asker/);
+    // Already blocked when the next run begins: the same at once.
+    const again = await corral(['up', file, '--wait', 'idle', '--timeout', '30m']);
+    assert.equal(again.code, 6, again.stderr);
+    assert.match(again.stdout, /asker .* unchanged +blocked; asker is blocked on a question/);
+    assert.match(again.stderr, /first, asker: asker is blocked on a question .*\[agent_blocked\]/);
+    assert.equal((await corral(['down', file])).code, 0);
+  });
+
   it('makes a git worktree for an agent from a named branch, beside the repository, and keeps it on the next run', async () => {
     const repo = join(daemon.dir, 'repo');
     mkdirSync(join(repo, 'src'), { recursive: true });

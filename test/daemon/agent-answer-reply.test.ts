@@ -103,7 +103,7 @@ describe('one id per dialog, and replies that tell the truth', () => {
   });
 
   it('makes no prompt of a hook report that comes after the approval, and replies left', async () => {
-    const pane = await watched({ FAKE_LATE_HOOK: '1' });
+    const pane = await watched({ FAKE_HOOK_AFTER_APPROVAL: '1' });
     await call('agent.prompt', { target: pane.id, text: 'perm' });
     const { prompt } = await permissionForm(pane.id);
     const reply = await call('agent.answer', { target: pane.id, promptId: prompt.id, choice: 'yes' });

@@ -118,6 +118,8 @@ describe('the prompt of a blocked agent, and answers bound to it', () => {
     writeFileSync(rest, '');
     const whole = (await blockedOn(id, 'the rest of the form')).prompt;
     assert.equal(whole.id, piece.id, 'the same dialog, drawn further');
+    assert.deepEqual([piece.complete, whole.complete, whole.incomplete], [false, true, null], 'complete once its footer is drawn');
+    assert.match(piece.incomplete, /its footer is not drawn/);
     assert.deepEqual(whole.choices.slice(0, 2), piece.choices);
     assert.deepEqual(whole.choices.map((c: any) => c.id).slice(2), ['amend', 'explain']);
     const told = () => events.find((e) => e.kind === 'agent.promptChanged' && (e.data as any).prompt.choices.length === 4);

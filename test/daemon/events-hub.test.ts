@@ -18,7 +18,7 @@ describe('EventHub', () => {
     assert.deepEqual(hub.at(3)!.event, { cursor: 3, ts: 42, kind: 'pane.exited', pane, data: { exitCode: 2, signal: null } });
     hub.checkResumable(2); // everything after 2 is still there
     assert.throws(() => hub.checkResumable(1), { code: 'cursor_too_old' });
-    assert.throws(() => hub.checkResumable(6), { code: 'cursor_too_old' });
+    assert.throws(() => hub.checkResumable(6), { code: 'stream_changed', message: /ahead of the last event 5/ }, 'a cursor ahead of the stream is not called too old');
   });
 
   it('keeps at most `retainBytes` of events, the oldest going first, and always the newest', () => {

@@ -281,16 +281,17 @@ describe('events: retention', () => {
     await daemon?.dispose();
   });
 
-  it('answers cursor_too_old for a cursor no longer retained, or one ahead of the stream', async () => {
+  it('answers cursor_too_old for a cursor no longer retained, and stream_changed for one before or ahead of the stream', async () => {
     const { pane, reporter } = await reporterPane(control, daemon.dir);
     await reportCycles(reporter, pane.id, 60);
     reporter.dispose();
     const read = await control.call(EVENTS_READ, {});
     assert.equal(read.events.length, 100, 'the last 100 are kept');
     assert.equal(read.oldest, read.cursor - 99);
-    await assert.rejects(control.call(EVENTS_SUBSCRIBE, { since: 1 }), { code: 'cursor_too_old' });
+    await assert.rejects(control.call(EVENTS_SUBSCRIBE, { since: 0 }), { code: 'cursor_too_old' });
     await assert.rejects(control.call(EVENTS_READ, { since: read.oldest - 2 }), { code: 'cursor_too_old' });
-    await assert.rejects(control.call(EVENTS_SUBSCRIBE, { since: read.cursor + 5 }), { code: 'cursor_too_old' });
+    await assert.rejects(control.call(EVENTS_SUBSCRIBE, { since: 1 }), { code: 'stream_changed' });
+    await assert.rejects(control.call(EVENTS_SUBSCRIBE, { since: read.cursor + 5 }), { code: 'stream_changed' });
     const fromOldest = await control.call(EVENTS_READ, { since: read.oldest - 1 });
     assert.equal(fromOldest.events[0]!.cursor, read.oldest, 'the oldest retained cursor still resumes');
     await control.call(PANE_KILL, { target: pane.id });

@@ -8,7 +8,7 @@ const no = { id: 'no-and-tell-claude-what-to-do', label: 'No, and tell Claude wh
 const amend = { id: 'amend', label: 'amend', keys: ['Tab'], default: false };
 
 function read(choices: ReadPrompt['choices'], text = 'Do you want to proceed?'): ReadPrompt {
-  return { kind: 'permission', text, choices, freeText: false, note: null, source: 'screen:tool_permission' };
+  return { kind: 'permission', text, choices, freeText: false, note: null, source: 'screen:tool_permission', complete: true, incomplete: null };
 }
 
 describe('the prompt instance id', () => {
@@ -42,8 +42,8 @@ describe('the prompt instance id', () => {
 });
 
 describe('what a report and an answer do to the prompt instance', () => {
-  const trust: ReadPrompt = { kind: 'trust', text: 'Accessing workspace:\n/tmp/project', choices: [yes], freeText: false, note: null, source: 'screen:trust_folder' };
-  const fromHook = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [], freeText: false, note: 'no reader', source: 'report:hook:claude' });
+  const trust: ReadPrompt = { kind: 'trust', text: 'Accessing workspace:\n/tmp/project', choices: [yes], freeText: false, note: null, source: 'screen:trust_folder', complete: true, incomplete: null };
+  const fromHook = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [], freeText: false, note: 'no reader', source: 'report:hook:claude', complete: false, incomplete: 'no prompt reader read this dialog from the screen' });
 
   it('keeps the id of a dialog wrapped at another width', () => {
     const tracker = new PromptTracker();
@@ -93,7 +93,7 @@ describe('what a report and an answer do to the prompt instance', () => {
 });
 
 describe('a dialog redrawn otherwise', () => {
-  const gemini = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [yes, no], freeText: false, note: null, source: 'screen:shell' });
+  const gemini = (text: string): ReadPrompt => ({ kind: 'permission', text, choices: [yes, no], freeText: false, note: null, source: 'screen:shell', complete: true, incomplete: null });
 
   it('keeps the id when a mark is drawn beside the label of the choice taken', () => {
     const tracker = new PromptTracker();

@@ -60,6 +60,31 @@ describe('offline commands', () => {
     assert.equal(corral('detect', 'conformance', dir, '--min', '2').status, 2);
   });
 
+  it('lint lists every error of a file, each once, with its line, and the path once on each line', () => {
+    const broken = join(dir, 'many.toml');
+    writeFileSync(
+      broken,
+      [
+        'id = "Many"', 'version = "1.0.0"', 'colour = "red"',
+        '[[rules]]', 'id = "one"', 'state = "sleepy"', 'contains = ["x"]',
+        '[[rules]]', 'id = "two"', 'state = "idle"', 'regex = ["(unclosed"]',
+        '[[rules]]', 'id = "three"', 'state = "idle"', 'regex = ["[also"]',
+      ].join('\n') + '\n',
+    );
+    const lint = corral('manifest', 'lint', broken);
+    assert.equal(lint.status, 1);
+    const errors = lint.stdout.split('\n').filter((line) => line.startsWith('error: '));
+    assert.deepEqual(
+      errors.map((line) => line.replace(broken, 'FILE').replace(/^error: (FILE:\d+:\d+): .*\((\w+)\)$/, 'error $1 $2')),
+      ['error FILE:1:1 manifest_invalid_value', 'error FILE:3:1 manifest_unknown_key', 'error FILE:6:1 manifest_invalid_value', 'error FILE:11:1 manifest_bad_regex', 'error FILE:15:1 manifest_bad_regex'],
+    );
+    assert.ok(errors.every((line) => line.split(broken).length === 2), 'the path once on each line');
+    assert.match(lint.stdout, /\n1 manifests, 5 errors, 0 warnings\n$/);
+    const json = JSON.parse(corral('manifest', 'lint', broken, '--json').stdout);
+    assert.deepEqual(json.findings.map((f: { line?: number }) => f.line), [1, 3, 6, 11, 15]);
+    assert.ok(json.findings.every((f: { message: string }) => !f.message.includes(broken)));
+  });
+
   it('writes the accuracy page of each folder present, and fails on a false blocked', () => {
     const cases = join(dir, 'accuracy');
     const screens = join(cases, 'screens');

@@ -27,17 +27,18 @@ function labelFiles(dir: string): string[] {
 
 /**
  * Every labelled blocked moment of the recorded streams (the shared corpus's two sessions are
- * `claude-code/` and `codex/`), each replayed through the emulator up to its byte.
+ * `claude-code/` and `codex/`), each replayed through the emulator up to its byte: at its recorded
+ * size, or, with `cols`, the recordings made at 120 columns in a pane `cols` wide.
  */
-export async function blockedMoments(): Promise<BlockedMoment[]> {
+export async function blockedMoments(cols: number | null = null): Promise<BlockedMoment[]> {
   const moments: BlockedMoment[] = [];
   for (const file of labelFiles(STREAMS).sort()) {
     const labels = (JSON.parse(readFileSync(file, 'utf8')) as StreamCase[]).filter((label) => label.expect.state === 'blocked');
-    if (labels.length === 0) continue;
+    if (labels.length === 0 || (cols !== null && labels[0]!.cols !== 120)) continue;
     const folder = relative(STREAMS, join(file, '..'));
     const capture = readCapture(join(STREAMS, labels[0]!.file));
     const found: BlockedMoment[] = [];
-    await replayCapture(capture, labels.map((label) => ({ bytes: label.bytes })), { cols: labels[0]!.cols, rows: labels[0]!.rows }, {
+    await replayCapture(capture, labels.map((label) => ({ bytes: label.bytes })), { cols: cols ?? labels[0]!.cols, rows: labels[0]!.rows }, {
       point: (index, input) => found.push({ name: `${folder}/${labels[index]!.label}.json`, label: labels[index]!, input }),
     });
     moments.push(...found);

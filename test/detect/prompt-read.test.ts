@@ -128,11 +128,19 @@ text_skip = ['^Agent needs information\\.$']
     assert.deepEqual([fromHook.kind, fromHook.text, fromHook.source], ['permission', 'Bash: touch capture-proof.txt', 'report:hook:claude']);
   });
 
-  it('bounds what a hostile screen can make of a prompt: 16 choices, 200 characters a line', () => {
+  it('bounds what a hostile screen can make of a prompt: 16 choices, 1000 characters a line, and says so', () => {
     const lines = [RULE, 'Bash command', 'x'.repeat(5000), 'Do you want to proceed?', ...Array.from({ length: 40 }, (_, i) => `  ${i + 1}. Choice ${i + 1}`)];
     const prompt = readPrompt(numbered, screen(lines.join('\n')));
     assert.equal(prompt.choices.length, 16);
-    assert.ok(prompt.text.split('\n').every((line) => line.length <= 200));
+    assert.ok(prompt.text.split('\n').every((line) => line.length <= 1000));
+    assert.equal(prompt.complete, false);
+    assert.match(prompt.incomplete!, /longer than 1000 characters/);
+    assert.match(prompt.incomplete!, /40 choices, of which the first 16 are listed/);
+    assert.match(prompt.incomplete!, /footer is not drawn/);
+    const wrapped = [RULE, 'Bash command', 'Do you want to proceed?', `  1. Yes ${'and more '.repeat(10)}`, ...Array.from({ length: 400 }, () => `     ${'y'.repeat(60)}`)];
+    const long = readPrompt(numbered, { ...screen(wrapped.join('\n')), cols: 80 });
+    assert.equal(long.choices[0]!.label.length, 1000, 'a label its rows make ever longer is cut');
+    assert.match(long.incomplete!, /label is longer than 1000 characters/);
   });
 });
 

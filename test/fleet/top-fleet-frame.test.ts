@@ -15,7 +15,7 @@ function agent(id: string, state: AgentState, name: string): AgentInfo {
 }
 
 function host(name: string, state: HostStatus['state'] = 'connected', reason: string | null = null): HostStatus {
-  return { name, ssh: name === 'local' ? null : `me@${name}`, state, since: NOW - 65_000, reason, daemon: null, cursor: null, missed: 0 };
+  return { name, ssh: name === 'local' ? null : `me@${name}`, state, since: NOW - 65_000, reason, code: reason === null ? null : 'daemon_unreachable', daemon: null, cursor: null, missed: 0 };
 }
 
 const visibleWidth = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
@@ -80,11 +80,7 @@ test('the selection stays in view on a short terminal, and a long status wraps a
   assert.ok(warned.some((line) => line.includes('agent-12')));
 });
 
-test("a pane of another host is attached there: the hint carries the host's ssh options, command and socket", () => {
+test('a pane of another host is attached there: the hint names the host, whose [[hosts]] entry --host takes whole', () => {
   const spec = { name: 'gpu', ssh: 'me@gpu-vm', command: ['node', '/opt/corral/bin/corral'], sshOptions: ['-p', '2222'], socket: '/run/user/1000/corral/corral.sock' };
-  assert.equal(
-    attachHint(spec, 'w1:p1', {}),
-    "w1:p1@gpu is on another host and attach holds a terminal: run `CORRAL_SSH='ssh -p 2222' CORRAL_REMOTE_COMMAND='node /opt/corral/bin/corral' corral --host me@gpu-vm --socket /run/user/1000/corral/corral.sock attach w1:p1`",
-  );
-  assert.equal(attachHint({ ...spec, command: [], sshOptions: [], socket: null }, 'api', {}), 'api@gpu is on another host and attach holds a terminal: run `corral --host me@gpu-vm attach api`');
+  assert.equal(attachHint(spec, 'w1:p1'), 'w1:p1@gpu is on another host and attach holds a terminal: run `corral --host gpu attach w1:p1`');
 });

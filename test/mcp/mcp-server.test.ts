@@ -231,4 +231,39 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.match(refused.content[0]!.text, /^agent_blocked: .*answer_agent tool/);
     assert.doesNotMatch(refused.content[0]!.text, /corral agent answer/);
   });
+
+  it("spawn_agent without a folder starts the agent in the MCP server's own folder, as its schema says", async () => {
+    const { tools } = await mcp.listTools();
+    const schema = tools.find((t) => t.name === 'spawn_agent')!.inputSchema as { required?: string[] };
+    assert.deepEqual(schema.required, ['command']);
+    // The server was started from this test's folder (the transport's default cwd), not the daemon's.
+    const pane = await tool('spawn_agent', { command: 'sh', args: ['-c', 'exec sleep 300'], name: 'here' });
+    assert.equal(pane.cwd, process.cwd());
+    assert.notEqual(pane.cwd, daemon.dir);
+    const relative = await tool('spawn_agent', { command: 'sh', args: ['-c', 'exec sleep 300'], name: 'below', folder: 'docs' });
+    assert.equal(relative.cwd, `${process.cwd()}/docs`);
+    await corral.call('pane.kill', { target: 'here' });
+    await corral.call('pane.kill', { target: 'below' });
+  });
+
+  it('prompt_agent queues a prompt to a working agent by default, types it with now, and names composer for a draft', async () => {
+    await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', 'FAKE_WORK_MS=600000', process.execPath, FAKE_AGENT], folder: daemon.dir, name: 'steady' });
+    await tool('wait_for_agents', { targets: ['steady'], until: ['idle'], timeoutSeconds: 60 });
+    assert.equal((await tool('prompt_agent', { target: 'steady', text: 'long job' })).delivered, true);
+    await tool('wait_for_agents', { targets: ['steady'], until: ['working'], timeoutSeconds: 60 });
+    assert.deepEqual(await tool('prompt_agent', { target: 'steady', text: 'next step' }), { queued: true, position: 1 });
+    assert.equal((await tool('prompt_agent', { target: 'steady', text: 'steer now', now: true })).delivered, true);
+    await corral.call('agent.clearQueue', { target: 'steady' });
+    await corral.call('pane.kill', { target: 'steady' });
+
+    await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name: 'drafted' });
+    await tool('wait_for_agents', { targets: ['drafted'], until: ['idle'], timeoutSeconds: 60 });
+    await corral.call('agent.prompt', { target: 'drafted', text: 'half a thought', submit: false });
+    await until(async () => (await corral.call('agent.get', { target: 'drafted' })).composer === 'half a thought', 'the draft in agent.get');
+    const refused = (await mcp.callTool({ name: 'prompt_agent', arguments: { target: 'drafted', text: 'more' } })) as { isError?: boolean; content: { text: string }[] };
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /^composer_not_empty: .*"half a thought".*composer: "replace" or "append"/);
+    assert.equal((await tool('prompt_agent', { target: 'drafted', text: 'a new prompt', composer: 'replace' })).delivered, true);
+    await corral.call('pane.kill', { target: 'drafted' });
+  });
 });

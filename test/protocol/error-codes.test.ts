@@ -112,8 +112,9 @@ describe('every declared error code can be produced, and every produced one is d
   before(async () => {
     const dir = makeTempDir();
     mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
-    // The smallest subscriber buffer, so a stalled subscriber is dropped after a few hundred events.
-    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[events]\nsubscriber_buffer_bytes = 4096\n');
+    // The smallest subscriber buffer, so a stalled subscriber is dropped after a few hundred events,
+    // and the smallest ring, so that those events push the stream's first ones out.
+    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[events]\nsubscriber_buffer_bytes = 4096\nretain = 100\n');
     daemon = await startDaemon({ dir });
     client = await RawClient.connect(daemon.socket);
     const document = (await client.call(nextId++, 'rpc.discover', {})).result;
@@ -203,13 +204,17 @@ describe('every declared error code can be produced, and every produced one is d
     assert.equal(code, 'pane_input_full');
   });
 
-  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, prompt_changed, choice_not_offered, invalid_key, timeout', async () => {
+  it('agent.prompt and agent.answer: agent_not_found, agent_blocked, agent_not_blocked, composer_not_empty, prompt_changed, choice_not_offered, invalid_key, timeout', async () => {
     const shell = await spawn({ command: 'sh', args: ['-c', 'echo no agent here; exec sleep 300'], name: 'shell' });
     await waitFor(async () => (await ok('pane.read', { target: shell })).text.includes('no agent here'), { what: 'the shell to draw' });
     await expectError('agent.prompt', { target: shell, text: 'hello' }, 'agent_not_found');
     await expectError('agent.answer', { target: shell, choice: 1 }, 'agent_not_found');
     const idle = await fakeAgent('idle');
     await expectError('agent.answer', { target: idle, choice: 1 }, 'agent_not_blocked');
+    const drafted = await fakeAgent('drafted');
+    await ok('agent.prompt', { target: drafted, text: 'a draft', submit: false });
+    await waitFor(async () => (await ok('agent.get', { target: drafted })).composer === 'a draft', { what: 'the draft in the input box' });
+    await expectError('agent.prompt', { target: drafted, text: 'hello' }, 'composer_not_empty');
     const blocked = await fakeAgent('blocked');
     await ok('agent.prompt', { target: blocked, text: 'perm' });
     await waitFor(async () => (await ok('agent.get', { target: blocked })).state === 'blocked', { what: 'the permission form', timeoutMs: 30_000 });
@@ -245,11 +250,12 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.wait', { targets: ['idle'], until: ['working'], timeoutMs: 0 }, 'timeout');
   });
 
-  it('events.subscribe and events.read: cursor_too_old', async () => {
+  it('events.subscribe and events.read: stream_changed for a cursor ahead of the stream, before it, or of another epoch', async () => {
     const subscriber = await RawClient.connect(daemon.socket);
-    await expectError('events.subscribe', { since: 1e9 }, 'cursor_too_old', subscriber);
+    await expectError('events.subscribe', { since: 1e15 }, 'stream_changed', subscriber);
     subscriber.close();
-    await expectError('events.read', { since: 1e9 }, 'cursor_too_old');
+    await expectError('events.read', { since: 1 }, 'stream_changed');
+    await expectError('events.read', { since: 0, epoch: 'another' }, 'stream_changed');
   });
 
   it('server.reloadConfig: config_invalid, and the file removed again', async () => {
@@ -368,6 +374,13 @@ describe('every declared error code can be produced, and every produced one is d
     const last = JSON.parse(tail.trim().split('\n').at(-1)!);
     assert.equal(last.method, 'events.dropped');
     seen('notification', last.params.code);
+  });
+
+  it('events.subscribe and events.read: cursor_too_old once the flood above pushed the stream\'s first events out of the ring', async () => {
+    const subscriber = await RawClient.connect(daemon.socket);
+    await expectError('events.subscribe', { since: 0 }, 'cursor_too_old', subscriber);
+    subscriber.close();
+    await expectError('events.read', { since: 0 }, 'cursor_too_old');
   });
 
   it('cancelled, in the daemon log, for a wait and an answer whose client went away', async () => {

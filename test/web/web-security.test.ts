@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CORRAL_BIN, testEnv } from '../../harness/daemon.ts';
 import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { httpRequest, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
+import { httpRequest, pageSocket, sessionCookieOf, signIn, startWeb, type WebProcess } from '../../harness/web.ts';
 
 describe('corral web: safe by default', () => {
   const session = useDaemon();
@@ -38,13 +38,27 @@ describe('corral web: safe by default', () => {
     await assert.rejects(pageSocket(web, { origin: web.origin, cookie: 'corral_session=forged' }), { status: 401 });
   });
 
+  it('opens the socket only to the cookie and its own key together: the cookie alone, which other ports get, is 401', async () => {
+    const other = await signIn(web);
+    await assert.rejects(pageSocket(web, { origin: web.origin, cookie }, null), { status: 401 }, 'the cookie alone');
+    await assert.rejects(pageSocket(web, { origin: web.origin, cookie }, 'x'.repeat(32)), { status: 401 }, 'a forged key');
+    await assert.rejects(pageSocket(web, { origin: web.origin, cookie }, other.key), { status: 401 }, "another session's key");
+    await assert.rejects(pageSocket(web, { origin: web.origin }, other.key), { status: 401 }, 'the key without its cookie');
+    assert.equal((await httpRequest(web.origin, '/session', { headers: { cookie } })).status, 401, 'the session check needs the key too');
+    assert.equal((await httpRequest(web.origin, '/session', { headers: { cookie: other.cookie, 'x-corral-key': other.key } })).status, 200);
+    const page = await pageSocket(web, { origin: web.origin, cookie: other.cookie }, other.key);
+    assert.equal(page.ws.protocol, 'corral', 'the server answers with the page protocol, never the key');
+    page.close();
+  });
+
   it('trades only the right token for an HttpOnly, SameSite=Strict cookie', async () => {
     const wrong = await httpRequest(web.origin, '/session', { method: 'POST', headers: { origin: web.origin }, body: 'not-the-token' });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.headers['set-cookie'], undefined);
     const right = await httpRequest(web.origin, '/session', { method: 'POST', headers: { origin: web.origin }, body: web.token });
-    assert.equal(right.status, 204);
+    assert.equal(right.status, 200);
     assert.match(String(right.headers['set-cookie']), /^corral_session=[\w-]+; HttpOnly; SameSite=Strict; Path=\//);
+    assert.match(JSON.parse(right.body).key, /^[\w-]{32}$/, 'the key comes in the body, for the page alone to keep');
     assert.equal((await httpRequest(web.origin, '/app.js', { headers: { cookie } })).status, 200);
   });
 
@@ -84,6 +98,25 @@ describe('corral web: safe by default', () => {
       // Closing the holder's socket gives the lease back.
       first.close();
       await waitFor(async () => (await second.call('lease.take', { target: agent })).result?.mine, { what: 'the lease given back on close' });
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+
+  it("refuses agent.clearQueue without the lease: a page cannot throw away what another queued", async () => {
+    const busy = await session.fakeAgent(60_000, { name: 'busy' });
+    await session.call('agent.prompt', { target: busy, text: 'work a minute' });
+    await session.agentUntil(busy, (info) => info.state === 'working', 'the agent working');
+    const first = await pageSocket(web, { origin: web.origin, cookie });
+    const second = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
+    try {
+      assert.equal((await first.call('agent.prompt', { target: busy, text: 'queued by the first', queue: true })).result?.queued, true);
+      assert.equal((await second.call('agent.clearQueue', { target: busy })).error?.data.code, 'lease_required', 'nobody holds the lease');
+      assert.equal((await first.call('lease.take', { target: busy })).result?.mine, true);
+      assert.equal((await second.call('agent.clearQueue', { target: busy })).error?.data.code, 'lease_required', 'another holds it');
+      assert.deepEqual((await session.call('agent.queue', { target: busy })).prompts.map((entry: { text: string }) => entry.text), ['queued by the first']);
+      assert.deepEqual((await first.call('agent.clearQueue', { target: busy })).result, { cleared: 1 }, 'the holder empties it');
     } finally {
       first.close();
       second.close();

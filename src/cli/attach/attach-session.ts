@@ -31,11 +31,12 @@ function sizeOf(stdout: NodeJS.WriteStream): { cols?: number; rows?: number } {
 /**
  * Puts the user's terminal onto a pane until the detach key, the pane's exit or the daemon's going:
  * raw mode on the alternate screen, the pane's output mirrored, typed input forwarded, and the
- * terminal's size given to the pane on attach and on every resize. The terminal is restored after.
+ * terminal's size given to the pane on attach and on every resize. The terminal is restored after,
+ * and on a detach the pane gets back the size it had before, unless another resized it meanwhile.
  */
 export async function attachTerminal(client: DaemonConnection, options: AttachOptions): Promise<AttachOutcome> {
   const { stdin, stdout, detachKey } = options;
-  await client.call(PANE_GET, { target: options.target }); // a missing pane fails before the screen flips
+  const before = await client.call(PANE_GET, { target: options.target }); // a missing pane fails before the screen flips
   const guard = new TerminalGuard(stdin, stdout, { hideCursor: false });
   const subscriptions = new DisposableStore();
   let finish!: (outcome: Ending) => void;
@@ -53,6 +54,8 @@ export async function attachTerminal(client: DaemonConnection, options: AttachOp
     guard.leave();
     throw error;
   }
+  /** The size this terminal last gave the pane. */
+  let given = { cols: pane.cols, rows: pane.rows };
   const ignore = () => {}; // a send racing the pane's exit fails; pane.detached tells the rest
   const onInput = (chunk: string) => {
     const { forward, detach } = splitAtDetachKey(chunk, detachKey);
@@ -62,6 +65,7 @@ export async function attachTerminal(client: DaemonConnection, options: AttachOp
   const onResize = () => {
     const size = sizeOf(stdout);
     if (size.cols !== undefined && size.rows !== undefined) {
+      given = { cols: size.cols, rows: size.rows };
       client.call(PANE_RESIZE, { target: pane.id, cols: size.cols, rows: size.rows }).catch(ignore);
     }
   };
@@ -76,10 +80,31 @@ export async function attachTerminal(client: DaemonConnection, options: AttachOp
   stdout.off('resize', onResize);
   subscriptions.dispose();
   if (outcome.reason === 'detached') {
-    await Promise.race([client.call(PANE_DETACH, { target: pane.id }).catch(ignore), delay(DETACH_REPLY_MS)]);
+    const detach = async () => {
+      await client.call(PANE_DETACH, { target: pane.id });
+      await giveBackSize(client, pane.id, { cols: before.cols, rows: before.rows }, given);
+    };
+    await Promise.race([detach().catch(ignore), delay(DETACH_REPLY_MS)]);
   }
   guard.leave();
   return { ...outcome, pane } as AttachOutcome;
+}
+
+/**
+ * The pane's size before the attach, back, when it still has the size this terminal gave it last: a
+ * size another client (or `pane resize`) set meanwhile is theirs, and stays. Another terminal of the
+ * very same size still attached cannot be told apart; its next resize takes the pane again.
+ */
+async function giveBackSize(client: DaemonConnection, id: string, before: Size, given: Size): Promise<void> {
+  if (before.cols === given.cols && before.rows === given.rows) return;
+  const now = await client.call(PANE_GET, { target: id });
+  if (now.cols !== given.cols || now.rows !== given.rows) return;
+  await client.call(PANE_RESIZE, { target: id, cols: before.cols, rows: before.rows });
+}
+
+interface Size {
+  cols: number;
+  rows: number;
 }
 
 function delay(ms: number): Promise<void> {

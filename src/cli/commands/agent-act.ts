@@ -1,5 +1,5 @@
-import type { Command } from 'commander';
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
+import { Option, type Command } from 'commander';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, type ComposerMode } from '../../protocol/methods/agent-act.ts';
 import { PANE_REPORT_METADATA, type PaneMetadata } from '../../protocol/methods/metadata.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
@@ -41,21 +41,29 @@ function choiceParam(prompt: AgentPrompt | undefined, words: string): string | n
 export function registerAgentActCommands(agent: Command, pane: Command | undefined): void {
   agent
     .command('prompt')
-    .description('type TEXT into the agent and submit it; refused while the agent is blocked (answer it instead)')
+    .description(
+      'type TEXT into the agent and submit it; while the agent works it is queued until it is next idle (--now types it at once); ' +
+        'refused while the agent is blocked (answer it instead) or while its input box holds a draft (--replace or --append)',
+    )
     .argument('<target>', 'pane id or name, @WORKSPACE or a pattern (each running pane in turn)')
     .argument('<text>', 'the prompt, or - to read it from stdin')
     .option('--no-submit', 'type the text without pressing Enter')
-    .option('--queue', "if the agent is working, queue the prompt until it is next idle (see `corral agent queue`)")
-    .action(async (target: string, text: string, options: { submit: boolean; queue?: boolean }, cmd: Command) => {
+    .option('--now', 'type it into a working agent at once instead of queuing it (the agent decides what typing while it works means)')
+    .option('--replace', "empty the agent's input box first if it holds a draft (with the keys its manifest names)")
+    .option('--append', "type after a draft in the agent's input box, with a space between")
+    .addOption(new Option('--queue', 'the default: queue the prompt while the agent works').hideHelp())
+    .action(async (target: string, text: string, options: { submit: boolean; now?: boolean; replace?: boolean; append?: boolean }, cmd: Command) => {
       const { daemon, json } = globalsOf(cmd);
-      const body = { text: await promptText(text), submit: options.submit, queue: options.queue === true };
+      if (options.replace && options.append) throw new UsageError('give --replace or --append, not both');
+      const composer: ComposerMode | undefined = options.replace ? 'replace' : options.append ? 'append' : undefined;
+      const body = { text: await promptText(text), submit: options.submit, ...(options.now ? { queue: false } : {}), ...(composer ? { composer } : {}) };
       await forEachTarget(
         daemon,
         target,
         json,
         (client, id) => client.call(AGENT_PROMPT, { target: id, ...body }),
         (result, id) => {
-          if ('queued' in result) printText(`queued for ${id} at position ${result.position}; it is typed when the agent is next idle`);
+          if ('queued' in result) printText(`queued for ${id} at position ${result.position}: the agent works; it is typed when the agent is next idle (see \`corral agent queue\`, or --now to type it at once)`);
           else printText(`delivered to ${id} (sinceSeq ${result.seq})`);
         },
         { states: RUNNING },

@@ -57,10 +57,13 @@ export function agentFields(info: AgentInfo): [string, string][] {
     ['title', info.title ?? '-'],
     ['progress', info.progress ? `${info.progress.state}${info.progress.percent !== null ? `;${info.progress.percent}` : ''}` : '-'],
     ['queued', String(info.queued)],
+    // The draft in the agent's input box, where its manifest reads the box: a prompt would be refused after it.
+    ...(info.composer !== undefined ? ([['composer', info.composer === '' ? '(empty)' : JSON.stringify(info.composer)]] as [string, string][]) : []),
     ...(info.prompt
       ? ([
           ['asks', questionLine(info.prompt)],
           ['choices', choicesLine(info.prompt)],
+          ...(info.prompt.complete ? [] : ([['incomplete', info.prompt.incomplete ?? 'not read whole']] as [string, string][])),
           ['prompt id', info.prompt.id],
         ] as [string, string][])
       : []),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
+import { EVENT_KINDS, EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
 import { connectFleet, DEFAULT_RECONNECT_GRACE_MS, EventStream, fleetHosts, type FleetEvent, type HostStatus } from '../../client/index.ts';
 import { spansFleet, withFleet } from '../fleet.ts';
 import { withDaemon } from '../with-daemon.ts';
@@ -8,6 +8,8 @@ import { globalsOf } from '../globals.ts';
 import { UsageError } from '../print-error.ts';
 
 const PAGE = 1000;
+/** The kind column is as wide as the longest kind (`workspace.stateChanged`), so every line keeps its columns. */
+const KIND_WIDTH = Math.max(...EVENT_KINDS.map((kind) => kind.length));
 
 export function registerEventsCommand(program: Command): void {
   const events = program
@@ -130,11 +132,23 @@ function parseCursor(text: string): number {
   return Number(text);
 }
 
-/** One readable line: cursor, local time, kind, pane, and what happened. */
+/** One readable line: cursor, local time, kind, pane (a workspace's own event: `@W`), and what happened. */
 export function formatEvent(event: CorralEvent): string {
   const time = new Date(event.ts).toTimeString().slice(0, 8) + `.${String(event.ts % 1000).padStart(3, '0')}`;
-  const pane = event.pane ? (event.pane.name ? `${event.pane.id} (${event.pane.name})` : event.pane.id) : '-';
-  return `${String(event.cursor).padStart(6)}  ${time}  ${event.kind.padEnd(19)}  ${pane}  ${describe(event)}`;
+  const pane = event.pane
+    ? event.pane.name
+      ? `${event.pane.id} (${event.pane.name})`
+      : event.pane.id
+    : event.kind === 'workspace.stateChanged'
+      ? `@${(event.data as { workspace: string }).workspace}`
+      : '-';
+  return `${String(event.cursor).padStart(6)}  ${time}  ${event.kind.padEnd(KIND_WIDTH)}  ${pane}  ${describe(event)}`;
+}
+
+/** `1 blocked, 2 idle`: a rollup's counts, states with no agent left out. */
+function countsText(counts: Record<string, number> | null): string {
+  const parts = Object.entries(counts ?? {}).filter(([, count]) => count > 0).map(([state, count]) => `${count} ${state}`);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 function describe(event: CorralEvent): string {
@@ -156,6 +170,8 @@ function describe(event: CorralEvent): string {
       return `${d.agent ?? 'agent'} released, was ${d.state} [seq ${d.seq}]`;
     case 'agent.attention':
       return `${d.agent ?? 'agent'} ${d.state}: ${d.message}${d.title ? ` - ${d.title}` : ''} [seq ${d.seq}]`;
+    case 'workspace.stateChanged':
+      return `${d.from ?? 'new'} -> ${d.to ?? 'no agent'}${countsText(d.counts)}`;
     case 'inbox.added':
       return `item ${d.item.id}: ${d.item.state} [seq ${d.item.seq}]`;
     case 'inbox.acknowledged':

@@ -1,6 +1,10 @@
 import type { CompiledGate, CompiledManifest, CompiledMatcher } from '../../detect/compiled.ts';
 import type { RegionSpec } from '../../detect/region-spec.ts';
+import { ManifestError } from '../../detect/errors.ts';
+import { LIMITS } from '../../detect/limits.ts';
+import { manifestProblems } from '../../detect/parse.ts';
 import { loadManifestFile, toLoadError } from '../../manifest-store/loader.ts';
+import { readRegularFile } from '../../manifest-store/read-regular-file.ts';
 import { matchContext, matches } from '../../detect/match.ts';
 import { RegionReader } from '../../detect/regions.ts';
 import type { DetectInput } from '../../detect/types.ts';
@@ -11,7 +15,11 @@ export interface LintFinding {
   code: string;
   file: string;
   rule: string | null;
+  /** What is wrong; the file and position are the fields around it, never in it. */
   message: string;
+  /** Where in the file, when the check knows (1-based). */
+  line?: number;
+  column?: number;
 }
 
 /** A fixture screen and the agent it belongs to. */
@@ -31,16 +39,32 @@ export function lintManifests(files: string[], fixtures: FixtureScreen[]): LintF
   for (const file of files) {
     let manifest: CompiledManifest;
     try {
+      const problems = manifestProblems(readRegularFile(file, LIMITS.maxManifestBytes), { file, source: `lint:${file}` });
+      if (problems.length > 0) {
+        // In the file's order: the checks meet them otherwise (the top level, then each table and rule).
+        const inOrder = [...problems].sort((a, b) => (a.position?.line ?? 0) - (b.position?.line ?? 0));
+        findings.push(...inOrder.map((problem) => loadFinding(file, problem)));
+        continue;
+      }
       manifest = loadManifestFile(file, `lint:${file}`).manifest;
     } catch (error) {
-      const loadError = toLoadError(file, error);
-      findings.push({ level: 'error', code: loadError.code, file, rule: null, message: loadError.message });
+      findings.push(loadFinding(file, error));
       continue;
     }
     const screens = fixtures.filter((fixture) => fixture.agent === manifest.spec.id || manifest.spec.aliases.includes(fixture.agent));
     findings.push(...lintProse(manifest, file), ...lintAgainstFixtures(manifest, file, screens), ...lintPromptReaders(manifest, file, screens));
   }
   return findings;
+}
+
+/** A file that does not load, as a finding: the problem alone, its file and position in their fields. */
+function loadFinding(file: string, error: unknown): LintFinding {
+  if (!(error instanceof ManifestError)) {
+    const loadError = toLoadError(file, error);
+    return { level: 'error', code: loadError.code, file, rule: null, message: loadError.message };
+  }
+  const where = error.position ? { line: error.position.line, column: error.position.column } : {};
+  return { level: 'error', code: error.code, file, rule: null, message: error.problem, ...where };
 }
 
 function lintProse(manifest: CompiledManifest, file: string): LintFinding[] {

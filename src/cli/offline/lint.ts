@@ -24,7 +24,7 @@ export function registerLintCommand(program: Command): void {
       const errors = findings.filter((finding) => finding.level === 'error').length;
       if (flags.json) printJson({ files: targets, errors, warnings: findings.length - errors, findings });
       else {
-        const lines = findings.map((f) => `${f.level}: ${f.file}${f.rule ? ` [${f.rule}]` : ''}: ${f.message} (${f.code})`);
+        const lines = findings.map((f) => `${f.level}: ${f.file}${f.line !== undefined ? `:${f.line}:${f.column ?? 1}` : ''}${f.rule ? ` [${f.rule}]` : ''}: ${f.message} (${f.code})`);
         lines.push(`${targets.length} manifests, ${errors} errors, ${findings.length - errors} warnings`);
         printText(lines.join('\n'));
       }

@@ -32,7 +32,7 @@ export async function replayCapture(capture: Capture, points: readonly ReplayPoi
   const screen = new Screen({ cols: options.cols, rows: options.rows });
   const read = (at: number | null): DetectInput => {
     const snapshot = screen.snapshot();
-    return { lines: snapshot.lines, wrapped: snapshot.wrapped, title: snapshot.title, progress: snapshot.progress, at };
+    return { lines: snapshot.lines, cols: snapshot.cols, wrapped: snapshot.wrapped, title: snapshot.title, progress: snapshot.progress, at };
   };
   let lastAt: number | null = null;
   const visitDue = (fed: number) => {

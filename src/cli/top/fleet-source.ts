@@ -6,17 +6,13 @@ import { FleetTopRows } from './fleet-rows.ts';
 import type { AttachPlace, SourceFrame, TopSource } from './top-source.ts';
 
 /**
- * `corral --host ... attach` for a pane on another host: attach holds a terminal, which the fleet's
- * connections (ssh without one, src/client/fleet/ssh-endpoint.ts) do not carry. The host's ssh options,
- * command and socket go along, so the line reaches the same daemon the fleet does.
+ * `corral --host HOST attach` for a pane on another host: attach holds a terminal, which the fleet's
+ * connections (ssh without one, src/client/fleet/ssh-endpoint.ts) do not carry. `--host` takes the
+ * `[[hosts]]` name as its whole entry (ssh options, command, socket), so the line reaches the same
+ * daemon the fleet does.
  */
-export function attachHint(spec: HostSpec, target: string, env: NodeJS.ProcessEnv = process.env): string {
-  const vars: string[] = [];
-  if (spec.sshOptions.length > 0) vars.push(`CORRAL_SSH=${shellQuote([env.CORRAL_SSH ?? 'ssh', ...spec.sshOptions].join(' '))}`);
-  if (spec.command.length > 0) vars.push(`CORRAL_REMOTE_COMMAND=${shellQuote(spec.command.map(shellQuote).join(' '))}`);
-  const socket = spec.socket !== null ? ['--socket', shellQuote(spec.socket)] : [];
-  const line = [...vars, 'corral', '--host', shellQuote(spec.ssh ?? ''), ...socket, 'attach', shellQuote(target)].join(' ');
-  return `${target}@${spec.name} is on another host and attach holds a terminal: run \`${line}\``;
+export function attachHint(spec: HostSpec, target: string): string {
+  return `${target}@${spec.name} is on another host and attach holds a terminal: run \`corral --host ${shellQuote(spec.name)} attach ${shellQuote(target)}\``;
 }
 
 /** The live view of every host of the fleet: rows grouped by host, each named `ID@HOST` (fleet-rows.ts). */

@@ -133,13 +133,21 @@ async function promptOnce(client: DaemonConnection, step: Step, options: UpOptio
   }
 }
 
+/**
+ * Waits until the agent is in `state`. A blocked agent will not leave its question by itself, so it
+ * ends the wait too (at once when it is blocked already), failing its outcome with `agent_blocked`.
+ */
 async function waitFor(client: DaemonConnection, step: Step, state: AgentState, options: UpOptions): Promise<void> {
-  const { outcome } = step;
+  const { outcome, agent } = step;
   if (outcome.pane === null || outcome.error !== undefined || outcome.action === 'failed') return;
   try {
     const since = step.promptSeq !== undefined ? { sinceSeq: step.promptSeq } : {};
-    const result = await client.call(AGENT_WAIT, { targets: [outcome.pane], until: [state], allowUnknown: true, ...since, ...timeout(options) });
+    const until: AgentState[] = state === 'blocked' ? [state] : [state, 'blocked'];
+    const result = await client.call(AGENT_WAIT, { targets: [outcome.pane], until, allowUnknown: true, ...since, ...timeout(options) });
     outcome.state = result.states[outcome.pane] ?? state;
+    if (outcome.state === 'blocked' && state !== 'blocked') {
+      outcome.error = { code: 'agent_blocked', message: `${agent.name} is blocked on a question and will not be ${state} until it is answered: corral agent answer ${agent.name}` };
+    }
   } catch (error) {
     outcome.error = errorOf(error);
   }

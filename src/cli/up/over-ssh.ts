@@ -3,7 +3,6 @@ import { stringify } from 'smol-toml';
 import { EXIT } from '../exit-codes.ts';
 import { sshArgv } from '../remote.ts';
 import type { DeclaredAgent } from './fleet-file.ts';
-import { sshDestination } from './host-destination.ts';
 import type { AgentOutcome } from './outcome.ts';
 
 /** The agents of one host as a fleet file of their own, without `host`: what the corral there reads on stdin. */
@@ -22,14 +21,13 @@ export function hostFleetFile(agents: DeclaredAgent[]): string {
 }
 
 /**
- * Runs `corral --json up -` (or `down -`) on `host` through ssh, as `--host` does (docs/remote.md:
- * $CORRAL_SSH, $CORRAL_REMOTE_COMMAND), with the host's agents on its stdin: the corral there does the
+ * Runs `corral --json up -` (or `down -`) on `host` through ssh, as `--host` does (a `[[hosts]]` name
+ * is its whole entry; docs/remote.md: $CORRAL_SSH, $CORRAL_REMOTE_COMMAND), with the host's agents on its stdin: the corral there does the
  * same work against its own daemon, so paths, worktrees and prompts are that machine's. Answers its
  * outcomes with the host filled in, and the exit code it gave (ssh's own failure: 4, unreachable).
  */
 export function runOnHost(host: string, verb: 'up' | 'down', agents: DeclaredAgent[], flags: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ outcomes: AgentOutcome[]; exitCode: number }> {
-  const destination = sshDestination(host);
-  const [command, ...args] = sshArgv({ host: destination, args: ['--json', verb, '-', ...flags] }, env, false);
+  const [command, ...args] = sshArgv({ host, args: ['--json', verb, '-', ...flags] }, env, false);
   const unreachable = (message: string) => ({
     outcomes: agents.map((agent): AgentOutcome => ({ name: agent.name, host, action: 'failed', pane: null, error: { code: 'daemon_unreachable', message } })),
     exitCode: EXIT.unreachable,
@@ -47,7 +45,7 @@ export function runOnHost(host: string, verb: 'up' | 'down', agents: DeclaredAge
       // ssh's own messages pass on; the remote corral's error line is summed up here again.
       const passOn = stderr.split('\n').filter((line) => line !== '' && !/^\{"error":/.test(line));
       if (passOn.length > 0) process.stderr.write(`${passOn.map((line) => `${host}: ${line}`).join('\n')}\n`);
-      if (code === 255) return resolve(unreachable(`ssh could not reach ${host} (${destination}) or run corral there (exit 255)`));
+      if (code === 255) return resolve(unreachable(`ssh could not reach ${host} or run corral there (exit 255)`));
       try {
         const parsed = JSON.parse(stdout) as { agents: AgentOutcome[] };
         resolve({ outcomes: parsed.agents.map((outcome) => ({ ...outcome, host })), exitCode: code ?? 1 });

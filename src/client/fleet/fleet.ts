@@ -145,8 +145,8 @@ export class Fleet implements Disposable {
     const seq: Record<string, number> = {};
     for (const part of perHost) if (part.seq !== undefined) seq[part.link.name] = part.seq;
     const hosts = perHost.map(({ link, agents: own }) => {
-      const { name, state, since, reason } = link.status();
-      return { name, state, since, reason, ...rollupOf(own) };
+      const { name, state, since, reason, code } = link.status();
+      return { name, state, since, reason, code, ...rollupOf(own) };
     });
     return { agents, hosts, fleet: rollupOf(agents), seq };
   }

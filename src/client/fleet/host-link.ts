@@ -10,6 +10,7 @@ import type { ServerStatus } from '../../protocol/methods/server.ts';
 import { backoffDelays, sleep, type BackoffOptions } from '../backoff.ts';
 import { ClientError, type DaemonConnection } from '../connection.ts';
 import type { Endpoint } from '../endpoint.ts';
+import { printable } from '../printable.ts';
 import { checkProtocol } from '../protocol-check.ts';
 
 export type HostState = 'connecting' | 'connected' | 'offline';
@@ -30,6 +31,8 @@ export interface HostStatus {
   since: number;
   /** Why the host is offline (or why the last attempt failed while connecting again); null when connected. */
   reason: string | null;
+  /** The stable code of that reason (`daemon_unreachable`, `frame_too_large`, `bad_reply`, `timeout`, ...; docs/fleet.md); null when connected. */
+  code: string | null;
   /** The daemon's status as of the last connect; null before the first. */
   daemon: ServerStatus | null;
   /** The host's event stream: the cursor of the last event delivered, and its epoch. */
@@ -46,6 +49,18 @@ export type FleetEvent = AnyCorralEvent & { host: string };
 
 /** The window in which a burst of pane and agent events is folded into one refresh of the host's list. */
 const REFRESH_DEBOUNCE_MS = 200;
+/** Once ssh reached the daemon, the most its status and the subscription's snapshot may take. */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** The most a host's `agent.list` for the fleet may take; past it the host is cut off and shown offline. */
+export const LIST_TIMEOUT_MS = 20_000;
+/**
+ * Events that come before the subscription's answer are held until it comes, up to this many bytes (as
+ * JSON). The daemon sends its answer before any event (src/daemon/events/subscriber.ts), so a host that
+ * sends more is broken: it is cut off, and shown offline with `bad_reply`, rather than read on.
+ */
+export const MAX_HELD_EVENT_BYTES = 1 << 20;
+/** The most of a reason shown for a host: it may quote what the host said. */
+const REASON_CHARS = 500;
 
 /**
  * One host of the fleet: its connection (one at a time, reconnected with back-off), its event
@@ -56,6 +71,7 @@ export class HostLink implements Disposable {
   private state: HostState = 'connecting';
   private since = Date.now();
   private reason: string | null = null;
+  private code: string | null = null;
   private daemon: ServerStatus | null = null;
   private cursor: HostCursor | null;
   private missed = 0;
@@ -85,7 +101,7 @@ export class HostLink implements Disposable {
   }
 
   status(): HostStatus {
-    return { name: this.spec.name, ssh: this.spec.ssh, state: this.state, since: this.since, reason: this.reason, daemon: this.daemon, cursor: this.cursor, missed: this.missed };
+    return { name: this.spec.name, ssh: this.spec.ssh, state: this.state, since: this.since, reason: this.reason, code: this.code, daemon: this.daemon, cursor: this.cursor, missed: this.missed };
   }
 
   /** The last known agents; `stale` unless the host is connected now. */
@@ -107,7 +123,12 @@ export class HostLink implements Disposable {
 
   /** The host's agents now, which also refreshes what is kept of them. */
   async list(params: { all?: boolean; filter?: object } = {}): Promise<AgentListResult> {
-    const result = await this.live().call(AGENT_LIST, params);
+    const connection = this.live();
+    const result = await withDeadline(connection.call(AGENT_LIST, params), LIST_TIMEOUT_MS, () => {
+      const error = new ClientError('timeout', `host ${this.spec.name} did not answer agent.list within ${LIST_TIMEOUT_MS / 1000} s; it was disconnected and is tried again`);
+      connection.breakOff(error);
+      return error;
+    });
     // Only a whole list is what the host has (a filtered one, or one with agentless panes, is not kept).
     if (!params.all && (params.filter === undefined || Object.keys(params.filter).length === 0)) this.keep(result.agents);
     return result;
@@ -123,25 +144,26 @@ export class HostLink implements Disposable {
     this.firstAttempt();
   }
 
-  private move(state: HostState, reason: string | null): void {
+  private move(state: HostState, why: { reason: string; code: string } | null): void {
     if (this.stopped.signal.aborted) return;
     if (state !== this.state) this.since = Date.now();
     this.state = state;
-    this.reason = reason;
+    this.reason = why && printable(why.reason, REASON_CHARS);
+    this.code = why && why.code;
     this.statusEmitter.fire(this.status());
   }
 
   private async run(): Promise<void> {
     let delay = backoffDelays(this.options.backoff);
     while (!this.stopped.signal.aborted) {
-      let why: string;
+      let why: { reason: string; code: string };
       try {
         const { closed } = await this.open();
         this.firstAttempt();
         delay = backoffDelays(this.options.backoff); // it was reached: the next drop starts the back-off again
-        why = (await closed).message;
+        why = reasonOf(await closed);
       } catch (error) {
-        why = (error as Error).message;
+        why = reasonOf(error as Error);
       }
       this.firstAttempt();
       if (this.stopped.signal.aborted) return;
@@ -159,23 +181,38 @@ export class HostLink implements Disposable {
     this.connection = connection;
     const closed = new Promise<Error>((resolve) => connection.onClose(resolve));
     if (this.stopped.signal.aborted) connection.dispose();
-    this.daemon = await checkProtocol(connection, { strict: false, warn: this.options.warn });
-    // Events can come before the subscribe's answer (a replay from the cursor): held until the snapshot is known.
+    // Events before the subscribe's answer (which a daemon sends first) are held until the snapshot is known.
     let snapshotCursor: number | null = null;
-    const held: AnyCorralEvent[] = [];
+    const held = new HeldEvents();
     connection.onNotification(EVENT, (event) => {
-      if (snapshotCursor === null) held.push(event as AnyCorralEvent);
-      else this.deliver(event as AnyCorralEvent, snapshotCursor);
+      if (!isEvent(event)) return; // not an event at all: nothing to deliver, and no cursor to move
+      if (snapshotCursor !== null) return this.deliver(event, snapshotCursor);
+      if (held.add(event)) return;
+      connection.breakOff(
+        new ClientError('bad_reply', `host ${this.spec.name} sent more than 1 MiB of events before answering events.subscribe, which a corral daemon answers first: check that what answers there is corral`),
+      );
     });
-    const { snapshot, cursor, epoch } = await this.subscribe(connection);
+    const { snapshot, cursor, epoch } = await withDeadline(this.handshake(connection), HANDSHAKE_TIMEOUT_MS, () => {
+      const error = new ClientError(
+        'timeout',
+        `host ${this.spec.name} did not finish its handshake (server.status, events.subscribe) within ${HANDSHAKE_TIMEOUT_MS / 1000} s; it was disconnected and is tried again`,
+      );
+      connection.breakOff(error);
+      return error;
+    });
     snapshotCursor = cursor;
     const resumed = this.cursor !== null && (this.cursor.epoch === null || this.cursor.epoch === epoch);
     this.cursor = { cursor: resumed ? this.cursor!.cursor : cursor, epoch };
     this.keepSnapshot(snapshot);
-    for (const event of held) this.deliver(event, cursor);
-    this.reason = null;
+    for (const event of held.events) this.deliver(event, cursor);
     this.move('connected', null);
     return { closed };
+  }
+
+  /** The daemon's status, checked, then the subscription from the cursor. */
+  private async handshake(connection: DaemonConnection): Promise<{ cursor: number; epoch: string; snapshot: EventsSnapshot }> {
+    this.daemon = await checkProtocol(connection, { strict: false, warn: this.options.warn });
+    return this.subscribe(connection);
   }
 
   /** From the cursor when there is one; a cursor the host no longer holds is counted as missed events, and the stream starts now. */
@@ -185,11 +222,12 @@ export class HostLink implements Disposable {
     try {
       return await connection.call(EVENTS_SUBSCRIBE, { since: from.cursor, ...(from.epoch !== null ? { epoch: from.epoch } : {}) });
     } catch (error) {
-      if (!(error instanceof CorralError) || error.code !== 'cursor_too_old') throw error;
+      // Too old: the host no longer holds the events after it; stream_changed: the host's stream is another one.
+      if (!(error instanceof CorralError) || (error.code !== 'cursor_too_old' && error.code !== 'stream_changed')) throw error;
       const fresh = await connection.call(EVENTS_SUBSCRIBE, {});
-      // Of the same stream, the events between the cursor and the oldest retained are gone; of another epoch, how many is unknown.
+      // Of the same stream, the events between the cursor and the oldest retained are gone; of another stream, how many is unknown.
       const oldest = typeof error.details.oldest === 'number' ? error.details.oldest : from.cursor + 1;
-      if (error.details.epoch === from.epoch) this.missed += Math.max(0, oldest - 1 - from.cursor);
+      if (error.code === 'cursor_too_old' && error.details.epoch === from.epoch) this.missed += Math.max(0, oldest - 1 - from.cursor);
       this.cursor = { cursor: fresh.cursor, epoch: fresh.epoch };
       return fresh;
     }
@@ -248,5 +286,44 @@ export class HostLink implements Disposable {
       if (this.state === 'connected') this.list().catch(() => {}); // a drop meanwhile keeps what was known
     }, REFRESH_DEBOUNCE_MS);
     this.refreshTimer.unref();
+  }
+}
+
+/** Enough of an event to hold, order and deliver it: the host's word for the rest. */
+function isEvent(value: unknown): value is AnyCorralEvent {
+  const event = value as Partial<AnyCorralEvent> | null;
+  return typeof event === 'object' && event !== null && typeof event.cursor === 'number' && typeof event.kind === 'string' && typeof event.data === 'object' && event.data !== null;
+}
+
+/** Why a connection ended or could not be made, and its stable code. */
+function reasonOf(error: Error): { reason: string; code: string } {
+  const code = error instanceof ClientError || error instanceof CorralError ? error.code : 'daemon_unreachable';
+  return { reason: error.message, code };
+}
+
+/** `work`, or the error `late` makes once `ms` have passed without it settling. */
+async function withDeadline<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(late()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Events held until the subscription's answer, up to MAX_HELD_EVENT_BYTES. */
+class HeldEvents {
+  readonly events: AnyCorralEvent[] = [];
+  private bytes = 0;
+
+  /** Holds the event; false once they are over the bound. */
+  add(event: AnyCorralEvent): boolean {
+    this.bytes += JSON.stringify(event).length;
+    if (this.bytes > MAX_HELD_EVENT_BYTES) return false;
+    this.events.push(event);
+    return true;
   }
 }

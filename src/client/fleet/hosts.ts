@@ -67,6 +67,16 @@ export function loadHosts(configPath?: string): HostSpec[] {
 }
 
 /**
+ * The `[[hosts]]` entry a bare name means, whole (ssh, ssh_options, command, socket), wherever a command
+ * takes a host (`--host NAME`, a fleet file's `host = "NAME"`); null for a destination with `@` or a
+ * name config.toml does not give, which is handed to ssh as written (its own config may name it).
+ */
+export function configuredHost(name: string, configPath?: string): HostSpec | null {
+  if (name.includes('@')) return null;
+  return loadHosts(configPath).find((host) => host.name === name) ?? null;
+}
+
+/**
  * The host a name means: `local` is this machine (the daemon at `socket`), any other a `[[hosts]]`
  * entry; an unknown name fails with `host_not_found` listing the names there are.
  */

@@ -4,12 +4,20 @@ import type { HostSpec } from '../../protocol/fleet-config.ts';
 import { SERVER_STATUS } from '../../protocol/methods/server.ts';
 import { ClientError, DaemonConnection } from '../connection.ts';
 import type { Endpoint } from '../endpoint.ts';
+import { printable } from '../printable.ts';
 import { shellQuote } from './shell-quote.ts';
 
 /** The longest a dial may take: ssh's handshake plus the remote corral's start. */
 const DIAL_TIMEOUT_MS = 20_000;
-/** What is kept of ssh's stderr to say why a host could not be reached. */
+/** What is kept of ssh's stderr to say why a host could not be reached: its end. */
 const STDERR_TAIL_BYTES = 2048;
+/**
+ * The most ssh's stderr may carry over one connection: ssh and `corral server bridge` write a few
+ * lines at most, so a host that writes more is ended rather than read on.
+ */
+export const MAX_STDERR_BYTES = 1 << 20;
+/** The most of ssh's last line of stderr a reason quotes. */
+const REASON_CHARS = 300;
 /**
  * A silent network drop is noticed by ssh's keepalive: no answer to 3 probes 5 s apart (15 s), then
  * ssh exits and the host shows offline. A closed connection is noticed at once.
@@ -17,20 +25,42 @@ const STDERR_TAIL_BYTES = 2048;
 const SSH_DEFAULTS = ['-T', '-o', 'BatchMode=yes', '-o', 'ServerAliveInterval=5', '-o', 'ServerAliveCountMax=3', '-o', 'ConnectTimeout=10'];
 
 /**
- * The ssh command line that joins a local connection to the host's daemon: $CORRAL_SSH (default
- * `ssh`, split on spaces), the host's `ssh_options`, no terminal and no password prompt, then on the
- * host `COMMAND [--socket S] server bridge` quoted for its shell.
+ * The one way a host entry becomes an ssh command line that runs corral there with `args`: $CORRAL_SSH
+ * (default `ssh`, split on spaces), the host's `ssh_options`, then `flags`, then on the host `COMMAND
+ * [--socket S] ARGS` quoted for its shell. `corral` replaces the quoted `command` by shell text as it
+ * is ($CORRAL_REMOTE_COMMAND, for a destination no `[[hosts]]` entry names).
  */
-export function bridgeArgv(host: HostSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+export function sshArgvFor(host: HostSpec, args: string[], flags: string[], env: NodeJS.ProcessEnv = process.env, corral?: string): string[] {
   if (host.ssh === null) throw new Error(`host ${host.name} is this machine: it needs no ssh`);
   const [ssh = 'ssh', ...options] = (env.CORRAL_SSH ?? 'ssh').split(/\s+/).filter(Boolean);
-  const remote = [...host.command, ...(host.socket !== null ? ['--socket', host.socket] : []), 'server', 'bridge'].map(shellQuote).join(' ');
-  return [ssh, ...options, ...host.sshOptions, ...SSH_DEFAULTS, '--', host.ssh, remote];
+  const command = corral ?? host.command.map(shellQuote).join(' ');
+  const remote = [command, ...[...(host.socket !== null ? ['--socket', host.socket] : []), ...args].map(shellQuote)].join(' ');
+  return [ssh, ...options, ...host.sshOptions, ...flags, '--', host.ssh, remote];
+}
+
+/** The ssh command line that joins a local connection to the host's daemon: no terminal and no password prompt, then `server bridge`. */
+export function bridgeArgv(host: HostSpec, env: NodeJS.ProcessEnv = process.env): string[] {
+  return sshArgvFor(host, ['server', 'bridge'], SSH_DEFAULTS, env);
+}
+
+/** The last STDERR_TAIL_BYTES of a stream, kept with one small copy per chunk, and how much came in all. */
+class StderrTail {
+  private tail = Buffer.alloc(0);
+  total = 0;
+
+  add(chunk: Buffer): void {
+    this.total += chunk.length;
+    this.tail = Buffer.from(chunk.length >= STDERR_TAIL_BYTES ? chunk.subarray(-STDERR_TAIL_BYTES) : Buffer.concat([this.tail, chunk]).subarray(-STDERR_TAIL_BYTES));
+  }
+
+  text(): string {
+    return this.tail.toString('utf8');
+  }
 }
 
 /** Why the bridge ended, from ssh's exit and the end of its stderr. */
 function reasonOf(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
-  const last = stderr.trim().split('\n').at(-1)?.replace(/^corral: /, '').slice(0, 300);
+  const last = printable(stderr.trim().split('\n').at(-1)?.replace(/^corral: /, '') ?? '', REASON_CHARS);
   if (code === 0) return 'the daemon on the host closed the connection (it stopped or restarted; agents keep running)';
   const exit = signal !== null ? `ssh ended by ${signal}` : code === 255 ? 'ssh lost or could not make the connection (exit 255)' : `corral on the host exited with ${code}`;
   return last ? `${exit}: ${last}` : exit;
@@ -76,13 +106,22 @@ export function sshEndpoint(host: HostSpec, env: NodeJS.ProcessEnv = process.env
     dial: async (timeoutMs = DIAL_TIMEOUT_MS) => {
       const [command, ...args] = bridgeArgv(host, env);
       const child = spawn(command!, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL_BYTES)));
+      const stderr = new StderrTail();
+      let flooded = false;
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr.add(chunk);
+        if (stderr.total <= MAX_STDERR_BYTES || flooded) return;
+        flooded = true;
+        child.stderr.destroy();
+        child.kill('SIGTERM');
+      });
       const stream = pipesOf(child);
       let reason: string | null = null;
       const ended = new Promise<string>((resolve) => {
         child.once('error', (error) => resolve((reason = `cannot run ${command} (${error.message})`)));
-        child.once('close', (code, signal) => resolve((reason = reasonOf(code, signal, stderr))));
+        child.once('close', (code, signal) =>
+          resolve((reason = flooded ? `the host wrote more than 1 MiB to ssh's stderr, and ssh was ended: see what \`ssh ${host.ssh}\` with the host's command prints there` : reasonOf(code, signal, stderr.text()))),
+        );
       });
       // Either end closes both: ssh gone closes the connection (once its reason is known), and a closed connection ends ssh.
       void ended.then(() => stream.destroy());
@@ -98,8 +137,11 @@ export function sshEndpoint(host: HostSpec, env: NodeJS.ProcessEnv = process.env
         return client;
       } catch (error) {
         client.dispose();
-        const why = (error as Error).message.startsWith('the daemon at') ? await ended : (error as Error).message;
-        throw new ClientError('daemon_unreachable', `cannot reach the daemon on host ${label}: ${why}`);
+        // The stream closing says only that it closed: ssh's exit says why. A host that broke the protocol keeps its own code.
+        const closed = error instanceof ClientError && error.code === 'connection_closed';
+        const broke = error instanceof ClientError && (error.code === 'frame_too_large' || error.code === 'bad_reply');
+        const why = closed ? await ended : (error as Error).message;
+        throw new ClientError(broke ? (error as ClientError).code : 'daemon_unreachable', `cannot reach the daemon on host ${label}: ${why}`);
       } finally {
         clearTimeout(timer);
       }

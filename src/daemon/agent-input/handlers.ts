@@ -1,17 +1,23 @@
-import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../../protocol/methods/agent-act.ts';
+import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, type QueuedPrompt } from '../../protocol/methods/agent-act.ts';
 import { answerAgent } from './answer.ts';
+import { prepareComposer, promptTaken } from './composer.ts';
 import { promptAgent } from './prompt.ts';
 import { SteeringQueues } from './steering-queue.ts';
 import { typePrompt } from './typing.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** What is typed into agents: the steering queues and the methods that type, answer and queue. */
 export function startAgentInput(core: DaemonCore): DaemonPart & { readonly queues: SteeringQueues } {
   const { registry, agents, log } = core;
-  const queues = new SteeringQueues({ registry, agents, log, type: (pane, prompt) => typePrompt(pane, prompt.text, prompt.submit) });
+  const type = async (pane: PaneRecord, prompt: QueuedPrompt) => {
+    await typePrompt(pane, await prepareComposer(agents, pane, prompt.text, prompt.composer), prompt.submit);
+    if (prompt.submit) await promptTaken(agents, pane);
+  };
+  const queues = new SteeringQueues({ registry, agents, log, type });
   return { queues, handlers: agentActHandlers(registry, agents, queues), dispose: () => queues.dispose() };
 }
 

@@ -10,6 +10,9 @@ import { isCancelInput } from './typing.ts';
 /** How long a delivered prompt may take to set the agent working before the next one may go anyway. */
 export const DELIVERY_GRACE_MS = 5000;
 
+/** How often a queued prompt looks again at an input box that holds a draft it was not asked about. */
+const DRAFT_RECHECK_MS = 1000;
+
 /** Most prompts one pane may hold waiting (a named limit on socket input). */
 const MAX_QUEUED_PROMPTS = 256;
 
@@ -31,12 +34,14 @@ interface PaneQueue {
   delivering: boolean;
   awaitingWork: boolean;
   grace: NodeJS.Timeout | null;
+  /** Set while the next prompt waits for a draft in the input box to go (composer_not_empty). */
+  draftRecheck: NodeJS.Timeout | null;
 }
 
 /**
- * Each pane's steering queue (seed 002): prompts sent with `queue: true` while the agent works wait
- * here and are typed one at a time, each when the agent is next idle after the previous one made it
- * work. The count is what `AgentInfo.queued` shows; every change of it republishes the pane's info
+ * Each pane's steering queue (seed 002): prompts sent while the agent works wait here (`agent.prompt`
+ * queues by default) and are typed one at a time, each when the agent is next idle after the previous
+ * one made it work, and its input box holds no draft the prompt was not asked to replace or append to. The count is what `AgentInfo.queued` shows; every change of it republishes the pane's info
  * (`agents.touch`). A cancel sent through Corral, the agent's release and the pane's exit empty it,
  * so a stale count never lingers.
  */
@@ -77,14 +82,14 @@ export class SteeringQueues implements Disposable {
   }
 
   /** Adds a prompt at the end; answers its 1-based position. */
-  enqueue(pane: PaneRecord, text: string, submit: boolean): number {
+  enqueue(pane: PaneRecord, prompt: Omit<QueuedPrompt, 'queuedAt'>): number {
     const queue = this.queueOf(pane);
     if (queue.prompts.length >= MAX_QUEUED_PROMPTS) {
       throw new CorralError('invalid_params', `pane ${pane.label()} already holds ${MAX_QUEUED_PROMPTS} queued prompts; wait or clear them`, {
         field: 'queue',
       });
     }
-    queue.prompts.push({ text, submit, queuedAt: Date.now() });
+    queue.prompts.push({ ...prompt, queuedAt: Date.now() });
     this.changed(pane);
     this.deliverSoon(queue);
     return queue.prompts.length;
@@ -117,7 +122,7 @@ export class SteeringQueues implements Disposable {
   private queueOf(pane: PaneRecord): PaneQueue {
     let queue = this.queues.get(pane.id);
     if (!queue) {
-      queue = { pane, prompts: [], delivering: false, awaitingWork: false, grace: null };
+      queue = { pane, prompts: [], delivering: false, awaitingWork: false, grace: null, draftRecheck: null };
       this.queues.set(pane.id, queue);
     }
     return queue;
@@ -125,7 +130,9 @@ export class SteeringQueues implements Disposable {
 
   private forget(queue: PaneQueue): void {
     if (queue.grace) clearTimeout(queue.grace);
+    if (queue.draftRecheck) clearTimeout(queue.draftRecheck);
     queue.grace = null;
+    queue.draftRecheck = null;
     queue.prompts = [];
     if (this.queues.get(queue.pane.id) === queue) this.queues.delete(queue.pane.id);
   }
@@ -156,7 +163,7 @@ export class SteeringQueues implements Disposable {
 
   private async deliverNext(queue: PaneQueue): Promise<void> {
     if (this.disposed || this.queues.get(queue.pane.id) !== queue) return;
-    if (queue.prompts.length === 0 || queue.delivering || queue.awaitingWork) return;
+    if (queue.prompts.length === 0 || queue.delivering || queue.awaitingWork || queue.draftRecheck) return;
     const { pane } = queue;
     if (pane.lifecycle !== 'running') return void this.clear(pane.id, 'exited');
     const view = this.deps.agents.of(pane).refresh();
@@ -167,6 +174,18 @@ export class SteeringQueues implements Disposable {
     try {
       await this.deps.type(pane, prompt);
     } catch (error) {
+      if (isDraftInTheWay(error)) {
+        // Nothing was typed: the prompt keeps its place until the draft is gone (or it was asked to replace it).
+        queue.delivering = false;
+        queue.prompts.unshift(prompt);
+        this.changed(pane);
+        queue.draftRecheck = setTimeout(() => {
+          queue.draftRecheck = null;
+          void this.deliverNext(queue);
+        }, DRAFT_RECHECK_MS);
+        queue.draftRecheck.unref();
+        return;
+      }
       pane.warnings.error({ err: error }, 'steering prompt delivery failed');
     } finally {
       queue.delivering = false;
@@ -191,4 +210,12 @@ export class SteeringQueues implements Disposable {
       if (!this.disposed) this.deps.agents.touch(pane);
     });
   }
+}
+
+/**
+ * A draft the prompt was not asked about: it waits. A box that did not empty after its clear keys is
+ * not retried: pressing them again on a box the reader misjudges could do what they do on an empty one.
+ */
+function isDraftInTheWay(error: unknown): boolean {
+  return error instanceof CorralError && error.code === 'composer_not_empty' && error.details['cleared'] !== true;
 }

@@ -38,7 +38,12 @@ function reportHandlers(registry: PaneRegistry, agents: AgentService, externals:
   };
 
   return [
-    implement(AGENT_GET, ({ target }) => agents.info(registry.resolve(target))),
+    implement(AGENT_GET, ({ target }) => {
+      const pane = registry.resolve(target);
+      const info = agents.info(pane);
+      const composer = agents.find(pane)?.composer() ?? null;
+      return composer === null ? info : { ...info, composer: composer.draft };
+    }),
 
     implement(AGENT_EXPLAIN, ({ target }) => {
       const pane = registry.resolve(target);

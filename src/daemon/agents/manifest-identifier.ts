@@ -17,7 +17,7 @@ export function manifestIdentifier(set: ManifestSet): AgentIdentifier {
     group: (foreground) => {
       const resolved = identifyAgent({ ...foreground, leader: foreground.leader && resolveArgv(foreground.leader), members: foreground.members.map(resolveArgv) }, manifests);
       const match = resolved?.via === 'package' ? resolved : identifyAgent(foreground, manifests) ?? resolved;
-      return match ? { agent: match.agent, pid: match.pid } : null;
+      return match ? { agent: match.agent, pid: match.pid, by: match.via === 'hint' ? 'hint' : 'process', detail: match.detail } : null;
     },
     process: (member) => {
       const resolved = matchMember(resolveArgv(member), manifests);

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { AgentIdentifier } from './identifier.ts';
 import { paneProcessTree } from './process-tree.ts';
+import { readComposer, type ComposerReading } from '../../detect/composer-read.ts';
 import { readPrompt, type PromptHint, type ReadPrompt } from '../../detect/prompt-read.ts';
 import { hintFromProgramStatus, hintFromReport } from '../../detect/prompt-hint.ts';
 import type { AgentPrompt } from '../../protocol/prompt.ts';
@@ -118,6 +119,23 @@ export class PaneAgent implements Disposable {
   /** The prompt the agent is blocked on; null when it is not blocked. */
   prompt(): AgentPrompt | null {
     return this.arbiter.view().state === 'blocked' ? this.prompts.current : null;
+  }
+
+  /**
+   * The text waiting in the agent's input box, read from the screen of this moment ('' when empty);
+   * null when its manifest has no `[composer]`, no box is on screen, or a dialog holds the agent.
+   */
+  composer(): ComposerReading | null {
+    const view = this.arbiter.view();
+    if (view.agent === null || view.state === 'blocked' || this.pane.external !== null || this.pane.lifecycle !== 'running') return null;
+    const composer = this.deps.manifests().get(view.agent)?.composer;
+    return composer ? readComposer(composer, this.input()) : null;
+  }
+
+  /** The keys that empty the agent's input box, or null when its manifest names none. */
+  composerClearKeys(): readonly string[] | null {
+    const agent = this.arbiter.view().agent;
+    return (agent !== null ? this.deps.manifests().get(agent)?.composer?.spec.clear : undefined) ?? null;
   }
 
   /** Whether the pane's program has written anything yet: before that it may still be starting its agent. */
@@ -260,6 +278,7 @@ export class PaneAgent implements Disposable {
         pgid: foreground.pgid,
         agent: manifest ? manifest.spec.id : (found?.agent ?? null),
         agentPid: found?.pid ?? null,
+        ...(found ? { identifiedBy: { by: found.by, detail: found.detail } } : {}),
         fullLifecycleSources: fullLifecycleSources(manifest?.spec ?? null),
       }),
     );
@@ -400,6 +419,8 @@ export class PaneAgent implements Disposable {
       freeText: false,
       note: this.pane.external !== null ? 'the agent runs outside Corral: only its hooks are known, and there is no screen to answer on' : 'no manifest reads this pane\'s screen',
       source: hint?.source ?? 'screen',
+      complete: false,
+      incomplete: 'no prompt reader read this dialog from the screen',
     };
   }
 

@@ -6,6 +6,7 @@ import { implement, type HandlerBinding } from '../rpc/handler.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 import { filterAgents, rollup } from './list-view.ts';
 import { regionRows } from './screen-region.ts';
+import { fittedPage } from '../panes/scrollback-page.ts';
 
 /** The agent read surface: list with rollup, read (never marks seen), and focus (marks seen). */
 export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService): HandlerBinding[] {
@@ -39,9 +40,12 @@ export function agentQueryHandlers(registry: PaneRegistry, agents: AgentService)
         const shown = lines !== undefined ? rows.slice(-lines) : rows;
         return { source, text: shown.join('\n'), cols: snapshot.cols, rows: snapshot.rows, ...seenBy, cursor: snapshot.cursor };
       }
-      // The scrollback is capped like pane.read's page (which pages back with offset).
-      const shown = source === 'scrollback' ? Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES) : lines;
-      const text = pane.terminal.read({ source, ...(shown !== undefined ? { lines: shown } : {}), ...(ansi !== undefined ? { ansi } : {}), ...(trim ? { trim } : {}) });
+      // The scrollback is capped like pane.read's page (which pages back with offset), and fits the frame as it does.
+      if (source === 'scrollback') {
+        const { text } = fittedPage((n) => pane.terminal.read({ source, lines: n, ...(ansi !== undefined ? { ansi } : {}) }), Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES));
+        return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, ...seenBy };
+      }
+      const text = pane.terminal.read({ source, ...(lines !== undefined ? { lines } : {}), ...(ansi !== undefined ? { ansi } : {}), ...(trim ? { trim } : {}) });
       return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, ...seenBy };
     }),
 

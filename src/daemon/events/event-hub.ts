@@ -96,31 +96,26 @@ export class EventHub implements Disposable {
   }
 
   /**
-   * Throws `cursor_too_old` unless every event after `since` is still retained, or when the client's
-   * cursor is of another epoch (another daemon's stream); the error carries this stream's epoch.
+   * Throws unless every event after `since` is still retained: `stream_changed` when the cursor is not
+   * of this stream (of another epoch, before its start, or ahead of its last event: another daemon's
+   * cursor, or the log that numbered it was lost), `cursor_too_old` when it is but events after it are
+   * no longer retained. Both carry this stream's epoch, start, oldest and latest cursors.
    */
   checkResumable(since: number, epoch?: string): void {
     const latest = this.ring.latest;
+    const data = { since, oldest: this.ring.oldest, latest, epoch: this.epoch, start: this.firstCursorAfter };
+    const again = 'subscribe again without since, and start from the snapshot';
     if (epoch !== undefined && epoch !== this.epoch) {
-      throw new CorralError(
-        'cursor_too_old',
-        `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (the daemon's event log was lost, so its stream started anew); subscribe again without since`,
-        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
-      );
+      throw new CorralError('stream_changed', `cursor ${since} is of epoch ${epoch}, but this daemon's stream is epoch ${this.epoch} (its event log was lost, or the cursor is another daemon's); ${again}`, data);
     }
     if (since > latest) {
-      throw new CorralError(
-        'cursor_too_old',
-        `cursor ${since} is ahead of the last event ${latest} (a cursor of another daemon, or its event log was lost?); subscribe again without since`,
-        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
-      );
+      throw new CorralError('stream_changed', `cursor ${since} is ahead of the last event ${latest}: no event of this stream had it (the cursor is another daemon's, or the log that numbered it was lost); ${again}`, data);
+    }
+    if (since < this.firstCursorAfter) {
+      throw new CorralError('stream_changed', `cursor ${since} is before this stream began at ${this.firstCursorAfter}: it is of an earlier stream, whose event log was lost; ${again}`, data);
     }
     if (since < this.ring.oldest - 1) {
-      throw new CorralError(
-        'cursor_too_old',
-        `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept, across restarts too); subscribe again without since`,
-        { since, oldest: this.ring.oldest, latest, epoch: this.epoch },
-      );
+      throw new CorralError('cursor_too_old', `cursor ${since} is no longer retained (oldest is ${this.ring.oldest}; ${this.retention} are kept, across restarts too, unless the log lost them); ${again}`, data);
     }
   }
 

@@ -55,7 +55,7 @@ export function openEventLog(dir: string, bounds: { retain: number; retainBytes:
     return { eventLog, loaded };
   } catch (error) {
     log.error({ dir, err: error }, 'cannot open the event log: events will not outlive this daemon');
-    return { eventLog: null, loaded: { ...fresh, lastCursor: fresh.start, lastSeq: 0, events: [] } };
+    return { eventLog: null, loaded: { ...fresh, lastCursor: fresh.start, lastSeq: 0, events: [], history: [] } };
   }
 }
 
@@ -73,7 +73,7 @@ export function startEvents(options: {
   metadata?: MetadataSource;
 }): DaemonEvents {
   const fresh = freshStream();
-  const durable = options.durable ?? { eventLog: null, loaded: { ...fresh, lastCursor: fresh.start, lastSeq: 0, events: [] } };
+  const durable = options.durable ?? { eventLog: null, loaded: { ...fresh, lastCursor: fresh.start, lastSeq: 0, events: [], history: [] } };
   const { loaded, eventLog } = durable;
   const hub = new EventHub({
     retain: options.retain,
@@ -85,7 +85,7 @@ export function startEvents(options: {
     ...(eventLog ? { persist: (entry) => eventLog.append(entry) } : {}),
   });
   const subscriptions = new Subscriptions(hub, { maxBufferedBytes: options.subscriberBufferBytes, stallMs: SLOW_CONSUMER_STALL_MS });
-  const sources = publishDaemonEvents(hub, options.registry, options.agents, announcedPanes(loaded.events));
+  const sources = publishDaemonEvents(hub, options.registry, options.agents, announcedPanes(loaded.history));
   const metadata = options.metadata ? publishMetadataEvents(hub, options.registry, options.metadata, options.agents) : null;
   return {
     hub,

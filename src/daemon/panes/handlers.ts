@@ -14,6 +14,7 @@ import { keyBytes } from './keys.ts';
 import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
 import type { PaneRecord } from './pane-record.ts';
 import type { PaneRegistry } from './pane-registry.ts';
+import { fittedPage } from './scrollback-page.ts';
 
 
 /** Told of input sent through `pane.send` (the steering queue clears on Escape or C-c), and what else waits to be typed. */
@@ -65,9 +66,12 @@ function paneHandlers(registry: PaneRegistry, input: PaneInputObserver): Handler
         return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows };
       }
       // Scrollback comes in pages of at most MAX_READ_LINES, newest first; `more` says older lines remain.
-      const page = Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES);
+      // A page also fits the frame: wide, coloured lines come in fewer of them.
       const skip = offset ?? 0;
-      const text = pane.terminal.read({ source, lines: page, offset: skip, ...(ansi !== undefined ? { ansi } : {}) });
+      const { text, lines: page } = fittedPage(
+        (n) => pane.terminal.read({ source, lines: n, offset: skip, ...(ansi !== undefined ? { ansi } : {}) }),
+        Math.min(lines ?? MAX_READ_LINES, MAX_READ_LINES),
+      );
       const more = pane.terminal.scrollbackLength() - skip - page > 0;
       return { source, text, cols: pane.terminal.cols, rows: pane.terminal.rows, more };
     }),

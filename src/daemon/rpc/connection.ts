@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { CorralError } from '../../protocol/errors.ts';
-import { FrameDecoder } from '../../protocol/framing.ts';
+import { FrameDecoder, MAX_FRAME_BYTES } from '../../protocol/framing.ts';
 import { SERVER_PROBE } from '../../protocol/notifications.ts';
 import type { NotificationDecl } from '../../protocol/method.ts';
 import type { Disposable } from '../../base/disposable.ts';
@@ -23,8 +23,11 @@ const CLOSE_GRACE_MS = 2000;
 export const MAX_IN_FLIGHT = 64;
 /** An unfinished line that gets no more bytes for this long closes the connection (`frame_timeout`). */
 export const FRAME_IDLE_TIMEOUT_MS = 10_000;
-/** One reply at most this large once serialised; a larger one is answered with `reply_too_large`. */
-export const MAX_REPLY_BYTES = 64 << 20;
+/**
+ * One reply at most this large once serialised (UTF-8 bytes): the frame bound holds both ways, since
+ * clients refuse a longer line (src/client/connection.ts). A larger one is answered with `reply_too_large`.
+ */
+export const MAX_REPLY_BYTES = MAX_FRAME_BYTES;
 
 /**
  * One NDJSON client on the socket. Reading pauses while the client is not taking its replies
@@ -209,9 +212,10 @@ function serialise(message: unknown): string {
   } catch {
     // RangeError: the string would exceed V8's limit
   }
-  if (text !== null && text.length <= MAX_REPLY_BYTES) return text;
+  // A string's length counts UTF-16 units, up to 3 bytes each: only a long one is measured in bytes.
+  if (text !== null && (text.length * 3 <= MAX_REPLY_BYTES || Buffer.byteLength(text) <= MAX_REPLY_BYTES)) return text;
   const id = (message as { id?: unknown } | null)?.id ?? null;
-  const error = new CorralError('reply_too_large', `the reply is over ${MAX_REPLY_BYTES} bytes; ask for less (pane.read pages with lines and offset)`, {
+  const error = new CorralError('reply_too_large', `the reply is over ${MAX_REPLY_BYTES} bytes, the protocol's frame bound; ask for less (pane.read pages with lines and offset; without ansi a screen is smaller)`, {
     limit: MAX_REPLY_BYTES,
   });
   return JSON.stringify({ jsonrpc: '2.0', id, error: error.toJSONRPC() });

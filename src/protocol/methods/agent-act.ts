@@ -7,6 +7,10 @@ import { paneTarget } from '../pane-target.ts';
 
 const target = paneTarget;
 
+/** What to do with a draft already in the agent's input box: empty it first, or type after it. */
+export const COMPOSER_MODES = ['replace', 'append'] as const;
+export type ComposerMode = (typeof COMPOSER_MODES)[number];
+
 /** What `agent.prompt` did: typed it now (`seq` is the state_change_seq just before, for `agent.wait sinceSeq`), or queued it. */
 export const PromptResult = Type.Union([
   Type.Object({ delivered: Type.Literal(true), seq: Type.Number() }),
@@ -16,20 +20,26 @@ export type PromptResult = Static<typeof PromptResult>;
 
 export const AGENT_PROMPT = defineMethod({
   name: 'agent.prompt',
-  summary: 'Type a prompt into the agent and submit it, or queue it until the agent is next idle (queue: true).',
+  summary: 'Type a prompt into an idle agent and submit it; a working agent gets it queued until it is next idle, unless queue: false types it at once.',
   params: Type.Object({
     target,
     text: Type.String({ maxLength: 1 << 20 }),
     submit: Type.Optional(Type.Boolean()),
-    queue: Type.Optional(Type.Boolean()),
+    queue: Type.Optional(Type.Boolean({ description: 'Default true: a working agent gets the prompt queued (the steering queue); false types it into the working agent at once.' })),
+    composer: Type.Optional(Literals(COMPOSER_MODES, { description: "What to do with a draft in the agent's input box: without it, a draft refuses the prompt (composer_not_empty)." })),
   }, STRICT),
   result: PromptResult,
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'pane_input_full'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'composer_not_empty', 'pane_input_full'],
 });
 
 /** One prompt waiting in a pane's steering queue. */
 export const QueuedPrompt = Type.Object(
-  { text: Type.String(), submit: Type.Boolean(), queuedAt: Type.Number({ description: 'ms since the epoch' }) },
+  {
+    text: Type.String(),
+    submit: Type.Boolean(),
+    queuedAt: Type.Number({ description: 'ms since the epoch' }),
+    composer: Type.Optional(Literals(COMPOSER_MODES, { description: "What it does with a draft in the input box when it is typed; without it, it waits while one is there." })),
+  },
   { $id: 'QueuedPrompt', description: "One prompt waiting in a pane's steering queue." },
 );
 export type QueuedPrompt = Static<typeof QueuedPrompt>;

@@ -35,6 +35,12 @@ export const AgentInfo = Type.Object(
     metadata: Nullable(Type.Record(Type.String(), Type.Unknown())), // display-only metadata reported for the pane
     paneState: Literals(PANE_LIFECYCLES),
     prompt: Type.Optional(AgentPrompt),
+    composer: Type.Optional(
+      Type.String({
+        description:
+          "agent.get only: the text waiting in the agent's input box ('' when empty), where its manifest reads the box and the box is on screen; `agent.prompt` refuses to type after it (composer_not_empty) unless asked to replace or append",
+      }),
+    ),
   },
   { $id: 'AgentInfo', description: "One pane's agent as clients see it. Times are ms since the epoch." },
 );

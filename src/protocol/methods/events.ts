@@ -244,7 +244,7 @@ export const EVENTS_SUBSCRIBE = defineMethod({
   summary: 'Stream events on this connection as `event` notifications, from `since` (exclusive) or from now.',
   params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText) }, STRICT),
   result: Type.Object({ cursor: Type.Number(), epoch: Type.String(), snapshot: EventsSnapshot }),
-  errors: ['cursor_too_old'],
+  errors: ['cursor_too_old', 'stream_changed'],
 });
 
 export const EVENTS_UNSUBSCRIBE = defineMethod({
@@ -256,15 +256,15 @@ export const EVENTS_UNSUBSCRIBE = defineMethod({
 });
 
 export const MAX_EVENTS_READ = 10_000;
-/** One `events.read` reply holds events of at most this many bytes (as JSON lines), and at least one. */
-export const MAX_EVENTS_READ_BYTES = 4 << 20;
+/** One `events.read` reply holds events of at most this many bytes (as JSON lines), and at least one: the reply stays inside the 1 MiB frame. */
+export const MAX_EVENTS_READ_BYTES = 768 << 10;
 
 export const EVENTS_READ = defineMethod({
   name: 'events.read',
-  summary: 'Retained events after `since` (exclusive), oldest first, at most `limit` and 4 MiB of them; `more` when some were left.',
+  summary: 'Retained events after `since` (exclusive), oldest first, at most `limit` and 768 KiB of them; `more` when some were left.',
   params: Type.Object({ since: Type.Optional(cursor), epoch: Type.Optional(epoch), filter: Type.Optional(filterText), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENTS_READ })) }, STRICT),
   result: Type.Object({ cursor: Type.Number(), epoch: Type.String(), oldest: Type.Number(), events: Type.Array(CorralEventSchema), more: Type.Boolean() }),
-  errors: ['cursor_too_old'],
+  errors: ['cursor_too_old', 'stream_changed'],
 });
 
 export const EVENTS_CURSOR = defineMethod({

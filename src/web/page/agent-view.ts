@@ -157,28 +157,40 @@ export class AgentView {
     const input = el('textarea');
     input.rows = 3;
     input.placeholder = 'Prompt for the agent';
+    // Send queues while the agent works (the daemon's default); Type now types into the working agent.
     const send = el('button', '', 'Send');
     send.type = 'submit';
-    const queue = el('button', 'secondary', 'Queue for when idle');
-    queue.type = 'button';
+    const now = el('button', 'secondary', 'Type now');
+    now.type = 'button';
     const status = el('div', 'prompt-status');
-    const submit = (queued: boolean) => {
+    const submit = (options: { now?: boolean; composer?: 'replace' | 'append' } = {}) => {
       const text = input.value.trim();
       if (text === '') return;
-      this.rpc.call('agent.prompt', { target: this.id, text, ...(queued ? { queue: true } : {}) }).then(
-        (result: { queued?: boolean }) => {
+      const request = { target: this.id, text, ...(options.now ? { queue: false } : {}), ...(options.composer ? { composer: options.composer } : {}) };
+      this.rpc.call('agent.prompt', request).then(
+        (result: { queued?: boolean; position?: number }) => {
           input.value = '';
-          status.textContent = result.queued ? 'Queued.' : 'Sent.';
+          status.replaceChildren(result.queued ? `Queued at position ${result.position ?? '?'}: typed when the agent is next idle.` : 'Sent.');
         },
-        (error: RpcError) => (status.textContent = error.message),
+        (error: RpcError) => {
+          if (error.code !== 'composer_not_empty') return void status.replaceChildren(error.message);
+          // The agent's input box holds a draft: say what it is and let the person choose.
+          const replace = el('button', 'secondary', 'Replace it');
+          replace.type = 'button';
+          replace.onclick = () => submit({ ...options, composer: 'replace' });
+          const append = el('button', 'secondary', 'Append to it');
+          append.type = 'button';
+          append.onclick = () => submit({ ...options, composer: 'append' });
+          status.replaceChildren(`Its input box holds: "${String(error.data['draft'] ?? '')}"`, el('div', 'composer-buttons', '', replace, append));
+        },
       );
     };
     box.onsubmit = (event) => {
       event.preventDefault();
-      submit(this.info?.state === 'working');
+      submit();
     };
-    queue.onclick = () => submit(true);
-    box.append(input, el('div', 'composer-buttons', '', send, queue), status);
+    now.onclick = () => submit({ now: true });
+    box.append(input, el('div', 'composer-buttons', '', send, now), status);
     return box;
   }
 

@@ -11,6 +11,7 @@ import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
 import { ageChangesIn, nextTick } from './format.ts';
 import { PageRpc } from './rpc.ts';
+import { signIn } from './sign-in.ts';
 
 const rpc = new PageRpc();
 const model = new BoardModel();
@@ -33,9 +34,12 @@ let drawQueued = false;
 /** The inbox item last acknowledged by looking at its agent (`ID#ITEM`: with --fleet each host numbers its own): asked once. */
 let acknowledged: string | null = null;
 
+/** Set when the server no longer knows this browser's key: the page shows only how to sign in. */
+let signedOut = false;
+
 /** Draws at most once a frame, however many cards changed. */
 function draw(): void {
-  if (drawQueued) return;
+  if (drawQueued || signedOut) return;
   drawQueued = true;
   requestAnimationFrame(() => {
     drawQueued = false;
@@ -79,6 +83,7 @@ function acknowledgeShown(): void {
 }
 
 function route(): void {
+  if (signedOut) return;
   const match = /^#\/agent\/(.+)$/.exec(location.hash);
   const id = match ? decodeURIComponent(match[1]!) : null;
   if (agentView && agentView.id === id) return;
@@ -133,6 +138,14 @@ rpc.on('terminal.ended', ({ id, reason }: { id: string; reason: string }) => {
 rpc.on('lease.changed', (lease: LeaseInfo) => {
   if (agentView?.id === lease.id) agentView.setLease(lease);
 });
+rpc.onSignedOut = () => {
+  signedOut = true;
+  agentView?.close();
+  agentView = null;
+  link.textContent = 'signed out';
+  link.classList.add('down');
+  app.replaceChildren(Object.assign(document.createElement('p'), { id: 'signed-out', textContent: 'This browser is not signed in to this corral web (or was signed out). Open the URL that `corral web` printed: it carries the sign-in token.' }));
+};
 rpc.onStatus = (connected) => {
   link.textContent = connected ? '' : 'reconnecting…';
   link.classList.toggle('down', !connected);
@@ -147,7 +160,11 @@ rpc.onStatus = (connected) => {
   if (agentView) void agentView.open().catch(() => {});
 };
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => {
+  // The printed URL pasted into this tab (signed out, say): only its fragment changed, so nothing reloads by itself.
+  if (/(^#|&)token=/.test(location.hash)) void signIn().then(() => location.reload());
+  else route();
+});
 let tickTimer: ReturnType<typeof setTimeout> | null = null;
 
 /**
@@ -208,5 +225,8 @@ void navigator.serviceWorker?.register('/sw.js').catch(() => {});
   terminalText: () => agentView?.terminalView?.text() ?? null,
   connected: () => rpc.open,
 };
-rpc.start();
-route();
+// A token in the address bar (the printed URL opened again) signs in anew before anything connects.
+void signIn().then(() => {
+  rpc.start();
+  route();
+});

@@ -1,6 +1,14 @@
+import { forgetKey, heldKey, sessionStands } from './sign-in.ts';
+
+/** The close code of a socket whose session ended (src/web/web-server.ts SIGNED_OUT_CLOSE_CODE). */
+const SIGNED_OUT_CLOSE_CODE = 4401;
+
 /**
  * The page's end of the WebSocket to `corral web` (src/web/wire.ts): JSON-RPC 2.0 calls and the
- * server's notifications, reconnecting with back-off. Nothing is queued while the socket is down: a
+ * server's notifications, reconnecting with back-off. The socket is signed in by the page's key,
+ * offered as a subprotocol (`corral.key.KEY` beside `corral`), the one header a browser lets a page
+ * set on an upgrade. A socket closed as signed out, or refused while the server says the key is no
+ * longer good, stops reconnecting (onSignedOut). Nothing is queued while the socket is down: a
  * call made then fails at once, so a keystroke typed during a disconnect is dropped, never replayed.
  */
 export interface RpcError {
@@ -18,24 +26,43 @@ export class PageRpc {
   private readonly listeners = new Map<string, Set<Listener>>();
   private delay = 250;
   onStatus: (connected: boolean) => void = () => {};
+  onSignedOut: () => void = () => {};
 
   start(): void {
+    const key = heldKey();
+    if (key === null) return this.onSignedOut();
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${scheme}://${location.host}/socket`);
+    const socket = new WebSocket(`${scheme}://${location.host}/socket`, ['corral', `corral.key.${key}`]);
     this.socket = socket;
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
       this.delay = 250;
       this.onStatus(true);
     };
     socket.onmessage = (message) => this.receive(String(message.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       this.socket = null;
       for (const { reject } of this.pending.values()) reject({ code: 'connection_closed', message: 'the connection to corral web was lost', data: {} });
       this.pending.clear();
       this.onStatus(false);
-      setTimeout(() => this.start(), this.delay);
-      this.delay = Math.min(this.delay * 2, 5000);
+      if (event.code === SIGNED_OUT_CLOSE_CODE || !opened) void this.retryUnlessSignedOut(key);
+      else this.retry();
     };
+  }
+
+  private retry(): void {
+    setTimeout(() => this.start(), this.delay);
+    this.delay = Math.min(this.delay * 2, 5000);
+  }
+
+  /** A browser does not say why an upgrade was refused: the server is asked whether the key still stands. */
+  private async retryUnlessSignedOut(key: string): Promise<void> {
+    if ((await sessionStands(key)) === false) {
+      forgetKey(key);
+      return this.onSignedOut();
+    }
+    this.retry();
   }
 
   get open(): boolean {
