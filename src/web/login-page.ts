@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * What a browser without a session gets (with status 401): a page whose one inline script trades the
+ * What a browser without a session gets at `/` (every other path is a 401): a page whose one inline script trades the
  * token in the URL's fragment for a session cookie and key (POST /session; the key kept in this
  * origin's localStorage as src/web/page/sign-in.ts keeps it), takes the token out of the address bar
  * and history, and loads the board. The policy allows exactly that script, by its hash.

@@ -68,7 +68,10 @@ export async function runWebServer(options: WebOptions): Promise<void> {
     options.log(`\`corral web sessions\` cannot reach this server: ${error.message}`);
     return null;
   });
-  options.log(`serving ${server.pageCount} pages on ${options.address}:${server.port} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
+  // What is served, not how many pages are open (none yet): `corral web sessions` tells those.
+  const agents = board.list().length;
+  const hosts = options.fleet ? ` on ${board.hosts().length} host${board.hosts().length === 1 ? '' : 's'}` : '';
+  options.log(`board of ${agents} agent${agents === 1 ? '' : 's'}${hosts} at ${server.origin} (page code ${Math.round(assets.bundleBytes.gzipped / 1024)} KiB gzipped)`);
   if (tls) options.print(`certificate SHA-256 fingerprint: ${tls.fingerprint}`);
   options.print(`open ${server.url}`);
   await stopped;

@@ -75,14 +75,15 @@ export class WebServer {
     this.check = new OriginCheck({ address: this.options.address, port: this.port, names: this.options.names ?? [], tls: this.options.tls !== undefined });
   }
 
-  /** The URL to open: it carries the token once; the page trades it for a cookie. */
-  get url(): string {
+  /** Where this server is, without the token. */
+  get origin(): string {
     const host = this.options.address.includes(':') ? `[${this.options.address}]` : this.options.address;
-    return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}/#token=${this.sessions.token}`;
+    return `${this.options.tls ? 'https' : 'http'}://${host}:${this.port}`;
   }
 
-  get pageCount(): number {
-    return this.pages.size;
+  /** The URL to open: it carries the token once; the page trades it for a cookie. */
+  get url(): string {
+    return `${this.origin}/#token=${this.sessions.token}`;
   }
 
   /** The pages a session has open. */
@@ -132,9 +133,11 @@ export class WebServer {
       return void response.end('signed in\n');
     }
     if (this.sessions.byCookie(cookie) === null) {
-      // Still a 401, whose page trades the token in the URL's fragment (never sent, never logged) for a cookie.
+      // The sign-in page alone, the same for everyone and holding nothing: it trades the token in the URL's
+      // fragment (never sent, never logged) for a cookie. A 200, so that a first load logs no error in the
+      // browser's console; everything else without a session is still refused.
       if (path !== '/') return this.refuse(response, 401, 'no session: open the URL that `corral web` printed');
-      response.writeHead(401, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': LOGIN_PAGE.policy });
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, 'content-security-policy': LOGIN_PAGE.policy });
       return void response.end(request.method === 'HEAD' ? undefined : LOGIN_PAGE.html);
     }
     const asset = this.options.assets.get(path);

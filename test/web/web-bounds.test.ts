@@ -55,10 +55,10 @@ describe('corral web: bounds', () => {
     const closed = new Promise<number>((resolve) => oldest.ws.once('close', (code) => resolve(code)));
     for (let i = 1; i <= MAX_SESSIONS; i++) cookies.push(await sessionCookieOf(web));
     assert.equal(await closed, 4401, "the evicted session's socket is closed as signed out");
-    assert.equal((await httpRequest(web.origin, '/', { headers: { cookie: cookies[0]! } })).status, 401, 'the oldest session is gone');
+    assert.equal((await httpRequest(web.origin, '/app.js', { headers: { cookie: cookies[0]! } })).status, 401, 'the oldest session is gone');
     await assert.rejects(pageSocket(web, { origin: web.origin, cookie: cookies[0]! }), { status: 401 });
-    assert.equal((await httpRequest(web.origin, '/', { headers: { cookie: cookies[1]! } })).status, 200);
-    assert.equal((await httpRequest(web.origin, '/', { headers: { cookie: cookies.at(-1)! } })).status, 200);
+    assert.equal((await httpRequest(web.origin, '/app.js', { headers: { cookie: cookies[1]! } })).status, 200);
+    assert.equal((await httpRequest(web.origin, '/app.js', { headers: { cookie: cookies.at(-1)! } })).status, 200);
   });
 
   it('serves at most 32 pages at once: one more upgrade gets 503, and a closed one makes room', async () => {
@@ -98,7 +98,7 @@ describe('corral web: bounds', () => {
       const open = idle.map((c) => c.closedAfter() === null);
       assert.ok(open.slice(open.indexOf(true)).every(Boolean), `the ones closed are the oldest: ${open.map(Number).join('')}`);
       assert.ok(open.slice(-MAX_UNSIGNED_CONNECTIONS + 8).every(Boolean), 'the newest stay');
-      assert.equal((await httpRequest(web.origin, '/', { headers: { cookie } })).status, 200);
+      assert.equal((await httpRequest(web.origin, '/app.js', { headers: { cookie } })).status, 200);
     } finally {
       for (const c of idle) c.socket.destroy();
     }

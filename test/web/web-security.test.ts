@@ -28,8 +28,12 @@ describe('corral web: safe by default', () => {
     assert.match(web.url, /^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{20,}$/);
   });
 
-  it('answers 401 to every request and upgrade without a session', async () => {
-    for (const path of ['/', '/app.js', '/app.css', '/sw.js', '/manifest.webmanifest', '/nothing']) {
+  it('answers 401 to every request and upgrade without a session but the sign-in page, which holds nothing', async () => {
+    const signInPage = await httpRequest(web.origin, '/');
+    assert.equal(signInPage.status, 200, 'a first load logs no error in the console');
+    assert.match(signInPage.body, /Signing in/);
+    assert.doesNotMatch(signInPage.body, /writer|w1:p1|app\.js/, 'nothing of the daemon, nor the board page, before a session');
+    for (const path of ['/app.js', '/app.css', '/sw.js', '/manifest.webmanifest', '/nothing']) {
       const reply = await httpRequest(web.origin, path);
       assert.equal(reply.status, 401, path);
       assert.doesNotMatch(reply.body, /writer|w1:p1/, 'nothing of the daemon leaks before a session');
