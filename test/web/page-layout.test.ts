@@ -1,9 +1,11 @@
-// The board page's pure parts: where cards go (src/web/page/card-slots.ts) and when age labels move
-// on (src/web/page/format.ts). How a tail line is cut to its card: test/base/cells.test.ts.
+// The board page's pure parts: where cards go (src/web/page/card-slots.ts), when age labels move
+// on (src/web/page/format.ts), and which cards the filter lets through (src/web/page/board-filter.ts). How a tail line is cut to its card: test/base/cells.test.ts.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CARD_GAP, CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth } from '../../src/web/page/card-slots.ts';
 import { nextTick } from '../../src/web/page/format.ts';
+import { BoardFilter, workspaceKey } from '../../src/web/page/board-filter.ts';
+import type { BoardCard } from '../../src/web/wire.ts';
 
 describe('the board page places cards in slots of one size', () => {
   it('fits as many columns of at least 300 px as the width holds, and one on a phone', () => {
@@ -31,5 +33,31 @@ describe('age labels move on at their page tick', () => {
     assert.equal(nextTick(1000, 250, 10_250), 1000);
     assert.equal(nextTick(1000, 250, 10_300), 950);
     assert.equal(nextTick(1000, 900, 10_000), 900);
+  });
+});
+
+describe('the board filter lets through the cards that hold every word', () => {
+  const card = (name: string, workspace: string, state: string, host?: string) =>
+    ({ info: { id: `w1:p${name.length}`, name, agent: 'claude', workspace, state }, tail: [], inbox: null, ...(host ? { host } : {}) }) as unknown as BoardCard;
+
+  it('matches name, agent, workspace, host and state, any case, every word; a pill keeps one workspace', () => {
+    const filter = new BoardFilter();
+    const api = card('api-worker', 'api', 'blocked', 'build');
+    const docs = card('docs', 'default', 'idle');
+    assert.ok(filter.empty && filter.matches(api) && filter.matches(docs));
+    filter.text = 'API  Blocked';
+    assert.deepEqual([filter.matches(api), filter.matches(docs)], [true, false]);
+    filter.text = 'build claude';
+    assert.deepEqual([filter.matches(api), filter.matches(docs)], [true, false]);
+    filter.text = '';
+    filter.toggleWorkspace(workspaceKey(docs));
+    assert.deepEqual([filter.matches(api), filter.matches(docs)], [false, true]);
+    assert.equal(workspaceKey(api), 'api@build');
+    const version = filter.version;
+    filter.toggleWorkspace('default');
+    assert.ok(filter.empty && filter.version > version, 'pressed again: released');
+    filter.workspace = 'api@build';
+    filter.clear();
+    assert.ok(filter.empty);
   });
 });

@@ -3,6 +3,7 @@ import type { BoardCard } from '../wire.ts';
 import { cutToCells } from '../../base/cells.ts';
 import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
+import { BoardFilter, workspaceKey } from './board-filter.ts';
 
 /**
  * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
@@ -168,13 +169,20 @@ function showTail(built: BuiltCard, tail: string[], columns: number): void {
 }
 
 /**
- * Draws the board: a rollup line per workspace, then the cards. Keyed by pane id: a card's content is
+ * Draws the board: a filter box, a rollup pill per workspace (pressing one shows its cards alone),
+ * then the cards the filter lets through. Keyed by pane id: a card's content is
  * drawn again only when its agent or inbox item changed; a new tail or age label is written into it.
  * Cards are all one size, each placed in its slot by a transform (src/web/page/card-slots.ts), and
  * their nodes kept in the board's order, so a card that moves costs a composite, not a layout of the
  * board. Which cards are on screen is told to onShown (an IntersectionObserver): only theirs need new tails.
  */
 export class BoardView {
+  readonly filter = new BoardFilter();
+  private readonly filterBox = el('input', 'filter-box');
+  private readonly filterCount = el('span', 'filter-count');
+  /** Shows the keys (board-keys.ts); told by main.ts. */
+  readonly keysButton = el('button', 'keys-button secondary', '?');
+  private readonly toolbar = el('div', 'board-tools', '', this.filterBox, this.filterCount, this.keysButton);
   private readonly rollup = el('div', 'rollups');
   private readonly grid = el('div', 'board');
   private readonly built = new Map<string, BuiltCard>();
@@ -182,6 +190,12 @@ export class BoardView {
   /** A tail's text of ten cells, never shown: how wide a cell is, so tails are cut to their card. */
   private readonly cellProbe = el('span', '', '0123456789');
   private drawnOrder: readonly string[] | null = null;
+  private drawnFilter = -1;
+  private countedOrder: readonly string[] | null = null;
+  /** The cards the filter lets through, in the board's order: the same array while they are the same. */
+  private shown: readonly string[] = [];
+  /** The card j and k move from and Enter opens (board-keys.ts): a pane id, marked data-selected. */
+  private selectedId: string | null = null;
   private layout: CardLayout | null = null;
   /** The cells a card's tail shows across (showTail). */
   private tailColumns = 80;
@@ -190,16 +204,37 @@ export class BoardView {
   private readonly resizes = new ResizeObserver(() => this.resized());
   /** Told the ids of the cards on screen whenever they change. */
   onShown: (ids: string[]) => void = () => {};
+  /** Told when the filter changed: the board is to be drawn again. */
+  onFilter: () => void = () => {};
 
   constructor() {
     this.grid.id = 'board';
+    this.filterBox.type = 'search';
+    this.filterBox.id = 'filter';
+    this.filterBox.placeholder = 'Filter agents  ( / )';
+    this.filterBox.title = 'Cards whose name, agent, workspace, host or state hold every word typed';
+    this.filterBox.setAttribute('aria-label', 'Filter the agents by name, agent, workspace, host or state');
+    this.filterBox.autocomplete = 'off';
+    this.filterBox.spellcheck = false;
+    this.filterBox.addEventListener('input', () => {
+      this.filter.text = this.filterBox.value;
+      this.onFilter();
+    });
+    this.keysButton.title = 'Keys (?)';
+    this.keysButton.setAttribute('aria-label', 'Keys');
+    this.rollup.addEventListener('click', (event) => {
+      const pill = (event.target as HTMLElement).closest<HTMLElement>('.rollup');
+      if (pill?.dataset.workspace === undefined) return;
+      this.filter.toggleWorkspace(pill.dataset.workspace);
+      this.onFilter();
+    });
     this.grid.style.setProperty('--card-height', `${CARD_HEIGHT}px`);
     this.resizes.observe(this.grid);
   }
 
   attach(root: HTMLElement): void {
     if (this.grid.parentElement === root) return;
-    root.replaceChildren(this.rollup, el('pre', 'card-tail cell-probe', '', this.cellProbe), this.grid);
+    root.replaceChildren(this.toolbar, this.rollup, el('pre', 'card-tail cell-probe', '', this.cellProbe), this.grid);
     // Observed again: back from an agent's page, the cards on screen are told anew.
     for (const { node } of this.built.values()) {
       this.observer.unobserve(node);
@@ -215,12 +250,87 @@ export class BoardView {
 
   render(model: BoardModel, now = Date.now()): void {
     if (this.layout === null && this.grid.isConnected) this.measure();
-    const order = model.order();
+    const order = this.shownOf(model);
     const reordered = order !== this.drawnOrder;
+    // The pills count every card, the filter's or not: drawn again when any card moved, or the filter changed.
+    const recounted = model.order() !== this.countedOrder || this.filter.version !== this.drawnFilter;
     this.drawnOrder = order;
-    if (reordered) this.renderRollup(model.sorted());
+    this.countedOrder = model.order();
+    this.drawnFilter = this.filter.version;
+    if (recounted) {
+      this.renderRollup(model.sorted());
+      this.renderFilter(order.length, model.cards.size);
+    }
     for (const id of order) this.renderCard(model.cards.get(id)!, now);
     if (reordered) this.place(order);
+  }
+
+  /** The filter box, focused and its text selected (`/`). */
+  focusFilter(): void {
+    this.filterBox.focus();
+    this.filterBox.select();
+  }
+
+  blurFilter(): void {
+    this.filterBox.blur();
+  }
+
+  get filterFocused(): boolean {
+    return document.activeElement === this.filterBox;
+  }
+
+  /** Empties the filter box and releases the workspace pill (Esc); false if there was nothing to clear. */
+  clearFilter(): boolean {
+    if (this.filter.empty && this.filterBox.value === '') return false;
+    this.filterBox.value = '';
+    this.filter.clear();
+    this.onFilter();
+    return true;
+  }
+
+  get selected(): string | null {
+    return this.selectedId !== null && this.built.has(this.selectedId) ? this.selectedId : null;
+  }
+
+  /**
+   * Moves the selection `step` cards along the board's order (j: 1, k: -1), from the first or last
+   * card when none shown is selected, and scrolls it into view. Returns the card selected.
+   */
+  select(step: number): string | null {
+    const order = this.drawnOrder ?? [];
+    if (order.length === 0) return null;
+    const at = this.selected === null ? -1 : order.indexOf(this.selected);
+    const next = at === -1 ? (step > 0 ? 0 : order.length - 1) : Math.min(order.length - 1, Math.max(0, at + step));
+    this.mark(order[next]!);
+    this.built.get(order[next]!)!.node.scrollIntoView({ block: 'nearest' });
+    return order[next]!;
+  }
+
+  /** The card Enter opens: the one selected, or the first shown. */
+  get target(): string | null {
+    return this.selected ?? this.drawnOrder?.[0] ?? null;
+  }
+
+  private mark(id: string | null): void {
+    if (this.selectedId !== null) delete this.built.get(this.selectedId)?.node.dataset.selected;
+    this.selectedId = id;
+    if (id !== null) this.built.get(id)!.node.dataset.selected = 'true';
+  }
+
+  /** The ids of the cards the filter lets through: the model's own array when it lets every card through. */
+  private shownOf(model: BoardModel): readonly string[] {
+    const order = model.order();
+    if (this.filter.empty) return (this.shown = order);
+    // Read again on each draw: a card's name or workspace can change without its place.
+    const shown = order.filter((id) => this.filter.matches(model.cards.get(id)!));
+    if (shown.length !== this.shown.length || shown.some((id, index) => this.shown[index] !== id)) this.shown = shown;
+    return this.shown;
+  }
+
+  private renderFilter(shown: number, all: number): void {
+    if (this.filterBox.value !== this.filter.text) this.filterBox.value = this.filter.text;
+    this.filterCount.textContent = this.filter.empty ? '' : `${shown} of ${all}`;
+    this.empty.textContent = all > 0 ? 'No agent matches the filter (Esc clears it).' : 'No agents yet. Start one with: corral pane spawn --name NAME -- claude';
   }
 
   /**
@@ -243,6 +353,7 @@ export class BoardView {
     const built = this.built.get(id);
     if (built === undefined) {
       const next = build(entry, label, this.tailColumns);
+      if (id === this.selectedId) next.node.dataset.selected = 'true';
       this.observer.observe(next.node);
       this.built.set(id, next);
       return;
@@ -327,21 +438,34 @@ export class BoardView {
     if (changed && this.grid.isConnected) this.onShown([...this.onScreen]);
   }
 
+  /** A pill per workspace, of every card whatever the filter: a button that shows that workspace's cards alone. */
   private renderRollup(sorted: BoardCard[]): void {
     const workspaces = new Map<string, Record<string, number>>();
-    for (const { info, host } of sorted) {
-      const workspace = host !== undefined ? `${info.workspace}@${host}` : info.workspace;
+    for (const card of sorted) {
+      const workspace = workspaceKey(card);
       const counts = workspaces.get(workspace) ?? {};
-      counts[info.state] = (counts[info.state] ?? 0) + 1;
+      counts[card.info.state] = (counts[card.info.state] ?? 0) + 1;
       workspaces.set(workspace, counts);
     }
+    const pressed = this.filter.workspace;
     const parts: HTMLElement[] = [];
     for (const [workspace, counts] of workspaces) {
       const top = ATTENTION_ORDER.find((state) => counts[state]) ?? 'unknown';
       const text = ATTENTION_ORDER.filter((state) => counts[state]).map((state) => `${counts[state]} ${state}`).join(', ');
-      parts.push(el('span', `rollup badge-${top}`, `${workspace}: ${text}`));
+      const pill = el('button', `rollup badge-${top}${workspace === pressed ? ' pressed' : ''}`, `${workspace}: ${text}`);
+      pill.dataset.workspace = workspace;
+      pill.setAttribute('aria-pressed', String(workspace === pressed));
+      pill.title = workspace === pressed ? 'Show every workspace' : `Show ${workspace} alone`;
+      parts.push(pill);
     }
-    const text = parts.map((part) => part.textContent).join('|');
+    // A pressed workspace whose agents are all gone still shows, so that it can be released.
+    if (pressed !== null && !workspaces.has(pressed)) {
+      const pill = el('button', 'rollup pressed', `${pressed}: none`);
+      pill.dataset.workspace = pressed;
+      pill.setAttribute('aria-pressed', 'true');
+      parts.push(pill);
+    }
+    const text = `${pressed}|${parts.map((part) => part.textContent).join('|')}`;
     if (this.rollup.dataset.text !== text) {
       this.rollup.dataset.text = text;
       this.rollup.replaceChildren(...parts);

@@ -6,6 +6,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { BoardCard, LeaseInfo, WebHost } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
 import { BoardModel, BoardView } from './board-view.ts';
+import { BoardKeys } from './board-keys.ts';
 import { HostsView } from './hosts-view.ts';
 import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
@@ -23,6 +24,8 @@ boardView.onShown = (ids) => {
   // A card come on screen may carry an old age label (see pageTick).
   draw();
 };
+boardView.onFilter = () => draw();
+new BoardKeys(boardView, () => agentView === null && !signedOut, (id) => (location.hash = `#/agent/${encodeURIComponent(id)}`));
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
