@@ -84,8 +84,8 @@ export class BoardKeys {
         this.board.select(-1);
         break;
       case 'Enter': {
-        // A focused card (Tab) opens by itself, as a link does.
-        if (event.target instanceof HTMLAnchorElement) return;
+        // A focused card (Tab) opens by itself, as a link does; a focused button (a pill) presses itself.
+        if (event.target instanceof HTMLAnchorElement || event.target instanceof HTMLButtonElement) return;
         const id = this.board.selected;
         if (id === null) return;
         this.open(id);
