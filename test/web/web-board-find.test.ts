@@ -109,7 +109,7 @@ describe('the board finds an agent among many in a real browser', { skip: HAVE_C
 
   it('shows one workspace when its pill is clicked, pressed until clicked again', async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
     const page = await board(context);
     const pill = (workspace: string) => page.locator(`.rollup[data-workspace="${workspace}"]`);
     assert.equal(await pill('api').getAttribute('aria-pressed'), 'false');
@@ -180,8 +180,37 @@ describe('the board finds an agent among many in a real browser', { skip: HAVE_C
     await context.close();
   });
 
+  it('paints light when the system asks for it (prefers-color-scheme: light), dark otherwise', async () => {
+    /** The relative luminance (0 black, 1 white) of a computed colour: rgb(r, g, b). */
+    const luminance = (color: string) => {
+      const [r, g, b] = color.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((part) => Number(part) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const colours = (page: Page) =>
+      page.evaluate(() => ({
+        body: getComputedStyle(document.body).backgroundColor,
+        text: getComputedStyle(document.body).color,
+        card: getComputedStyle(document.querySelector('#board .card')!).backgroundColor,
+        bar: getComputedStyle(document.querySelector('#bar')!).backgroundColor,
+        filter: getComputedStyle(document.querySelector('#filter')!).backgroundColor,
+        name: getComputedStyle(document.querySelector('.card-name')!).color,
+      }));
+    const light = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    const lightPage = await board(light);
+    const lit = await colours(lightPage);
+    for (const part of ['body', 'card', 'bar', 'filter'] as const) assert.ok(luminance(lit[part]) > 0.8, `light ${part}: ${lit[part]}`);
+    for (const part of ['text', 'name'] as const) assert.ok(luminance(lit[part]) < 0.05, `dark ${part} on light: ${lit[part]}`);
+    await lightPage.screenshot({ path: `${SHOTS}web-board-light.png` });
+    await light.close();
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const dim = await colours(await board(dark));
+    for (const part of ['body', 'card', 'bar', 'filter'] as const) assert.ok(luminance(dim[part]) < 0.05, `dark ${part}: ${dim[part]}`);
+    assert.ok(luminance(dim.text) > 0.7, `light text on dark: ${dim.text}`);
+    await dark.close();
+  });
+
   it('fits a phone: the filter box and the pills in one column above the cards, a pill answering a tap', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await board(context);
     const box = (await page.locator('#filter').boundingBox())!;
     assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.width > 250, `the filter box fits the width: ${JSON.stringify(box)}`);

@@ -11,7 +11,7 @@ import { useDaemon } from '../helpers/session.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
 
-/** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
+/** Where the screenshots go: docs/images/ (which the README shows) with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder; taken in the dark theme, the page's default (playwright emulates a light system unless told). */
 const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-web-shots-'))}/`;
 
 async function signedIn(context: BrowserContext, web: WebProcess): Promise<Page> {
@@ -44,7 +44,7 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
   });
 
   it('takes the token out of the address bar and shows every agent, reordered live when one blocks', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
     const page = await signedIn(context, web);
     assert.equal(new URL(page.url()).hash, '', 'the token left the address bar');
     await waitFor(async () => (await boardOrder(page)).length === 3, { what: 'three cards', timeoutMs: 10_000 });
@@ -121,7 +121,7 @@ describe('corral web in a real browser', { skip: HAVE_CHROMIUM ? false : `no chr
 
   it('fits a phone: one column, large answer buttons, the terminal readable without zoom, the pane not resized', async () => {
     const before = await session.call('pane.get', { target: agents[1] });
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await signedIn(context, web);
     await waitFor(async () => (await boardOrder(page)).length === 3, { what: 'three cards', timeoutMs: 10_000 });
     const widths = await page.$$eval('#board .card', (cards) => cards.map((card) => card.getBoundingClientRect().width));
@@ -159,7 +159,7 @@ describe('corral web answers a blocked agent in a real browser', { skip: HAVE_CH
     const agent = await session.fakeAgent(60_000, { name: 'asker', env: { FAKE_DIALOG_REST: rest } });
     await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
     const blocked = await session.agentUntil(agent, (info) => info.state === 'blocked' && info.prompt?.choices?.length === 2, 'the permission prompt without its footer', 15_000);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await signedIn(context, web);
     await page.goto(`${web.origin}/#/agent/${encodeURIComponent(agent)}`);
     await page.waitForSelector(`.prompt[data-prompt-id="${blocked.prompt.id}"] .choice`);
