@@ -132,7 +132,7 @@ describe('the board finds an agent among many in a real browser', { skip: HAVE_C
   });
 
   it('moves a visible selection with j and k, opens it with Enter, and lists the keys on ?', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 800 } });
     const page = await board(context);
     const order = await shownNames(page);
     const selected = () => page.$$eval('#board .card[data-selected]', (cards) => cards.map((card) => card.querySelector('.card-name')!.textContent!));
@@ -173,6 +173,8 @@ describe('the board finds an agent among many in a real browser', { skip: HAVE_C
     await page.keyboard.press('?');
     assert.equal(await page.isVisible('#keys-help'), true);
     assert.match((await page.textContent('#keys-help')) ?? '', /j \/ k.*Enter/s);
+    await page.keyboard.press('j');
+    await page.screenshot({ path: `${SHOTS}web-board-keys.png` });
     await page.keyboard.press('Escape');
     assert.equal(await page.isVisible('#keys-help'), false);
     await page.click('.keys-button');
