@@ -14,7 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCapture } from '../src/cli/offline/capture.ts';
 import { replayCapture } from '../src/cli/offline/replay-stream.ts';
-import { textCells } from '../src/base/cells.ts';
+import { wrapWords as wrap } from '../harness/word-wrap.ts';
 import { readPrompt } from '../src/detect/prompt-read.ts';
 import type { DetectInput } from '../src/detect/types.ts';
 import { ManifestSet } from '../src/manifest-store/manifest-set.ts';
@@ -155,19 +155,7 @@ if (process.argv.includes('--list')) for (const line of misses) console.log(`  $
  * wrapped at 60 to 300 columns: how many prompts hold the whole command, how many labels are whole.
  */
 function drawnAtEveryWidth(): { permissions: number; whole: number; labels: number; cut: number } {
-  const wrap = (text: string, width: number, first: string, rest = first): string[] => {
-    const rows: string[] = [];
-    let prefix = first;
-    let line = '';
-    for (const word of text.split(' ')) {
-      if (line !== '' && textCells(`${prefix}${line} ${word}`) > width) {
-        rows.push(prefix + line);
-        prefix = rest;
-        line = word;
-      } else line = line === '' ? word : `${line} ${word}`;
-    }
-    return [...rows, prefix + line];
-  };
+
   const long = 'rsync -av --delete --exclude node_modules --exclude .git ./build deploy@staging.example.com:~/releases/current --dry-run';
   const label = 'Yes, and always allow access to /tmp/corral-capture-claude-2mZnYY/project from this project';
   const tally = { permissions: 0, whole: 0, labels: 0, cut: 0 };

@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { textCells } from '../../src/base/cells.ts';
 import { readPrompt } from '../../src/detect/prompt-read.ts';
 import type { DetectInput } from '../../src/detect/types.ts';
 import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
+import { wrapWords as wrap } from '../../harness/word-wrap.ts';
 
 const manifests = new ManifestSet({ userDir: null, catalogDir: null });
 const WIDTHS = [60, 70, 80, 100, 120, 160, 220, 300];
-
-/** Words laid into rows of at most `width` cells, as agents wrap: the first row after `first`, the others after `rest`. */
-function wrap(text: string, width: number, first: string, rest = first): string[] {
-  const rows: string[] = [];
-  let prefix = first;
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && textCells(`${prefix}${line} ${word}`) > width) {
-      rows.push(prefix + line);
-      prefix = rest;
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  rows.push(prefix + line);
-  return rows;
-}
 
 /** A screen of `cols` columns whose last rows are `rows`, as the daemon reads it. */
 function pane(cols: number, rows: string[], height = 40): DetectInput {
