@@ -4,13 +4,14 @@
 // daemon restarted in the middle of a turn (once stopped with SIGTERM, once killed with SIGKILL): the
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
 // Usage (from the repo root, as root): node --import tsx agent-clis/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
+// Each CLI runs at its newest installed version (NEWEST below); `claude@2.1.197` picks another one.
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { agents, type AgentSpec } from './agents.ts';
+import { agents, binPath, type AgentSpec } from './agents.ts';
 import { HOOK_MAPPINGS } from '../src/cli/report/mappings.ts';
 import { HELD_ANSWER_END, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
@@ -26,24 +27,32 @@ const TIME_BOX_MS = 15 * 60_000;
 const MOCK_LIFETIME_MS = TIME_BOX_MS + 60_000;
 const PANE = 'live';
 
-type Answer = { choice: number } | { keys: string[] };
+/** The newest installed version of each CLI that has several (agents.ts `others`): what the live check runs. */
+const NEWEST: Record<string, string> = { claude: '2.1.332', qwen: '0.24.4' };
+
+/**
+ * An answer: `label`, the choice of the prompt Corral read (`corral agent get`) whose label matches,
+ * answered by its id, as a client that reads the prompt does; `otherwise`, what is typed when the
+ * prompt has no such choice (no reader knew the dialog): the option number, or keys.
+ */
+type Answer = { label: RegExp; otherwise: { choice: number } | { keys: string[] } };
 
 /** How each CLI's startup dialog and permission prompt are answered through `corral agent answer`. */
 const ANSWERS: Record<string, { trust?: Answer; permission: Answer }> = {
-  // Numbered radio lists: typing the digit picks the option (Enter follows only if it did not submit).
-  gemini: { trust: { choice: 1 }, permission: { choice: 1 } },
-  qwen: { permission: { choice: 1 } },
-  copilot: { trust: { choice: 1 }, permission: { choice: 1 } },
+  gemini: { trust: { label: /^trust folder/i, otherwise: { choice: 1 } }, permission: { label: /^allow once/i, otherwise: { choice: 1 } } },
+  qwen: { permission: { label: /^(yes, )?allow once/i, otherwise: { choice: 1 } } },
+  copilot: { trust: { label: /^yes/i, otherwise: { choice: 1 } }, permission: { label: /^yes$/i, otherwise: { choice: 1 } } },
   // OpenCode's permission dialog is a row of buttons without numbers; `Allow once` is selected.
-  opencode: { permission: { keys: ['Enter'] } },
-  claude: { trust: { choice: 1 }, permission: { choice: 1 } },
+  opencode: { permission: { label: /^allow once/i, otherwise: { keys: ['Enter'] } } },
+  // 2.1.328 and later list `No, exit` first and selected, without numbers.
+  claude: { trust: { label: /^yes, i trust/i, otherwise: { choice: 1 } }, permission: { label: /^yes$/i, otherwise: { choice: 1 } } },
   // Codex's trust dialog only moves the selection on a digit (`Trust and continue` is selected); its
   // approval prompt takes the digit.
-  codex: { trust: { keys: ['Enter'] }, permission: { choice: 1 } },
+  codex: { trust: { label: /^trust and continue/i, otherwise: { keys: ['Enter'] } }, permission: { label: /^yes/i, otherwise: { choice: 1 } } },
   // grok-cli's confirmation moves with the arrows only; `1. Yes` is selected.
-  'grok-cli': { permission: { keys: ['Enter'] } },
+  'grok-cli': { permission: { label: /^yes$/i, otherwise: { keys: ['Enter'] } } },
   // Cline's approval panel: `[y] Approve`.
-  cline: { permission: { keys: ['y'] } },
+  cline: { permission: { label: /^approve/i, otherwise: { keys: ['y'] } } },
 };
 
 type Verdict = 'PASS' | 'FAIL' | 'NOTE';
@@ -69,9 +78,11 @@ class AgentRun {
   observer: Observer | null = null;
   cli!: CorralCli;
   t0 = Date.now();
+  /** Each finished turn's done lag: ms from the turn's end on screen to the published done. */
+  readonly doneLags: { step: string; ms: number; rule: string }[] = [];
   private readonly log: string[] = [];
 
-  constructor(readonly spec: AgentSpec) {
+  constructor(readonly spec: AgentSpec, readonly version: string) {
     this.work = mkdtempSync(join(tmpdir(), `corral-live-${spec.id}-`));
     this.home = join(this.work, 'home');
     this.project = join(this.work, 'project');
@@ -102,7 +113,7 @@ class AgentRun {
 
   async start(): Promise<void> {
     this.mock = await startMockModel({ lifetimeMs: MOCK_LIFETIME_MS, logFile: join(this.work, 'mock-model.log') });
-    const ctx = { port: this.mock.port, home: this.home, project: this.project, version: this.spec.version };
+    const ctx = { port: this.mock.port, home: this.home, project: this.project, version: this.version };
     this.spec.setup(ctx);
     // The daemon gets the clean environment the recorder gives a CLI; every pane inherits it.
     const env: Record<string, string> = {
@@ -125,12 +136,13 @@ class AgentRun {
     // Corral adds the CLI's own hooks to this launch; each hook also keeps its payload here (fixtures).
     mkdirSync(this.hooks, { recursive: true });
     const agentEnv = Object.entries({ ...this.spec.env(ctx), CORRAL_HOOK_CAPTURE: this.hooks }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
-    const bin = join(here, 'node_modules', '.bin', this.spec.bin);
+    const bin = binPath(this.spec, this.version);
+    // Watching from before the spawn: the pane's first events are seen.
+    this.observer = await Observer.start(this.socket, PANE);
     this.t0 = Date.now();
     const spawned = await this.cli.run(['pane', 'spawn', '--name', PANE, '--cwd', this.project, ...agentEnv, '--', bin, ...this.spec.args]);
     if (spawned.code !== 0) throw new Error(`spawn_failed: ${spawned.stderr.trim()}`);
-    this.say(`spawned ${spawned.json?.id} pid ${spawned.json?.pid}: ${bin}`);
-    this.observer = await Observer.start(this.socket, PANE);
+    this.say(`spawned ${spawned.json?.id} pid ${spawned.json?.pid}: ${bin} (${this.spec.id} ${this.version})`);
   }
 
   /** Starts `corral daemon` on the run's socket (it starts the pty host, or attaches to the one running) and waits until it answers. */
@@ -154,7 +166,7 @@ class AgentRun {
    * Ends the daemon with `signal` (SIGTERM is the service restart, SIGKILL a crash), waits until it is
    * gone, starts a new one on the same socket and watches it. Returns the time without a daemon.
    */
-  async restartDaemon(signal: 'SIGTERM' | 'SIGKILL'): Promise<{ downAt: number; upAt: number; oldPid: number; newPid: number }> {
+  async restartDaemon(signal: 'SIGTERM' | 'SIGKILL'): Promise<{ downAt: number; upAt: number; oldPid: number; newPid: number; resume: string }> {
     const old = this.daemon!;
     this.observer?.dispose();
     const exited = new Promise<void>((resolve) => (old.exitCode !== null || old.signalCode !== null ? resolve() : old.once('exit', () => resolve())));
@@ -164,7 +176,7 @@ class AgentRun {
     await this.startDaemon();
     const upAt = Date.now();
     this.observer = await Observer.start(this.socket, PANE, this.observer ?? undefined);
-    return { downAt, upAt, oldPid: old.pid!, newPid: this.daemon!.pid! };
+    return { downAt, upAt, oldPid: old.pid!, newPid: this.daemon!.pid!, resume: this.observer.resume ?? '' };
   }
 
   async corral(args: string[]): Promise<CliRun> {
@@ -199,15 +211,35 @@ class AgentRun {
     return summary;
   }
 
-  async answer(which: Answer, label: string): Promise<CliRun> {
-    const args = 'choice' in which ? [String(which.choice)] : ['--keys', ...which.keys];
+  /**
+   * Answers by the id of the prompt's choice whose label matches (the prompt from `corral agent get`,
+   * which binds the answer to its id), else as `otherwise` says. The reply must never name the dialog
+   * it answered. Returns the run and the prompt answered.
+   */
+  async answer(which: Answer, label: string): Promise<{ run: CliRun; prompt: any; how: string }> {
+    const prompt = (await this.corral(['agent', 'get', PANE])).json?.prompt;
+    const choice = (prompt?.choices ?? []).find((c: any) => which.label.test(c.label) && c.keys.length > 0);
+    const other = which.otherwise;
+    const args = choice ? [choice.id] : 'choice' in other ? [String(other.choice)] : ['--keys', ...other.keys];
+    const how = choice ? `choice id ${choice.id} of ${prompt.id} (${prompt.kind}, keys ${choice.keys.join(' ')})`
+      : `${args.join(' ')}: the prompt ${prompt ? `${prompt.id} (${prompt.kind}) offers ${JSON.stringify((prompt.choices ?? []).map((c: any) => `${c.id}[${c.keys.join(' ')}]`))}` : 'is absent'}`;
+    if (!choice) this.record(`${label} answer`, 'NOTE', `no choice labelled ${which.label} with keys; answering ${how}`);
     let run = await this.corral(['agent', 'answer', PANE, ...args, '--timeout', String(10_000 * this.patience)]);
-    if (run.code === 124 && 'choice' in which) {
+    if (run.code === 124 && !choice && 'choice' in other) {
       // The digit only moved the selection: Enter submits it.
-      this.record(`${label} answer`, 'NOTE', `\`agent answer ${which.choice}\` left it blocked after ${10 * this.patience} s; answering with Enter`);
+      this.record(`${label} answer`, 'NOTE', `\`agent answer ${other.choice}\` left it blocked after ${10 * this.patience} s; answering with Enter`);
       run = await this.corral(['agent', 'answer', PANE, '--keys', 'Enter', '--timeout', String(10_000 * this.patience)]);
     }
-    return run;
+    const reply = run.json;
+    if (run.code === 0 && prompt && reply?.prompt?.id === prompt.id) {
+      this.record(`${label} reply`, 'FAIL', `the reply (outcome ${reply.outcome}) names ${prompt.id}, the dialog it answered`);
+    }
+    return { run, prompt, how };
+  }
+
+  /** Keeps a done lag (see `doneLags`) when both times are known. */
+  lag(step: string, screenAt: number | null, publishedAt: number | undefined, rule: string | undefined): void {
+    if (screenAt !== null && publishedAt !== undefined) this.doneLags.push({ step, ms: publishedAt - screenAt, rule: rule ?? '?' });
   }
 
   /**
@@ -332,9 +364,17 @@ async function step2Startup(run: AgentRun): Promise<void> {
       run.record('2 trust dialog blocked', 'FAIL', `wait exit ${blocked.code} (${blocked.stderr.trim()}); dialog on screen: ${onScreen}; screen:\n${run.screenTail()}`);
     }
     await run.explain('trust dialog');
-    const answered = await run.answer(answer, '2 trust');
+    const { run: answered, how } = await run.answer(answer, '2 trust');
     if (answered.code === 0) {
-      run.record('2 trust answered', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsedMs} ms`);
+      run.record('2 trust answered', 'PASS', `agent answer ${how} -> outcome ${answered.json?.outcome}, ${answered.json?.state} in ${answered.json?.elapsedMs} ms` +
+        (answered.json?.prompt ? `, next ${answered.json.prompt.id} (${answered.json.prompt.kind}: ${JSON.stringify(answered.json.prompt.text).slice(0, 120)})` : ''));
+      // A second start-up dialog (Claude Code's offer of auto mode): keep asking, as before.
+      const next = answered.json?.outcome === 'next' ? answered.json.prompt : null;
+      if (next) {
+        const keep = (next.choices ?? []).find((c: any) => /^no\b|not now|manual|keep/i.test(c.label) && c.keys.length > 0);
+        const again = await run.corral(['agent', 'answer', PANE, ...(keep ? [keep.id] : ['--keys', 'Enter']), '--timeout', String(10_000 * run.patience)]);
+        run.record('2 second dialog answered', again.code === 0 ? 'NOTE' : 'FAIL', `${keep ? keep.id : 'Enter'} -> exit ${again.code} outcome ${again.json?.outcome} ${again.stderr.trim()}`);
+      }
     } else {
       run.record('2 trust answered', 'FAIL', `agent answer exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
       await run.explain('after trust answer');
@@ -396,6 +436,7 @@ async function step3SlowTurn(run: AgentRun): Promise<void> {
   const answerEnd = obs.seenAt('answer-end');
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= prompt.startedAt);
   const info = (await run.corral(['agent', 'get', PANE])).json;
+  run.lag('3 slow turn', answerEnd, toDone?.event.ts, toDone?.event.data.source);
   if (done.code === 0 && endOnScreen) {
     run.record('3 wait --until idle --since-seq', 'PASS',
       `returned after ${secs(done.json?.elapsedMs)} in state ${done.json?.states?.[PANE]}; answer end on screen ${answerEnd ? run.rel(answerEnd) : '?'}, ` +
@@ -438,10 +479,10 @@ async function step4Permission(run: AgentRun): Promise<void> {
   }
   await run.explain('blocked');
   const answerAt = Date.now();
-  const answered = await run.answer(ANSWERS[run.spec.id]!.permission, '4 permission');
+  const { run: answered, how } = await run.answer(ANSWERS[run.spec.id]!.permission, '4 permission');
   const left = obs.stateChanges().find((e) => e.event.ts >= answerAt && e.event.data.from === 'blocked');
   if (answered.code === 0) {
-    run.record('4 answer', 'PASS', `agent answer -> ${answered.json?.state} in ${answered.json?.elapsedMs} ms; prompt left the screen ${obs.goneAt('permission') ? run.rel(obs.goneAt('permission')!) : '?'}, ` +
+    run.record('4 answer', 'PASS', `agent answer ${how} -> outcome ${answered.json?.outcome}, ${answered.json?.state} in ${answered.json?.elapsedMs} ms; prompt left the screen ${obs.goneAt('permission') ? run.rel(obs.goneAt('permission')!) : '?'}, ` +
       `${left?.event.data.to} published ${left ? run.rel(left.event.ts) : '?'} (rule ${left?.event.data.source})`);
   } else {
     run.record('4 answer', 'FAIL', `exit ${answered.code}: ${answered.stderr.trim()}; screen:\n${run.screenTail()}`);
@@ -451,6 +492,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
   const toolEnd = obs.seenAt('tool-end');
   const toDone = obs.stateChanges().find((e) => ['idle', 'done'].includes(e.event.data.to) && e.event.ts >= answerAt);
   const proof = existsSync(join(run.project, 'capture-proof.txt'));
+  run.lag('4 tool turn', toolEnd, toDone?.event.ts, toDone?.event.data.source);
   if (done.code === 0 && toolShown && proof) {
     run.record('4 back to idle', 'PASS', `after ${secs(done.json?.elapsedMs)}; the command ran (capture-proof.txt exists); closing answer on screen ${toolEnd ? run.rel(toolEnd) : '?'}, ` +
       `${toDone?.event.data.to} published ${toDone ? run.rel(toDone.event.ts) : '?'} (${toDone && toolEnd ? toDone.event.ts - toolEnd : '?'} ms after the screen; rule ${toDone?.event.data.source})`);
@@ -461,7 +503,7 @@ async function step4Permission(run: AgentRun): Promise<void> {
 }
 
 async function step5Events(run: AgentRun): Promise<void> {
-  const events = await run.corral(['events', '--since', '0']);
+  const events = await run.corral(['events']);
   const lines = events.stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
   const mine = lines.filter((e: any) => e.pane?.name === PANE);
   const changes = mine.filter((e: any) => e.kind === 'agent.stateChanged');
@@ -492,6 +534,63 @@ async function step5Events(run: AgentRun): Promise<void> {
 }
 
 /**
+ * The prompt ids Corral published for each dialog: every prompt of the blocked stretches (the change
+ * to blocked, its attention, each agent.promptChanged), in order. An id change is a defect when the
+ * dialog the earlier id named is still drawn (its question's first line and every choice label on the
+ * probe's next screen, white space aside): the same dialog must keep its id (docs/protocol.md, "The
+ * prompt"). An id change for a new dialog (a second question) is listed, not counted.
+ */
+function stepPromptIds(run: AgentRun): void {
+  const obs = run.observer!;
+  type Published = { at: number; kind: string; prompt: any };
+  const stretches: Published[][] = [];
+  let current: Published[] | null = null;
+  for (const { event } of obs.events) {
+    if (event.pane?.name !== PANE) continue;
+    const d = event.data;
+    if (event.kind === 'agent.stateChanged') current = d.to === 'blocked' ? (stretches.push([]), stretches[stretches.length - 1]!) : null;
+    const carries = (event.kind === 'agent.stateChanged' && d.to === 'blocked') || event.kind === 'agent.promptChanged' || (event.kind === 'agent.attention' && d.state === 'blocked');
+    if (current && carries && d.prompt) current.push({ at: event.ts, kind: event.kind, prompt: d.prompt });
+  }
+  const squash = (text: string) => text.replace(/\s+/g, '');
+  const stillDrawn = (prompt: any, at: number): boolean | null => {
+    const lines = [String(prompt.text ?? '').split('\n')[0] ?? '', ...(prompt.choices ?? []).map((c: any) => String(c.label))].map(squash).filter(Boolean);
+    const sample = obs.screens.find((x) => x.at >= at);
+    if (!lines.length || !sample) return null;
+    const screen = squash(sample.text);
+    return lines.every((line) => screen.includes(line));
+  };
+  let defects = 0;
+  const parts = stretches.map((stretch) => {
+    const ids: string[] = [];
+    const notes: string[] = [];
+    for (let i = 0; i < stretch.length; i += 1) {
+      const { at, kind, prompt } = stretch[i]!;
+      if (!ids.length) {
+        ids.push(`${prompt.id} (${prompt.kind}${prompt.complete === false ? ', incomplete' : ''}: ${JSON.stringify(String(prompt.text).slice(0, 60))})`);
+        continue;
+      }
+      const before = stretch[i - 1]!.prompt;
+      if (before.id === prompt.id) continue;
+      const same = stillDrawn(before, at);
+      if (same) defects += 1;
+      ids.push(`${prompt.id} (${prompt.kind}${prompt.complete === false ? ', incomplete' : ''})`);
+      notes.push(`${before.id}>${prompt.id} by ${kind} at ${run.rel(at)}: ${same === null ? 'cannot tell if the dialog stayed' : same ? 'THE SAME DIALOG STILL ON SCREEN' : 'a new dialog'}`);
+    }
+    return `blocked ${stretch[0] ? run.rel(stretch[0].at) : '?'}: ${ids.length} id(s), ${Math.max(0, ids.length - 1)} change(s): ${ids.join(' > ')}${notes.length ? ` [${notes.join('; ')}]` : ''}`;
+  });
+  run.record('5 prompt ids per dialog', defects === 0 && stretches.length > 0 ? 'PASS' : 'FAIL',
+    `${defects} id change(s) while the same dialog stayed on screen; ${parts.join(' | ') || 'no blocked stretch with a prompt'}`);
+}
+
+/** The done lags of the run's finished turns (step 3, 4 and both restarts), for the closing note. */
+function stepDoneLag(run: AgentRun): void {
+  const lags = run.doneLags;
+  const worst = lags.length ? Math.max(...lags.map((l) => l.ms)) : null;
+  run.record('8 done lag', 'NOTE', `${lags.map((l) => `${l.step} ${l.ms} ms (${l.rule})`).join('; ') || 'none measured'}; worst ${worst ?? '?'} ms (the probe polls every ${SCREEN_POLL_MS} ms)`);
+}
+
+/**
  * The CLI's own hooks, added per launch: what they reported (the payloads kept by CORRAL_HOOK_CAPTURE,
  * mapped as `corral report` maps them), that none was refused, and for each published transition how
  * much earlier the hook reported that state than the publish, which the screen decides (negative: the
@@ -518,7 +617,7 @@ async function step6Hooks(run: AgentRun): Promise<void> {
   for (const hook of hooks) run.say(`  hook ${run.rel(hook.at)}${hook.started ? ` (started ${run.rel(hook.started)})` : ''}${hook.fired ? ` (fired ${run.rel(hook.fired)})` : ''} ${hook.event} -> ${hook.state}`);
   const explain = (await run.corral(['agent', 'explain', PANE])).json;
   const refused = (explain?.arbiter?.rejections ?? []).filter((r: any) => String(r.source).startsWith('hook:'));
-  const events = (await run.corral(['events', '--since', '0'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const events = (await run.corral(['events'])).stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
   const changes = events.filter((e: any) => e.pane?.name === PANE && e.kind === 'agent.stateChanged');
   const leads: string[] = [];
   for (const change of changes) {
@@ -557,8 +656,10 @@ async function step7RestartMidTurn(run: AgentRun, signal: 'SIGTERM' | 'SIGKILL')
   // Let the held answer stream for a moment, so the restart lands while tokens arrive.
   await sleep(3000);
   const stateBefore = (await run.corral(['agent', 'get', PANE])).json?.state;
-  const { downAt, upAt, oldPid, newPid } = await run.restartDaemon(signal);
+  const { downAt, upAt, oldPid, newPid, resume } = await run.restartDaemon(signal);
   run.say(`daemon ${oldPid} ended with ${signal} in state ${stateBefore}; daemon ${newPid} answering after ${upAt - downAt} ms`);
+  // The event log is kept across a restart: the observer's cursor and epoch resume on the new daemon.
+  run.record(`${step}: events resumed`, resume.startsWith('resumed') ? 'PASS' : 'FAIL', resume);
   const obs = run.observer!;
   const pane = (await run.corral(['pane', 'get', PANE])).json;
   const samePane = pane?.id === before?.id && pane?.pid === before?.pid && pane?.recovered === true;
@@ -589,6 +690,7 @@ async function step7RestartMidTurn(run: AgentRun, signal: 'SIGTERM' | 'SIGKILL')
   // No new turn: nothing went to working but the recovered verdict.
   const newTurn = changes.find((e) => e.event.data.to === 'working' && !e.event.data.recovered);
   const endAt = obs.seenAt('held-end');
+  run.lag(`7 ${signal} turn`, endAt, toDone?.event.ts, toDone?.event.data.source);
   const ok = done.code === 0 && endOnScreen && after?.state === 'done' && toDone !== undefined && attention !== undefined && newTurn === undefined;
   run.record(`${step}: turn done`, ok ? 'PASS' : 'FAIL',
     `wait exit ${done.code} after ${secs(done.json?.elapsedMs)}; answer end on screen ${endAt ? run.rel(endAt) : endOnScreen}; ` +
@@ -609,8 +711,8 @@ async function waitFor<T>(probe: () => T | undefined, ms: number): Promise<T | u
   }
 }
 
-async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
-  const run = new AgentRun(spec);
+async function runAgent(spec: AgentSpec, version: string, keep: boolean): Promise<void> {
+  const run = new AgentRun(spec, version);
   let failed = false;
   const box = sleep(TIME_BOX_MS).then(() => {
     throw new Error(`time_box: ${TIME_BOX_MS / 60000} minutes passed`);
@@ -624,9 +726,11 @@ async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
         await step3SlowTurn(run);
         await step4Permission(run);
         await step5Events(run);
+        stepPromptIds(run);
         await step6Hooks(run);
         await step7RestartMidTurn(run, 'SIGTERM');
         await step7RestartMidTurn(run, 'SIGKILL');
+        stepDoneLag(run);
       })(),
       box,
     ]);
@@ -640,13 +744,22 @@ async function runAgent(spec: AgentSpec, keep: boolean): Promise<void> {
 }
 
 const requested = process.argv.slice(2);
-const ids = requested.length ? requested : ORDER;
-for (const id of ids) {
-  if (!agents[id]) {
+const ids = (requested.length ? requested : ORDER).map((arg) => {
+  const [id, version] = arg.split('@') as [string, string | undefined];
+  const spec = agents[id];
+  if (!spec) {
     process.stderr.write(`unknown_agent: ${id}; pass any of ${[...ORDER, ...OTHERS].join(', ')}\n`);
     process.exit(2);
   }
-}
+  const chosen = version ?? NEWEST[id] ?? spec.version;
+  try {
+    if (!existsSync(binPath(spec, chosen))) throw new Error(`not_installed: ${binPath(spec, chosen)} is missing; run npm install in agent-clis`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  return { spec, version: chosen };
+});
 if (!process.env.CORRAL_CAPTURE_NETNS) {
   if (process.getuid?.() !== 0) {
     process.stderr.write('live_needs_root: the daemon and its panes run in a network namespace with only loopback (unshare -n), which needs root; skipped.\n');
@@ -661,7 +774,7 @@ if (!process.env.CORRAL_CAPTURE_NETNS) {
   );
   process.exit(result.status ?? 1);
 }
-for (const id of ids) await runAgent(agents[id]!, process.env.LIVE_KEEP === '1');
+for (const { spec, version } of ids) await runAgent(spec, version, process.env.LIVE_KEEP === '1');
 process.stdout.write(`\nSummary (screen probe polls every ${SCREEN_POLL_MS} ms):\n`);
 for (const r of results) process.stdout.write(`${r.verdict.padEnd(4)} ${r.agent.padEnd(9)} ${r.step}\n`);
 process.exit(results.some((r) => r.verdict === 'FAIL') ? 1 : 0);

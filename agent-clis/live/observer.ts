@@ -5,6 +5,7 @@ import { DaemonConnection } from '../../src/cli/with-daemon.ts';
 import { AGENT_READ } from '../../src/protocol/methods/agent-query.ts';
 import { EVENTS_SUBSCRIBE } from '../../src/protocol/methods/events.ts';
 import { EVENT, type EventEnvelope } from '../../src/protocol/notifications.ts';
+import { CorralError } from '../../src/protocol/errors.ts';
 
 /** Poll period of the screen probe; a screen time is late by up to this much. */
 export const SCREEN_POLL_MS = 100;
@@ -31,7 +32,15 @@ interface ScreenMark {
 }
 
 export class Observer {
+  /** Every event of the run, carried across daemon restarts (cursors and the epoch outlive a restart). */
   readonly events: SeenEvent[] = [];
+  /** Index in `events` of the first event received from this daemon. */
+  private fromIndex = 0;
+  /** The last cursor received and the stream's epoch: where a successor resumes. */
+  cursor = 0;
+  epoch = '';
+  /** How resuming after a restart went: null for a first start, else `resumed` or why it could not. */
+  resume: string | null = null;
   private readonly marks = new Map<string, ScreenMark>();
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
@@ -48,20 +57,45 @@ export class Observer {
   ) {}
 
   /**
-   * Connects to the daemon and subscribes from its first event. `carry`: an observer of the daemon
-   * this one replaced (a restart): its screens and marks go on here; events start again (a new epoch).
+   * Connects to the daemon and subscribes from now (start it before the pane is spawned, so it sees
+   * the pane's first events). `carry`: the observer of the daemon this one replaced (a restart): its
+   * events, screens and marks go on here, and the stream resumes after its last cursor with its epoch,
+   * as a client that outlives a restart does; `stream_changed` or `cursor_too_old` (a lost or damaged
+   * log) subscribes from now and says so in `resume`.
    */
   static async start(socket: string, target: string, carry?: Observer): Promise<Observer> {
     const client = await DaemonConnection.connect(socket);
     const observer = new Observer(client, target);
     if (carry) {
+      observer.events.push(...carry.events);
+      observer.fromIndex = observer.events.length;
       observer.screens.push(...carry.screens);
       for (const [name, mark] of carry.marks) observer.marks.set(name, mark);
       observer.screen = carry.screen;
       observer.title = carry.title;
+      observer.cursor = carry.cursor;
     }
-    client.onNotification(EVENT, (event) => observer.events.push({ receivedAt: Date.now(), event: event as EventEnvelope<string, any> }));
-    await client.call(EVENTS_SUBSCRIBE, { since: 0 });
+    client.onNotification(EVENT, (event) => {
+      const envelope = event as EventEnvelope<string, any>;
+      if (envelope.cursor <= observer.cursor) return;
+      observer.cursor = envelope.cursor;
+      observer.events.push({ receivedAt: Date.now(), event: envelope });
+    });
+    let subscribed;
+    if (carry) {
+      try {
+        subscribed = await client.call(EVENTS_SUBSCRIBE, { since: carry.cursor, epoch: carry.epoch });
+        observer.resume = `resumed after cursor ${carry.cursor} of epoch ${carry.epoch}`;
+      } catch (error) {
+        if (!(error instanceof CorralError) || (error.code !== 'stream_changed' && error.code !== 'cursor_too_old')) throw error;
+        observer.resume = `${error.code}: ${error.message}`;
+      }
+    }
+    subscribed ??= await client.call(EVENTS_SUBSCRIBE, {});
+    // Notifications come after `subscribed.cursor`; a first start resumes from there after a restart.
+    if (!carry) observer.cursor = Math.max(observer.cursor, subscribed.cursor);
+    if (carry && observer.resume?.startsWith('resumed') && subscribed.epoch !== carry.epoch) observer.resume = `epoch changed from ${carry.epoch} to ${subscribed.epoch}`;
+    observer.epoch = subscribed.epoch;
     observer.timer = setInterval(() => void observer.poll(), SCREEN_POLL_MS);
     return observer;
   }
@@ -79,9 +113,9 @@ export class Observer {
     return this.marks.get(name)?.goneAt ?? null;
   }
 
-  /** The pane's stateChanged events in order. */
+  /** The pane's stateChanged events in order, as this daemon published them (not those before a restart). */
   stateChanges(): SeenEvent[] {
-    return this.events.filter((e) => e.event.kind === 'agent.stateChanged');
+    return this.events.slice(this.fromIndex).filter((e) => e.event.kind === 'agent.stateChanged');
   }
 
   /** The first stateChanged to `to` published at or after `since`. */
