@@ -7,7 +7,7 @@
 // Each CLI runs at its newest installed version (NEWEST below); `claude@2.1.197` picks another one.
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,7 +136,15 @@ class AgentRun {
     // Corral adds the CLI's own hooks to this launch; each hook also keeps its payload here (fixtures).
     mkdirSync(this.hooks, { recursive: true });
     const agentEnv = Object.entries({ ...this.spec.env(ctx), CORRAL_HOOK_CAPTURE: this.hooks }).flatMap(([k, v]) => ['--env', `${k}=${v}`]);
-    const bin = binPath(this.spec, this.version);
+    // Another version than the pinned one lives under its npm alias (`claude-code-2.1.332/bin/claude.exe`),
+    // a path no user has: it is launched through a link named as the CLI's command, as a user's PATH
+    // entry is, so identity sees the command's name.
+    let bin = binPath(this.spec, this.version);
+    if (this.version !== this.spec.version) {
+      mkdirSync(join(this.work, 'bin'), { recursive: true });
+      symlinkSync(bin, join(this.work, 'bin', this.spec.bin));
+      bin = join(this.work, 'bin', this.spec.bin);
+    }
     // Watching from before the spawn: the pane's first events are seen.
     this.observer = await Observer.start(this.socket, PANE);
     this.t0 = Date.now();
@@ -368,8 +376,13 @@ async function step2Startup(run: AgentRun): Promise<void> {
     if (answered.code === 0) {
       run.record('2 trust answered', 'PASS', `agent answer ${how} -> outcome ${answered.json?.outcome}, ${answered.json?.state} in ${answered.json?.elapsedMs} ms` +
         (answered.json?.prompt ? `, next ${answered.json.prompt.id} (${answered.json.prompt.kind}: ${JSON.stringify(answered.json.prompt.text).slice(0, 120)})` : ''));
-      // A second start-up dialog (Claude Code's offer of auto mode): keep asking, as before.
-      const next = answered.json?.outcome === 'next' ? answered.json.prompt : null;
+      // A second start-up dialog (Claude Code's offer of auto mode, drawn a moment after the trust
+      // dialog left): keep asking before each tool, as before.
+      let next = answered.json?.outcome === 'next' ? answered.json.prompt : null;
+      if (!next) {
+        const settled = await run.wait(['idle', 'blocked'], run.spec.startupTimeoutMs, ['--stable', '2000']);
+        if (settled.json?.states?.[PANE] === 'blocked') next = (await run.corral(['agent', 'get', PANE])).json?.prompt ?? null;
+      }
       if (next) {
         const keep = (next.choices ?? []).find((c: any) => /^no\b|not now|manual|keep/i.test(c.label) && c.keys.length > 0);
         const again = await run.corral(['agent', 'answer', PANE, ...(keep ? [keep.id] : ['--keys', 'Enter']), '--timeout', String(10_000 * run.patience)]);
