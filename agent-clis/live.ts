@@ -584,7 +584,11 @@ function stepPromptIds(run: AgentRun): void {
         continue;
       }
       const before = stretch[i - 1]!.prompt;
-      if (before.id === prompt.id) continue;
+      if (before.id === prompt.id) {
+        // The same dialog drawn further: say when it became complete under its id.
+        if (before.complete === false && prompt.complete === true) notes.push(`${prompt.id} complete by ${kind} at ${run.rel(at)}`);
+        continue;
+      }
       const same = stillDrawn(before, at);
       if (same) defects += 1;
       ids.push(`${prompt.id} (${prompt.kind}${prompt.complete === false ? ', incomplete' : ''})`);
