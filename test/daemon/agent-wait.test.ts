@@ -6,6 +6,13 @@ import { AGENT_FOCUS, AGENT_GET, AGENT_WAIT, MAX_WAIT_TARGETS, PANE_GET, PANE_KI
 import { AgentLab } from './agent-wait-fixture.ts';
 import { waitFor } from '../../harness/wait.ts';
 
+/**
+ * The bound of a wait that must end by itself: a hang guard, not a figure. A wait's time runs while
+ * the test drives other panes (an agent exiting, a pane killed), which a loaded machine can take
+ * seconds over; a tight bound failed there with the awaited turn just begun.
+ */
+const HANG_GUARD_MS = 60_000;
+
 describe('agent.wait through the daemon with fake agents', () => {
   let lab: AgentLab;
 
@@ -29,7 +36,7 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('finisher', 200);
     const seq = await lab.seq();
     await lab.type('finisher', 'work');
-    const result = await lab.call(AGENT_WAIT, { targets: ['finisher'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
+    const result = await lab.call(AGENT_WAIT, { targets: ['finisher'], until: ['idle'], sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
     assert.deepEqual(result.states, { finisher: 'done' });
     assert.equal((await lab.call(AGENT_GET, { target: 'finisher' })).state, 'done', 'waiting never marks the pane seen');
   });
@@ -39,7 +46,7 @@ describe('agent.wait through the daemon with fake agents', () => {
     const seq = await lab.seq();
     const before = await lab.failure(AGENT_WAIT, { targets: ['turns'], until: ['idle'], sinceSeq: seq, timeoutMs: 150 });
     assert.equal(before.code, 'timeout', 'the idle before any prompt is no answer');
-    const waiting = lab.call(AGENT_WAIT, { targets: ['turns'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
+    const waiting = lab.call(AGENT_WAIT, { targets: ['turns'], until: ['idle'], sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
     await lab.type('turns', 'do it');
     const result = await waiting;
     assert.deepEqual(result.states, { turns: 'done' });
@@ -57,9 +64,9 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('flip', 100, { FAKE_RELEASE: release });
     const first = await lab.seq();
     await lab.type('flip', 'hold');
-    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['working'], sinceSeq: first, timeoutMs: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['working'], sinceSeq: first, timeoutMs: HANG_GUARD_MS });
     writeFileSync(release, '');
-    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['done'], sinceSeq: first, timeoutMs: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['flip'], until: ['done'], sinceSeq: first, timeoutMs: HANG_GUARD_MS });
     const seq = await lab.seq();
     await lab.call(AGENT_FOCUS, { target: 'flip' });
     assert.ok((await lab.seq()) > seq, 'the focus was published as a change');
@@ -77,11 +84,11 @@ describe('agent.wait through the daemon with fake agents', () => {
       const info = await lab.call(AGENT_GET, { target: 'steady' });
       return info.state === 'working' ? info : null;
     }, { what: 'working' }))!.stateSince;
-    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], sinceSeq: seq, stableMs: 300, timeoutMs: 8000 });
+    const held = await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['working'], sinceSeq: seq, stableMs: 300, timeoutMs: HANG_GUARD_MS });
     const answered = Date.now();
     assert.deepEqual(held.states, { steady: 'working' });
     assert.ok(answered - began >= 300, `answered ${answered - began} ms after working began`);
-    await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeoutMs: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['steady'], until: ['done'], timeoutMs: HANG_GUARD_MS });
 
     seq = await lab.seq();
     await lab.type('steady', 'another');
@@ -98,10 +105,10 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('quick', 150);
     await lab.agent('slow', 100, { FAKE_RELEASE: release });
     const seq = await lab.seq();
-    const any = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
-    const all = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], mode: 'all', sinceSeq: seq, timeoutMs: 8000 });
+    const any = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
+    const all = lab.call(AGENT_WAIT, { targets: ['quick', 'slow'], until: ['idle'], mode: 'all', sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
     await lab.type('slow', 'hold');
-    await lab.call(AGENT_WAIT, { targets: ['slow'], until: ['working'], sinceSeq: seq, timeoutMs: 8000 });
+    await lab.call(AGENT_WAIT, { targets: ['slow'], until: ['working'], sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
     await lab.type('quick', 'a');
     const first = await any;
     assert.deepEqual(first.matched, ['quick']);
@@ -115,18 +122,18 @@ describe('agent.wait through the daemon with fake agents', () => {
 
   it('ends with agent_gone when the agent exits, when its pane is killed, and at once on a pane already gone', async () => {
     await lab.agent('leaver', 300);
-    const exiting = lab.failure(AGENT_WAIT, { targets: ['leaver'], until: ['working'], timeoutMs: 8000 });
+    const exiting = lab.failure(AGENT_WAIT, { targets: ['leaver'], until: ['working'], timeoutMs: HANG_GUARD_MS });
     await lab.type('leaver', 'exit');
     const exited = await exiting;
     assert.equal(exited.code, 'agent_gone');
     assert.deepEqual(exited.details.gone, ['leaver']);
     assert.deepEqual(exited.details.states, { leaver: 'gone' });
 
-    const already = await lab.failure(AGENT_WAIT, { targets: ['leaver'], timeoutMs: 8000 });
+    const already = await lab.failure(AGENT_WAIT, { targets: ['leaver'], timeoutMs: HANG_GUARD_MS });
     assert.equal(already.code, 'agent_gone');
 
     await lab.agent('victim', 300);
-    const killed = lab.failure(AGENT_WAIT, { targets: ['victim'], until: ['blocked'], timeoutMs: 8000 });
+    const killed = lab.failure(AGENT_WAIT, { targets: ['victim'], until: ['blocked'], timeoutMs: HANG_GUARD_MS });
     await lab.call(PANE_KILL, { target: 'victim' });
     assert.equal((await killed).code, 'agent_gone');
   });
@@ -135,7 +142,7 @@ describe('agent.wait through the daemon with fake agents', () => {
     await lab.agent('stayer', 200);
     await lab.agent('quitter', 200);
     const seq = await lab.seq();
-    const waiting = lab.call(AGENT_WAIT, { targets: ['stayer', 'quitter'], until: ['idle'], sinceSeq: seq, timeoutMs: 8000 });
+    const waiting = lab.call(AGENT_WAIT, { targets: ['stayer', 'quitter'], until: ['idle'], sinceSeq: seq, timeoutMs: HANG_GUARD_MS });
     await lab.type('quitter', 'exit');
     await waitFor(async () => (await lab.call(PANE_GET, { target: 'quitter' })).state !== 'running', { what: 'the quitter exited', timeoutMs: 60_000 });
     await lab.type('stayer', 'go on');
