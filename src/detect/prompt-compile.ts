@@ -26,6 +26,7 @@ export interface CompiledPromptReader {
   footer: Pattern | null;
   textSkip: Pattern[];
   textKeep: Pattern[];
+  roles: { allowOnce: Pattern | null; allowAlways: Pattern | null; deny: Pattern | null };
 }
 
 /** Compiles a manifest's prompt readers once; a pattern that does not compile names its reader. */
@@ -42,6 +43,7 @@ export function compilePromptReaders(specs: readonly PromptReaderSpec[], locate:
       footer: one(spec.footer, 'footer'),
       textSkip: spec.textSkip.map((pattern) => compilePattern(pattern, path('text_skip'), owner, locate)),
       textKeep: spec.textKeep.map((pattern) => compilePattern(pattern, path('text_keep'), owner, locate)),
+      roles: { allowOnce: one(spec.roles.allowOnce, 'allow_once'), allowAlways: one(spec.roles.allowAlways, 'allow_always'), deny: one(spec.roles.deny, 'deny') },
     };
   });
 }

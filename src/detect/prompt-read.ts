@@ -1,4 +1,4 @@
-import type { AgentPrompt, PromptChoice, PromptKind } from '../protocol/prompt.ts';
+import type { AgentPrompt, ChoiceRole, PromptChoice, PromptKind } from '../protocol/prompt.ts';
 import type { CompiledManifest } from './compiled.ts';
 import { textCells } from '../base/cells.ts';
 import { footerHints } from './prompt-footer.ts';
@@ -154,7 +154,7 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
       const label = hint.label.toLowerCase();
       if (spec.footerIgnore.some((ignored) => label.startsWith(ignored))) continue;
       if (choices.some((choice) => choice.keys.length === 1 && choice.keys[0] === hint.key)) continue;
-      choices.push({ id: '', label: hint.label, keys: [hint.key], default: false });
+      choices.push({ id: '', label: hint.label, keys: [hint.key], default: false, role: 'other' });
     }
     if (!choices.some((choice) => choice.default)) {
       const enter = choices.find((choice) => choice.keys.length === 1 && choice.keys[0] === 'Enter');
@@ -163,6 +163,7 @@ function readWith(compiled: CompiledPromptReader, cut: DialogRows, width: number
   }
   const limited = choices.slice(0, MAX_CHOICES);
   assignIds(limited);
+  for (const choice of limited) choice.role = roleOf(compiled, choice.label);
   if (compiled.footer && footer === null) missing.push('its footer is not drawn: the dialog is cut at the bottom of the screen or not drawn to its end yet');
   if (!compiled.footer && compiled.choice && menu.length === 0 && !spec.freeText) missing.push('none of its choices is drawn yet');
   if (!compiled.footer && menu.length > 0) {
@@ -242,8 +243,17 @@ function menuChoices(matches: ChoiceMatch[], select: PromptSelect): PromptChoice
       const step = index - cursor;
       keys = [...Array<string>(Math.abs(step)).fill(step > 0 ? next! : back!), 'Enter'];
     }
-    return { id: '', label, keys, default: index === cursor };
+    return { id: '', label, keys, default: index === cursor, role: 'other' as const };
   });
+}
+
+/** A choice's role by the reader's patterns: the riskier reading first, so a label that also allows more is never `allow-once`. */
+function roleOf(compiled: CompiledPromptReader, label: string): ChoiceRole {
+  const { allowAlways, deny, allowOnce } = compiled.roles;
+  if (allowAlways?.test(label)) return 'allow-always';
+  if (deny?.test(label)) return 'deny';
+  if (allowOnce?.test(label)) return 'allow-once';
+  return 'other';
 }
 
 /** Ids from labels: lower case, words joined by `-`; a second use of one gets `-2`. */

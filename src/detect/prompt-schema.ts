@@ -7,6 +7,7 @@ import { parseRegion, RELATIVE, type RegionSpec } from './region-spec.ts';
 
 export const PROMPT_KEYS = [
   'id', 'kind', 'region', 'start', 'when', 'choice', 'footer', 'footer_ignore', 'text_skip', 'text_keep', 'text_lines', 'select', 'free_text', 'note', 'incomplete', 'evidence',
+  'allow_once', 'allow_always', 'deny',
 ];
 /** Limits of one manifest's prompt readers, beside LIMITS. */
 export const PROMPT_LIMITS = { readers: 32, patterns: 16, textLines: 8, note: 200 } as const;
@@ -102,6 +103,10 @@ function readerOf(raw: unknown, index: number, fail: Fail): PromptReaderSpec {
   const choice = pattern('choice');
   const footer = pattern('footer');
   const freeText = flag('free_text');
+  const roles = { allowOnce: pattern('allow_once'), allowAlways: pattern('allow_always'), deny: pattern('deny') };
+  if ((roles.allowOnce ?? roles.allowAlways ?? roles.deny) !== null && choice === null && footer === null) {
+    fail('manifest_invalid_value', path, `prompt reader ${id} gives choice roles but reads no choices (no choice or footer)`);
+  }
   if (choice === null && footer === null && !freeText && note === null) {
     fail('manifest_invalid_value', path, `prompt reader ${id} reads no choices (no choice or footer) and is no free_text question: give it a note that says why it has none`);
   }
@@ -122,6 +127,7 @@ function readerOf(raw: unknown, index: number, fail: Fail): PromptReaderSpec {
     textLines,
     select: select as PromptReaderSpec['select'],
     freeText,
+    roles,
     note,
     incomplete,
     evidence: string('evidence'),

@@ -40,6 +40,11 @@ export interface PromptReaderSpec {
    * `complete: false` with this reason, and it reads only when no other reader does.
    */
   incomplete: string | null;
+  /**
+   * line_regex on a choice's label, giving its role (docs/manifests.md, "Choice roles"); tried
+   * allow_always, then deny, then allow_once; a label none matches is `other`.
+   */
+  roles: { allowOnce: string | null; allowAlways: string | null; deny: string | null };
   /** Said when the dialog offers no choices: why. */
   note: string | null;
   evidence: string | null;

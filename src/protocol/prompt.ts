@@ -13,6 +13,14 @@ export function isPromptKind(value: unknown): value is PromptKind {
   return typeof value === 'string' && (PROMPT_KINDS as readonly string[]).includes(value);
 }
 
+/**
+ * What a choice does, as the manifest's prompt reader knows it (docs/manifests.md, "Choice roles"):
+ * `allow-once` lets this one action go on, `allow-always` lets it and more go on without asking again
+ * (or leaves a safety mode), `deny` refuses it, `other` anything else or unknown.
+ */
+export const CHOICE_ROLES = ['allow-once', 'allow-always', 'deny', 'other'] as const;
+export type ChoiceRole = (typeof CHOICE_ROLES)[number];
+
 /** One answer the prompt offers, as shown. */
 export const PromptChoice = Type.Object(
   {
@@ -22,6 +30,9 @@ export const PromptChoice = Type.Object(
       description: 'The key names that choose it, typed in order (`["1"]`, `["y"]`, `["Escape"]`, `["Down", "Enter"]`); empty when no key is known.',
     }),
     default: Type.Boolean({ description: 'The choice the cursor is on: Enter takes it.' }),
+    role: Literals(CHOICE_ROLES, {
+      description: 'What it does, as the prompt reader knows it: `allow-once`, `allow-always` (more than this once, or leaving a safety mode), `deny`, or `other`.',
+    }),
   },
   { $id: 'PromptChoice', description: 'One answer the prompt offers, as shown.' },
 );
@@ -49,3 +60,20 @@ export const AgentPrompt = Type.Object(
   { $id: 'AgentPrompt', description: 'The prompt a blocked agent shows.' },
 );
 export type AgentPrompt = Static<typeof AgentPrompt>;
+
+/**
+ * The choices that may be taken for a person who does not see the screen (a notification's buttons,
+ * a card's buttons, an approval policy's default): only of a whole permission dialog, its allow-once
+ * choice and its deny choice, each only when it is the one of its role and its keys are known. A choice that allows more than this
+ * once, or leaves a safety mode, is never among them: that answer needs the person at the screen.
+ */
+export function safeChoices(prompt: AgentPrompt): PromptChoice[] {
+  if (!prompt.complete || prompt.kind !== 'permission' || prompt.freeText) return [];
+  const safe: PromptChoice[] = [];
+  for (const role of ['allow-once', 'deny'] as const) {
+    const matching = prompt.choices.filter((each) => each.role === role);
+    // Two choices of one role would make the button's meaning a guess.
+    if (matching.length === 1 && matching[0]!.keys.length > 0) safe.push(matching[0]!);
+  }
+  return safe;
+}

@@ -155,7 +155,7 @@ test('a blocked row shows the question it asks where the title goes', () => {
     id: 'p1-0a1b2c3d',
     kind: 'permission' as const,
     text: 'Bash command\nrm -rf build/\nDo you want to proceed?',
-    choices: [{ id: 'yes', label: 'Yes', keys: ['1'], default: true }],
+    choices: [{ id: 'yes', label: 'Yes', keys: ['1'], default: true, role: 'allow-once' as const }],
     freeText: false,
     note: null,
     source: 'screen:tool_permission',

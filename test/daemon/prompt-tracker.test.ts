@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import { PromptTracker } from '../../src/daemon/agents/prompt-tracker.ts';
 import type { ReadPrompt } from '../../src/detect/prompt-read.ts';
 
-const yes = { id: 'yes', label: 'Yes', keys: ['1'], default: true };
-const no = { id: 'no-and-tell-claude-what-to-do', label: 'No, and tell Claude what to do differently', keys: ['2'], default: false };
-const amend = { id: 'amend', label: 'amend', keys: ['Tab'], default: false };
+const yes = { id: 'yes', label: 'Yes', keys: ['1'], default: true, role: 'allow-once' as const };
+const no = { id: 'no-and-tell-claude-what-to-do', label: 'No, and tell Claude what to do differently', keys: ['2'], default: false, role: 'deny' as const };
+const amend = { id: 'amend', label: 'amend', keys: ['Tab'], default: false, role: 'other' as const };
 
 function read(choices: ReadPrompt['choices'], text = 'Do you want to proceed?'): ReadPrompt {
   return { kind: 'permission', text, choices, freeText: false, note: null, source: 'screen:tool_permission', complete: true, incomplete: null };

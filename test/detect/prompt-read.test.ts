@@ -4,6 +4,7 @@ import { ManifestError } from '../../src/detect/errors.ts';
 import { footerHints } from '../../src/detect/prompt-footer.ts';
 import { hintFromProgramStatus, hintFromReport } from '../../src/detect/prompt-hint.ts';
 import { readPrompt } from '../../src/detect/prompt-read.ts';
+import { safeChoices } from '../../src/protocol/prompt.ts';
 import { manifest, RULE, screen } from './helpers.ts';
 
 const RULES = `
@@ -44,6 +45,12 @@ choices = '(?P<label>.+)'
     assert.equal(refused(`${base}choice = '^(?P<label>(a+)+$'\n`).code, 'manifest_bad_regex');
   });
 
+  it('refuses choice roles on a reader that reads no choices, and a role pattern that does not compile', () => {
+    const base = `\n[[prompts]]\nid = "p"\nkind = "permission"\nstart = '^Do you want'\n`;
+    assert.match(refused(`${base}note = 'n'\nallow_once = '^Yes$'\n`).message, /gives choice roles but reads no choices/);
+    assert.equal(refused(`${base}choice = '(?P<label>Yes|No)'\ndeny = '^(No$'\n`).code, 'manifest_bad_regex');
+  });
+
   it('refuses a reader that applies everywhere, a kind it does not know, and one with no choices that says not why', () => {
     assert.match(refused(`\n[[prompts]]\nid = "p"\nkind = "permission"\nchoice = '(?P<label>Yes)'\n`).message, /needs start or when/);
     assert.match(refused(`\n[[prompts]]\nid = "p"\nkind = "danger"\nstart = 'x'\nnote = 'n'\n`).message, /kind must be one of permission, question, plan, trust, auth, other/);
@@ -61,6 +68,9 @@ start = '^Bash command$'
 choice = '^\\s*(?P<cursor>❯)?\\s*(?P<number>\\d+)\\.\\s+(?P<label>.+?)(?:\\s+\\((?P<key>[a-z]|esc)\\))?$'
 footer = '(?i)^Esc to cancel'
 text_lines = 4
+allow_once = '^Yes, proceed$'
+allow_always = '^Yes, and\\b'
+deny = '^No$'
 
 [[prompts]]
 id = "auto_mode"
@@ -85,11 +95,12 @@ text_skip = ['^Agent needs information\\.$']
     assert.equal(prompt.kind, 'permission');
     assert.equal(prompt.text, 'Bash command\nrm -rf build/\nDo you want to proceed?');
     assert.deepEqual(prompt.choices, [
-      { id: 'yes-proceed', label: 'Yes, proceed', keys: ['y'], default: true },
-      { id: 'yes-and-always', label: 'Yes, and always', keys: ['2'], default: false },
-      { id: 'no', label: 'No', keys: ['Escape'], default: false },
-      { id: 'amend', label: 'amend', keys: ['Tab'], default: false },
+      { id: 'yes-proceed', label: 'Yes, proceed', keys: ['y'], default: true, role: 'allow-once' },
+      { id: 'yes-and-always', label: 'Yes, and always', keys: ['2'], default: false, role: 'allow-always' },
+      { id: 'no', label: 'No', keys: ['Escape'], default: false, role: 'deny' },
+      { id: 'amend', label: 'amend', keys: ['Tab'], default: false, role: 'other' },
     ]);
+    assert.deepEqual(safeChoices({ ...prompt, id: 'p1' }).map((choice) => choice.id), ['yes-proceed', 'no'], 'once and no; never always');
     assert.equal(prompt.source, 'screen:permission');
     assert.equal(prompt.note, null);
   });
@@ -100,10 +111,11 @@ text_skip = ['^Agent needs information\\.$']
       screen([RULE, "Auto mode can't check actions in this session", '', 'Enter to stay in auto mode · shift+Tab to leave for accept edits mode and stop · Esc to cancel'].join('\n')),
     );
     assert.deepEqual(prompt.choices, [
-      { id: 'stay-in-auto-mode', label: 'stay in auto mode', keys: ['Enter'], default: true },
-      { id: 'leave-for-accept-edits-mode-and-stop', label: 'leave for accept edits mode and stop', keys: ['BTab'], default: false },
-      { id: 'cancel', label: 'cancel', keys: ['Escape'], default: false },
+      { id: 'stay-in-auto-mode', label: 'stay in auto mode', keys: ['Enter'], default: true, role: 'other' },
+      { id: 'leave-for-accept-edits-mode-and-stop', label: 'leave for accept edits mode and stop', keys: ['BTab'], default: false, role: 'other' },
+      { id: 'cancel', label: 'cancel', keys: ['Escape'], default: false, role: 'other' },
     ]);
+    assert.deepEqual(safeChoices({ ...prompt, id: 'p1' }), [], 'a dialog whose choices have no known role offers none to take blind');
   });
 
   it('says why a free-text question has no choices, and why a screen no reader knows has none', () => {
