@@ -17,6 +17,11 @@ export interface CarryOnOptions {
   prepare?: (connection: DaemonConnection) => Promise<unknown>;
   /** Told each time the daemon went away and the wait goes on. */
   onReconnecting?: (error: Error) => void;
+  /**
+   * A first dial that reaches no daemon ends the wait at once with its error (the CLI exits 4): there
+   * is no wait yet to carry on. Without it, the daemon may come up within `graceMs`.
+   */
+  daemonFirst?: boolean;
 }
 
 /** The daemon went away (closed, crashed, stopping) rather than answering the wait. */
@@ -38,8 +43,10 @@ export async function waitCarryingOn(address: DaemonAddress, params: AgentWaitPa
   let asked = params;
   // The first ask carries the timeout as given (the daemon's message names it); a later one what is left.
   let reasked = false;
+  let reached = false;
   const once = async (): Promise<AgentWaitResult> => {
     const connection = await endpoint.dial();
+    reached = true;
     const cancel = () => connection.dispose();
     stopped.addEventListener('abort', cancel, { once: true });
     try {
@@ -62,7 +69,7 @@ export async function waitCarryingOn(address: DaemonAddress, params: AgentWaitPa
       if (error instanceof CorralError && (error.code === 'timeout' || error.code === 'agent_gone')) {
         throw new CorralError(error.code, error.message, elapsed(error.details as { elapsedMs?: number }));
       }
-      if (stopped.aborted || !daemonWentAway(error)) throw error;
+      if (stopped.aborted || !daemonWentAway(error) || (options.daemonFirst && !reached)) throw error;
       options.onReconnecting?.(error as Error);
       // The daemon took these targets once: a recovering pane whose agent is not named yet is waited for, not refused.
       asked = { ...params, allowUnknown: true };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PANE_KILL, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
@@ -81,6 +82,27 @@ describe('corral agent wait, list, read and focus through the CLI', () => {
     assert.equal(result.code, 5, result.stderr);
     assert.deepEqual(JSON.parse(result.stdout).gone, ['doomed']);
     assert.equal(JSON.parse(result.stderr).error.code, 'agent_gone');
+  });
+
+  it('asks the daemon over one connection, the protocol check and the wait together', async () => {
+    // A relay in front of the daemon's socket counts the connections the command opens.
+    const relaySocket = join(lab.daemon.dir, 'relay.sock');
+    let connections = 0;
+    const relay = createServer((client) => {
+      connections += 1;
+      const upstream = connect(lab.daemon.socket);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => relay.listen(relaySocket, resolve));
+    try {
+      const result = await runCli(['--socket', relaySocket, 'agent', 'wait', 'one', '--until', 'idle,done', '--timeout', '0']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(connections, 1);
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 
   it('exits 4 when no daemon answers, and 2 on a bad flag', async () => {

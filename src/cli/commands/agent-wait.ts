@@ -4,7 +4,7 @@ import { DEFAULT_WAIT_UNTIL, type AgentWaitResult } from '../../protocol/methods
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import { DEFAULT_RECONNECT_GRACE_MS, endpointFor, fleetHosts, splitHostTarget, waitAcrossHosts, waitCarryingOn, type FleetWaitParams, type FleetWaitResult } from '../../client/index.ts';
 import { spansFleet } from '../fleet.ts';
-import { checkProtocol, withDaemon } from '../with-daemon.ts';
+import { checkProtocol } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
@@ -107,8 +107,8 @@ export function registerAgentWaitCommand(agent: Command): void {
       let result: AgentWaitResult;
       try {
         // The first connect fails at once (exit 4) when no daemon runs; after that the wait carries on.
-        await withDaemon(socket, async () => undefined);
         result = await waitCarryingOn(socket, params, {
+          daemonFirst: true,
           graceMs: (options.reconnect as number | undefined) ?? DEFAULT_RECONNECT_GRACE_MS,
           prepare: (connection) => checkProtocol(connection),
         });
