@@ -1,4 +1,4 @@
-import { connectFleet, fleetHosts, loadFleetConfig, type Fleet, type FleetAgentList, type HostRollup } from '../client/index.ts';
+import { connectFleet, fleetHosts, LastSeenFile, lastSeenPath, loadFleetConfig, type Fleet, type FleetAgentList, type HostRollup } from '../client/index.ts';
 import { formatAge } from './commands/format.ts';
 import { printText } from './output.ts';
 
@@ -15,12 +15,13 @@ export function spansFleet(flag: boolean | undefined): boolean {
 }
 
 /**
- * This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command.
+ * This machine and every `[[hosts]]` host, each tried once; one that is away shows offline, never fails the command,
+ * with the agents an earlier command last saw there (`$XDG_STATE_HOME/corral/fleet-seen-*.json`), stale.
  * A host's daemon of another protocol major is warned about on stderr, or to `onWarning` (a full-screen view).
  */
 export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>, options: { onWarning?: (message: string) => void } = {}): Promise<T> {
   const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`corral: ${message}\n`));
-  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: warn });
+  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: warn, lastSeen: new LastSeenFile(lastSeenPath(socket)) });
   try {
     return await use(fleet);
   } finally {
@@ -34,11 +35,16 @@ export function hostStateText(host: Pick<HostRollup, 'state' | 'since' | 'reason
   return `${host.state} ${formatAge(Date.now() - host.since)}${host.reason ? ` (${host.reason})` : ''}`;
 }
 
+/** `stale, last seen 2m ago`: an agent kept from a host that is away, and when the host was last seen. */
+export function staleText(lastSeen: number | null | undefined): string {
+  return lastSeen === null || lastSeen === undefined ? 'stale' : `stale, last seen ${formatAge(Date.now() - lastSeen)} ago`;
+}
+
 /** The rollup lines under a fleet list: one per host, then the fleet with its one "needs you" count. */
 export function printRollups(list: FleetAgentList): void {
   for (const host of list.hosts) {
     const counts = Object.entries(host.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`);
-    const stale = host.stale > 0 ? `, ${host.stale} stale` : '';
+    const stale = host.stale > 0 ? `, ${host.stale} ${staleText(host.lastSeen)}` : '';
     printText(`${host.name}: ${host.state === 'connected' ? '' : `${hostStateText(host)}; `}${counts.join(', ') || 'no agents'}${stale}`);
   }
   printText(`fleet: ${list.agents.length} agents on ${list.hosts.length} hosts, ${list.fleet.needsYou} need you`);

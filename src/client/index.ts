@@ -37,6 +37,7 @@ export type { FleetWaitOptions, FleetWaitParams, FleetWaitResult } from './fleet
 export type { FleetAgentInfo, FleetEvent, HostCursor, HostState, HostStatus } from './fleet/host-link.ts';
 export { qualify, splitHostTarget, type HostTarget } from './fleet/host-target.ts';
 export { configuredHost, hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
+export { LastSeenFile, lastSeenPath, type SeenHost } from './fleet/last-seen.ts';
 export { needsYou, rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
 export { shellQuote } from './fleet/shell-quote.ts';
 export { bridgeArgv, sshArgvFor, sshEndpoint } from './fleet/ssh-endpoint.ts';

@@ -15,7 +15,7 @@ function agent(id: string, state: AgentState, name: string): AgentInfo {
 }
 
 function host(name: string, state: HostStatus['state'] = 'connected', reason: string | null = null): HostStatus {
-  return { name, ssh: name === 'local' ? null : `me@${name}`, state, since: NOW - 65_000, reason, code: reason === null ? null : 'daemon_unreachable', daemon: null, cursor: null, missed: 0 };
+  return { name, ssh: name === 'local' ? null : `me@${name}`, state, since: NOW - 65_000, reason, code: reason === null ? null : 'daemon_unreachable', daemon: null, cursor: null, missed: 0, lastSeen: state === 'connected' ? NOW : null };
 }
 
 const visibleWidth = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;

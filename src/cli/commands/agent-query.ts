@@ -11,7 +11,7 @@ import {
 } from '../../protocol/methods/agent-query.ts';
 import type { FleetAgentList } from '../../client/index.ts';
 import { withDaemon } from '../with-daemon.ts';
-import { printRollups, spansFleet, withFleet } from '../fleet.ts';
+import { printRollups, spansFleet, staleText, withFleet } from '../fleet.ts';
 import { globalsOf } from '../globals.ts';
 import { forEachTarget } from '../targets.ts';
 import { printJson, printTable, printText } from '../output.ts';
@@ -58,7 +58,7 @@ function printFleetList(list: FleetAgentList): void {
   const now = Date.now();
   printTable(
     ['HOST', 'ID', 'NAME', 'AGENT', 'STATE', 'TITLE'],
-    list.agents.map((a) => [a.host, a.id, a.name ?? '-', agentOf(a), `${a.state} ${formatAge(now - a.stateSince)}${a.stale ? ' (stale)' : ''}`, titleOf(a) || '-']),
+    list.agents.map((a) => [a.host, a.id, a.name ?? '-', agentOf(a), `${a.state} ${formatAge(now - a.stateSince)}${a.stale ? ` (${staleText(a.lastSeen)})` : ''}`, titleOf(a) || '-']),
   );
   printRollups(list);
 }

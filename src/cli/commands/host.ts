@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { globalsOf } from '../globals.ts';
-import { hostStateText, printRollups, withFleet } from '../fleet.ts';
+import { hostStateText, printRollups, staleText, withFleet } from '../fleet.ts';
 import { printJson, printTable } from '../output.ts';
 
 /** `corral host list`: each host of the fleet (this machine as `local`, then `[[hosts]]`), its state and its agents. */
@@ -26,7 +26,7 @@ export function registerHostCommands(program: Command): void {
           list.hosts.map((rollup) => {
             const status = statuses.find((s) => s.name === rollup.name)!;
             const agents = Object.values(rollup.counts).reduce((a, b) => a + b, 0);
-            return [rollup.name, status.ssh ?? '-', `${agents}${rollup.stale > 0 ? ' (stale)' : ''}`, String(rollup.needsYou), hostStateText(rollup)];
+            return [rollup.name, status.ssh ?? '-', `${agents}${rollup.stale > 0 ? ` (${staleText(rollup.lastSeen)})` : ''}`, String(rollup.needsYou), hostStateText(rollup)];
           }),
         );
         printRollups(list);

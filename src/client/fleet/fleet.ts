@@ -15,6 +15,7 @@ import { waitAcrossHosts, type FleetWaitOptions, type FleetWaitParams, type Flee
 import { HostLink, type FleetAgentInfo, type FleetEvent, type HostCursor, type HostStatus } from './host-link.ts';
 import { splitHostTarget } from './host-target.ts';
 import { localHost, loadHosts } from './hosts.ts';
+import type { LastSeenFile, SeenHost } from './last-seen.ts';
 import { rollupOf, type HostRollup, type Rollup } from './rollup.ts';
 import { sshEndpoint } from './ssh-endpoint.ts';
 
@@ -27,6 +28,11 @@ export interface FleetOptions {
   env?: NodeJS.ProcessEnv;
   /** Told about a host whose daemon speaks another protocol major (default: `process.emitWarning`). */
   onWarning?: (message: string) => void;
+  /**
+   * Where the last known agents of each host are kept between commands (last-seen.ts): a host away
+   * from the start shows them stale, and each `list()` writes what it saw of the hosts connected.
+   */
+  lastSeen?: LastSeenFile;
 }
 
 /** `agent.list` over the fleet: every host's agents (the stale ones of hosts away), a rollup per host and one for all. */
@@ -72,16 +78,21 @@ export class Fleet implements Disposable {
   private readonly hostEmitter = new Emitter<HostStatus>();
   private readonly eventEmitter = new Emitter<FleetEvent>();
   private closed = false;
+  private readonly lastSeen: LastSeenFile | undefined;
   /** Told each time a host changes state (connecting, connected, offline). */
   readonly onHostChange = this.hostEmitter.event;
 
   constructor(hosts: readonly HostSpec[], options: FleetOptions = {}) {
     const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'CORRAL_PROTOCOL' }));
+    this.lastSeen = options.lastSeen;
+    const seen = options.lastSeen?.read() ?? new Map<string, SeenHost>();
     for (const spec of hosts) {
       if (this.links.has(spec.name)) throw new CorralError('invalid_params', `two hosts of the fleet are named "${spec.name}"`, { field: 'hosts' });
       const endpoint = endpointFor(spec, options.env);
       const since = options.since?.[spec.name];
-      const link = new HostLink(spec, endpoint, { ...(options.reconnect ? { backoff: options.reconnect } : {}), ...(since ? { since } : {}), warn });
+      const kept = seen.get(spec.name);
+      const known = kept && kept.ssh === spec.ssh ? { seen: kept } : {};
+      const link = new HostLink(spec, endpoint, { ...(options.reconnect ? { backoff: options.reconnect } : {}), ...(since ? { since } : {}), ...known, warn });
       link.onStatus((status) => this.hostEmitter.fire(status));
       link.onEvent((event) => this.eventEmitter.fire(event));
       this.links.set(spec.name, link);
@@ -137,7 +148,9 @@ export class Fleet implements Disposable {
           return { link, agents: result.agents.map((info) => ({ ...info, host: link.name, stale: false })), seq: result.seq as number | undefined };
         } catch (error) {
           if (!(error instanceof ClientError)) throw error;
-          return { link, agents: link.lastKnown().map((info) => ({ ...info, stale: true })).filter((info) => passes(info, params.filter)), seq: undefined };
+          const lastSeen = link.status().lastSeen;
+          const agents = link.lastKnown().map((info) => ({ ...info, stale: true, ...(lastSeen !== null ? { lastSeen } : {}) }));
+          return { link, agents: agents.filter((info) => passes(info, params.filter)), seq: undefined };
         }
       }),
     );
@@ -145,10 +158,23 @@ export class Fleet implements Disposable {
     const seq: Record<string, number> = {};
     for (const part of perHost) if (part.seq !== undefined) seq[part.link.name] = part.seq;
     const hosts = perHost.map(({ link, agents: own }) => {
-      const { name, state, since, reason, code } = link.status();
-      return { name, state, since, reason, code, ...rollupOf(own) };
+      const { name, state, since, reason, code, lastSeen } = link.status();
+      return { name, state, since, reason, code, lastSeen, ...rollupOf(own) };
     });
+    this.keepSeen();
     return { agents, hosts, fleet: rollupOf(agents), seq };
+  }
+
+  /** Writes the last known agents of every host ever seen, for the next command (a host never seen is left out). */
+  private keepSeen(): void {
+    if (!this.lastSeen) return;
+    const hosts = new Map<string, SeenHost>();
+    for (const link of this.links.values()) {
+      const { ssh, lastSeen } = link.status();
+      if (lastSeen === null) continue;
+      hosts.set(link.name, { ssh, seenAt: lastSeen, agents: link.lastKnown().map(({ host: _host, stale: _stale, lastSeen: _seen, ...info }) => info) });
+    }
+    this.lastSeen.write(hosts);
   }
 
   /** `agent.wait` across hosts (see `waitAcrossHosts`). */

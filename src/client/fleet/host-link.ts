@@ -39,10 +39,12 @@ export interface HostStatus {
   cursor: HostCursor | null;
   /** Events the host no longer retained when the stream resumed (its log moved past the cursor): they are lost, and said so. */
   missed: number;
+  /** When the host was last connected, its agents last known live (ms since the epoch; now while connected); null if never seen. */
+  lastSeen: number | null;
 }
 
 /** An agent as the fleet last knew it: `stale` once its host went offline (its state is then the last known, never idle by default). */
-export type FleetAgentInfo = AgentInfo & { host: string; stale: boolean };
+export type FleetAgentInfo = AgentInfo & { host: string; stale: boolean; lastSeen?: number };
 
 /** A delivered event and the host it came from. */
 export type FleetEvent = AnyCorralEvent & { host: string };
@@ -75,6 +77,8 @@ export class HostLink implements Disposable {
   private daemon: ServerStatus | null = null;
   private cursor: HostCursor | null;
   private missed = 0;
+  /** When the agents kept were last known live: set while connected and as the host leaves, or given by `options.seen`. */
+  private seenAt: number | null = null;
   private connection: DaemonConnection | null = null;
   private readonly agents = new Map<string, AgentInfo>();
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -90,9 +94,14 @@ export class HostLink implements Disposable {
   constructor(
     readonly spec: HostSpec,
     readonly endpoint: Endpoint,
-    private readonly options: { backoff?: BackoffOptions; since?: HostCursor; warn: (message: string) => void },
+    private readonly options: { backoff?: BackoffOptions; since?: HostCursor; seen?: { agents: readonly AgentInfo[]; seenAt: number }; warn: (message: string) => void },
   ) {
     this.cursor = options.since ?? null;
+    if (options.seen) {
+      // What an earlier command saw (last-seen.ts), shown stale until the host answers with its own.
+      this.keep(options.seen.agents);
+      this.seenAt = options.seen.seenAt;
+    }
     void this.run();
   }
 
@@ -101,13 +110,15 @@ export class HostLink implements Disposable {
   }
 
   status(): HostStatus {
-    return { name: this.spec.name, ssh: this.spec.ssh, state: this.state, since: this.since, reason: this.reason, code: this.code, daemon: this.daemon, cursor: this.cursor, missed: this.missed };
+    const lastSeen = this.state === 'connected' ? Date.now() : this.seenAt;
+    return { name: this.spec.name, ssh: this.spec.ssh, state: this.state, since: this.since, reason: this.reason, code: this.code, daemon: this.daemon, cursor: this.cursor, missed: this.missed, lastSeen };
   }
 
-  /** The last known agents; `stale` unless the host is connected now. */
+  /** The last known agents; `stale` (with when they were last seen) unless the host is connected now. */
   lastKnown(): FleetAgentInfo[] {
-    const stale = this.state !== 'connected';
-    return [...this.agents.values()].map((info) => ({ ...info, host: this.spec.name, stale }));
+    if (this.state === 'connected') return [...this.agents.values()].map((info) => ({ ...info, host: this.spec.name, stale: false }));
+    const lastSeen = this.seenAt ?? undefined;
+    return [...this.agents.values()].map((info) => ({ ...info, host: this.spec.name, stale: true, ...(lastSeen !== undefined ? { lastSeen } : {}) }));
   }
 
   /** The connection, or `daemon_unreachable` naming the host, its state and why. */
@@ -147,6 +158,7 @@ export class HostLink implements Disposable {
   private move(state: HostState, why: { reason: string; code: string } | null): void {
     if (this.stopped.signal.aborted) return;
     if (state !== this.state) this.since = Date.now();
+    if (this.state === 'connected' && state !== 'connected') this.seenAt = this.since;
     this.state = state;
     this.reason = why && printable(why.reason, REASON_CHARS);
     this.code = why && why.code;

@@ -9,7 +9,7 @@ export interface Rollup {
   stale: number;
 }
 
-export type HostRollup = Rollup & Pick<HostStatus, 'name' | 'state' | 'since' | 'reason' | 'code'>;
+export type HostRollup = Rollup & Pick<HostStatus, 'name' | 'state' | 'since' | 'reason' | 'code' | 'lastSeen'>;
 
 export function needsYou(state: AgentState): boolean {
   return state === 'blocked' || state === 'done';
