@@ -28,7 +28,7 @@ describe('a fleet: this machine and two more, each reached through its own sshd 
     const config = makeTempDir('corral-fleet-');
     mkdirSync(join(config, 'corral'));
     writeFileSync(join(config, 'corral', 'config.toml'), `${box1.toml}\n${box2.toml}`);
-    env = { ...process.env, XDG_CONFIG_HOME: config, CORRAL_SOCKET: local.socket, CORRAL_HOST: undefined, CORRAL_SSH: undefined };
+    env = { ...process.env, XDG_CONFIG_HOME: config, XDG_STATE_HOME: makeTempDir('corral-state-'), CORRAL_SOCKET: local.socket, CORRAL_HOST: undefined, CORRAL_SSH: undefined };
     fleet = await connectFleet([localHost(local.socket), box1.spec, box2.spec], { reconnect: { initialMs: 100, maxMs: 500 } });
     const agent = { command: process.execPath, args: [FAKE_AGENT], env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' } };
     await fleet.callOn('box1', 'pane.spawn', { ...agent, name: 'north', cwd: box1.daemon.dir });

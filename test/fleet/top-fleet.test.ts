@@ -44,7 +44,7 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', server, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'top');
     const waitScreen = (pattern: RegExp, what: string, timeoutMs = STEP_MS) => waitForText(screen, pattern, { timeoutMs, what });
-    const env = ['env', '-u', 'CORRAL_HOST', '-u', 'CORRAL_SSH', `XDG_CONFIG_HOME=${config}`, `CORRAL_SOCKET=${local.socket}`];
+    const env = ['env', '-u', 'CORRAL_HOST', '-u', 'CORRAL_SSH', `XDG_CONFIG_HOME=${config}`, `XDG_STATE_HOME=${makeTempDir('corral-state-')}`, `CORRAL_SOCKET=${local.socket}`];
     const command = [...env, process.execPath, CORRAL_BIN, 'top', '--fleet'].map((word) => `'${word}'`).join(' ');
     tmux('new-session', '-d', '-s', 'top', '-x', '100', '-y', '16', `${command}; echo EXIT=$?; sleep 60`);
     const dispose = () => {
@@ -61,7 +61,7 @@ describe('corral top --fleet: the live view of this machine and two hosts, each 
     const byDefault = makeTempDir('corral-top-fleet-default-');
     mkdirSync(join(byDefault, 'corral'));
     writeFileSync(join(byDefault, 'corral', 'config.toml'), `${box1.toml}\n${box2.toml}\n[fleet]\nby_default = true\n`);
-    const env = { ...process.env, XDG_CONFIG_HOME: byDefault, CORRAL_SOCKET: local.socket, CORRAL_HOST: undefined, CORRAL_SSH: undefined };
+    const env = { ...process.env, XDG_CONFIG_HOME: byDefault, XDG_STATE_HOME: makeTempDir('corral-state-'), CORRAL_SOCKET: local.socket, CORRAL_HOST: undefined, CORRAL_SSH: undefined };
     const ids = async (...args: string[]) => {
       const result = await runCli(['--json', 'top', '--once', ...args], { env, timeoutMs: STEP_MS });
       assert.equal(result.code, 0, result.stderr);
