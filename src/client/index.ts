@@ -39,6 +39,7 @@ export { qualify, splitHostTarget, type HostTarget } from './fleet/host-target.t
 export { configuredHost, hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
 export { LastSeenFile, lastSeenPath, type SeenHost } from './fleet/last-seen.ts';
 export { needsYou, rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
+export { shortReason } from './fleet/short-reason.ts';
 export { shellQuote } from './fleet/shell-quote.ts';
 export { bridgeArgv, sshArgvFor, sshEndpoint } from './fleet/ssh-endpoint.ts';
 export { LOCAL_HOST, type FleetConfig, type HostSpec } from '../protocol/fleet-config.ts';

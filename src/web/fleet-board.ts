@@ -1,6 +1,6 @@
 import { DisposableStore } from '../base/disposable.ts';
 import { Emitter } from '../base/emitter.ts';
-import { ClientError, connect, LOCAL_HOST, qualify, splitHostTarget, type CorralClient, type Fleet, type HostStatus } from '../client/index.ts';
+import { ClientError, connect, LOCAL_HOST, qualify, shortReason, splitHostTarget, type CorralClient, type Fleet, type HostStatus } from '../client/index.ts';
 import { Board, type BoardChange } from './board.ts';
 import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
 import type { BoardCard, WebHost } from './wire.ts';
@@ -67,7 +67,7 @@ export class FleetBoard implements WebBoard {
   }
 
   hosts(): WebHost[] {
-    return this.fleet.hosts().map(({ name, state, since, reason }) => ({ name, state, since, reason }));
+    return this.fleet.hosts().map(({ name, state, since, reason, code }) => ({ name, state, since, reason, why: shortReason(code, reason) }));
   }
 
   route(target: string): PaneRoute {

@@ -70,6 +70,7 @@ export const WebHost = Type.Object({
   state: Literals(['connecting', 'connected', 'offline']),
   since: Type.Number({ description: 'When the host entered this state (ms since the epoch).' }),
   reason: Nullable(Type.String(), { description: "Why the host is away, in ssh's own words; null when connected." }),
+  why: Nullable(Type.String(), { description: 'That reason in a word or two (`unreachable`, `auth failed`, `timed out`, ...; src/client/fleet/short-reason.ts); null when connected.' }),
 });
 export type WebHost = Static<typeof WebHost>;
 

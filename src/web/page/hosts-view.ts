@@ -21,6 +21,9 @@ export class HostsView {
     const text = parts.map((part) => `${part.dataset.state}:${part.textContent}`).join('|');
     if (this.root.dataset.text !== text) {
       this.root.dataset.text = text;
+      // A reason opened stays open as its line is drawn again (its age moves on).
+      const open = new Set([...this.root.querySelectorAll<HTMLElement>('.host:has(> details[open])')].map((node) => node.dataset.host));
+      for (const part of parts) if (open.has(part.dataset.host)) part.querySelector('details')?.setAttribute('open', '');
       this.root.replaceChildren(...parts);
     }
   }
@@ -31,12 +34,20 @@ function line(host: WebHost, cards: BoardCard[], now: number): HTMLElement {
   for (const { info } of cards) counts[info.state] = (counts[info.state] ?? 0) + 1;
   const needs = cards.filter((card) => card.inbox !== null).length;
   const stale = cards.filter((card) => card.stale).length;
-  const state = host.state === 'connected' ? '' : `${host.state} ${age(host.since, now)}${host.reason ? ` (${host.reason})` : ''}`;
   const agents = ATTENTION_ORDER.filter((s) => counts[s]).map((s) => `${counts[s]} ${s}`).join(', ') || 'no agents';
-  const text = [state, agents, stale > 0 ? `${stale} stale` : '', needs > 0 ? `${needs} need${needs === 1 ? 's' : ''} you` : ''].filter(Boolean).join(' · ');
-  const node = el('div', `host host-${host.state}`, '', el('span', 'host-name', host.name), el('span', 'host-text', text));
+  const text = [agents, stale > 0 ? `${stale} stale` : '', needs > 0 ? `${needs} need${needs === 1 ? 's' : ''} you` : ''].filter(Boolean).join(' · ');
+  const node = el('div', `host host-${host.state}`, '', el('span', 'host-name', host.name));
+  if (host.state !== 'connected') node.append(el('span', 'host-state', `${host.state} ${age(host.since, now)}`));
+  if (host.reason) node.append(why(host.why ?? 'why', host.reason));
+  node.append(el('span', 'host-text', text));
   node.dataset.host = host.name;
   node.dataset.state = host.state;
-  if (host.reason) node.title = host.reason;
   return node;
+}
+
+/** Why a host is away in a word or two; ssh's own words (which may run to a paragraph) on demand. */
+function why(short: string, reason: string): HTMLElement {
+  const details = el('details', 'host-why', '', el('summary', '', short), el('div', 'host-reason', reason));
+  details.title = reason;
+  return details;
 }

@@ -1,0 +1,129 @@
+// `corral web --fleet` says why a host is away in a word or two, with ssh's own words on demand, in a
+// real browser at desktop and phone sizes: a host whose sshd stopped (its card stale), one whose ssh
+// login is refused, and one where nothing listens, each through a throwaway sshd on localhost.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { connect, type CorralClient } from '../../src/client/index.ts';
+import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { startSshd, type LocalSshd } from '../../harness/sshd.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
+
+/** A hang guard for one step over ssh on a loaded machine, not a figure. */
+const STEP_MS = 90_000;
+/** Where the screenshots go: docs/images/ with CORRAL_UPDATE_SCREENSHOTS=1, else a temporary folder. */
+const SHOTS = process.env.CORRAL_UPDATE_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../docs/images/', import.meta.url)) : `${mkdtempSync(join(tmpdir(), 'corral-fleet-reasons-'))}/`;
+
+/** A `[[hosts]]` table reaching `sshd` with extra ssh options. */
+function hostToml(name: string, sshd: LocalSshd, extra: string[]): string {
+  return ['[[hosts]]', `name = ${JSON.stringify(name)}`, `ssh = ${JSON.stringify(sshd.host)}`, `ssh_options = ${JSON.stringify(['-F', sshd.sshConfig, ...extra])}`, ''].join('\n');
+}
+
+/** Each host's line as the page shows it: state, the short reason and the detail. */
+function shownHosts(page: Page): Promise<Record<string, { state: string; why: string | null; detail: string | null; open: boolean }>> {
+  return page.$$eval('#hosts .host', (hosts) =>
+    Object.fromEntries(
+      hosts.map((node) => {
+        const host = node as HTMLElement;
+        const details = host.querySelector('details');
+        return [host.dataset.host!, { state: host.dataset.state!, why: details?.querySelector('summary')?.textContent ?? null, detail: details?.querySelector('.host-reason')?.textContent ?? null, open: details?.open ?? false }];
+      }),
+    ),
+  );
+}
+
+describe('corral web --fleet: why a host is away, short, with the detail on demand', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
+  let local: DaemonProcess;
+  let box: FleetHost;
+  let locked: LocalSshd;
+  let client: CorralClient;
+  let web: WebProcess;
+  let browser: Browser;
+
+  before(async () => {
+    [local, box, locked] = await Promise.all([startDaemon(), startFleetHost('box'), startSshd()]);
+    mkdirSync(join(local.dir, 'config', 'corral'), { recursive: true });
+    const config = [
+      box.toml,
+      hostToml('locked', locked, ['-o', 'User=corral-nobody']), // sshd allows only this user: publickey refused
+      hostToml('gone', locked, ['-p', '1']), // nothing listens there
+    ].join('\n');
+    writeFileSync(join(local.dir, 'config', 'corral', 'config.toml'), config);
+    client = await connect({ socket: box.daemon.socket });
+    await client.call('pane.spawn', { command: process.execPath, args: [FAKE_AGENT], env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' }, name: 'builder', cwd: box.daemon.dir });
+    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).rawState === 'idle', { what: 'builder idle', timeoutMs: STEP_MS });
+    await client.call('agent.prompt', { target: 'builder', text: 'perm' });
+    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).state === 'blocked', { what: 'builder blocked', timeoutMs: STEP_MS });
+    web = await startWeb(local, ['--fleet']);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    client?.close();
+    await browser?.close();
+    await web?.dispose();
+    await Promise.all([local?.dispose(), box?.dispose(), locked?.stop()]);
+  });
+
+  async function open(width: number, height: number): Promise<Page> {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    await page.goto(web.url);
+    await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+    return page;
+  }
+
+  it('names each kind of trouble in a word or two, the host name on one line, and shows ssh\'s words when asked', async () => {
+    const page = await open(1280, 800);
+    await waitFor(async () => {
+      const hosts = await shownHosts(page);
+      return hosts.locked?.why === 'auth failed' && hosts.gone?.why === 'unreachable' && hosts.box?.state === 'connected';
+    }, { what: 'the refused and the unreachable host, short', timeoutMs: STEP_MS });
+    const hosts = await shownHosts(page);
+    assert.match(hosts.locked!.detail ?? '', /Permission denied/, "ssh's own words kept as the detail");
+    assert.match(hosts.gone!.detail ?? '', /Connection refused/);
+    assert.equal(hosts.box!.why, null, 'a connected host has no reason');
+    assert.equal(hosts.locked!.open, false, 'the detail is closed until asked for');
+    assert.equal(await page.getAttribute('#hosts .host[data-host="gone"] details', 'title'), hosts.gone!.detail, 'and on hover');
+
+    // The host whose sshd stops: offline with its card stale, and a short reason.
+    await box.sshd.halt();
+    await waitFor(async () => (await shownHosts(page)).box?.why === 'unreachable' || (await shownHosts(page)).box?.why === 'connection lost', { what: 'box away, short', timeoutMs: STEP_MS });
+    await waitFor(async () => (await page.getAttribute('#board .card[data-host="box"]', 'data-stale')) === 'true', { what: "box's card stale", timeoutMs: STEP_MS });
+
+    await page.click('#hosts .host[data-host="locked"] summary');
+    await waitFor(async () => (await shownHosts(page)).locked!.open, { what: 'the detail opened' });
+    assert.ok(await page.isVisible('#hosts .host[data-host="locked"] .host-reason'), 'the detail shows');
+    // The line is drawn again as its age moves on: what was opened stays open.
+    const drawn = await page.textContent('#hosts .host[data-host="locked"] .host-state');
+    await waitFor(async () => (await page.textContent('#hosts .host[data-host="locked"] .host-state')) !== drawn, { what: "locked's line drawn again", timeoutMs: STEP_MS });
+    assert.ok((await shownHosts(page)).locked!.open, 'still open');
+    const nameHeights = await page.$$eval('#hosts .host-name', (names) => names.map((name) => name.getBoundingClientRect().height));
+    const lineHeight = await page.$eval('#hosts .host-name', (name) => parseFloat(getComputedStyle(name).lineHeight) || name.getBoundingClientRect().height);
+    for (const height of nameHeights) assert.ok(height <= lineHeight * 1.5, `a host's name on one line (${height} px)`);
+    await page.screenshot({ path: `${SHOTS}web-fleet-hosts.png` });
+    await page.context().close();
+  });
+
+  it('fits a phone: each host on its line, the reason short', async () => {
+    const page = await open(390, 844);
+    await waitFor(async () => {
+      const hosts = await shownHosts(page);
+      return hosts.locked?.why === 'auth failed' && hosts.gone?.why === 'unreachable' && hosts.box?.why !== null && hosts.box?.why !== undefined;
+    }, { what: 'every host away, short', timeoutMs: STEP_MS });
+    const rows = await page.$$eval('#hosts .host', (hosts) => hosts.map((host) => ({ height: host.getBoundingClientRect().height, width: host.scrollWidth, room: host.clientWidth })));
+    for (const row of rows) assert.ok(row.width <= row.room, 'no line wider than the phone');
+    const nameHeight = await page.$eval('#hosts .host-name', (name) => name.getBoundingClientRect().height);
+    for (const row of rows) assert.ok(row.height <= nameHeight * 2.5, `a closed host line stays short (${row.height} px)`);
+    await page.click('#hosts .host[data-host="gone"] summary');
+    await waitFor(async () => (await shownHosts(page)).gone!.open, { what: 'the detail opened' });
+    await page.screenshot({ path: `${SHOTS}web-phone-fleet-hosts.png` });
+    await page.context().close();
+  });
+});
