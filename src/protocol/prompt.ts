@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { safeChoicesOf } from './safe-choices.ts';
 import { Literals } from './schema.ts';
 
 /**
@@ -62,18 +63,9 @@ export const AgentPrompt = Type.Object(
 export type AgentPrompt = Static<typeof AgentPrompt>;
 
 /**
- * The choices that may be taken for a person who does not see the screen (a notification's buttons,
- * a card's buttons, an approval policy's default): only of a whole permission dialog, its allow-once
- * choice and its deny choice, each only when it is the one of its role and its keys are known. A choice that allows more than this
- * once, or leaves a safety mode, is never among them: that answer needs the person at the screen.
+ * The choices that may be taken for a person who does not see the screen (safe-choices.ts, where
+ * the web page's bundle takes it from without this file's schemas).
  */
 export function safeChoices(prompt: AgentPrompt): PromptChoice[] {
-  if (!prompt.complete || prompt.kind !== 'permission' || prompt.freeText) return [];
-  const safe: PromptChoice[] = [];
-  for (const role of ['allow-once', 'deny'] as const) {
-    const matching = prompt.choices.filter((each) => each.role === role);
-    // Two choices of one role would make the button's meaning a guess.
-    if (matching.length === 1 && matching[0]!.keys.length > 0) safe.push(matching[0]!);
-  }
-  return safe;
+  return safeChoicesOf(prompt);
 }

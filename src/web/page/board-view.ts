@@ -4,6 +4,7 @@ import { cutToCells } from '../../base/cells.ts';
 import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 import { BoardFilter, workspaceKey } from './board-filter.ts';
+import { answerFromCard, cardAnswers, renderAnswers, type CardAnswers } from './card-answers.ts';
 
 /**
  * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
@@ -80,6 +81,8 @@ interface Looks {
   title: string | null;
   chips: string[];
   question: string | null;
+  /** A blocked card's safe choices to tap, or its "open to answer" (card-answers.ts). */
+  answers: CardAnswers | null;
   inbox: number | null;
   /** With --fleet: the host it runs on, and whether its state is the last known (the host is away). */
   host: string | null;
@@ -95,6 +98,7 @@ function looksOf({ info, inbox, host, stale }: BoardCard): Looks {
     title: info.title,
     chips: metadataLabels(info.metadata),
     question: info.state === 'blocked' ? questionOf(info) : null,
+    answers: cardAnswers(info, stale === true),
     inbox: inbox?.id ?? null,
     host: host ?? null,
     stale: stale === true,
@@ -124,7 +128,7 @@ function build(entry: BoardCard, label: string, columns: number): BuiltCard {
 
 /** Draws a card's content into its node, which stays the same: in its place, still observed. */
 function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, columns: number, transform: string): BuiltCard {
-  const { state, name, meta, title, chips, question, inbox, host, stale } = looks;
+  const { state, name, meta, title, chips, question, answers, inbox, host, stale } = looks;
   link.className = `card state-${state}${inbox !== null ? ' needs-you' : ''}${stale ? ' stale' : ''}`;
   link.dataset.state = state;
   if (inbox !== null) link.dataset.inbox = String(inbox);
@@ -142,8 +146,9 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
       title ? el('div', 'card-title', title) : null,
       chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,
       question ? el('div', 'card-question', question) : null,
+      answers ? renderAnswers(answers) : null,
       tail,
-    ].filter((node): node is HTMLDivElement | HTMLPreElement => node !== null),
+    ].filter((node): node is HTMLElement => node !== null),
   );
   const built = { card: entry, looks: JSON.stringify(looks), age: label, tailText: null, transform, node: link, badge, tail };
   showTail(built, entry.tail, columns);
@@ -206,6 +211,8 @@ export class BoardView {
   onShown: (ids: string[]) => void = () => {};
   /** Told when the filter changed: the board is to be drawn again. */
   onFilter: () => void = () => {};
+  /** Answers a card's prompt with one of its safe choices (main.ts: agent.answer bound to the prompt's id). */
+  onAnswer: (target: string, promptId: string, choice: string) => Promise<unknown> = async () => {};
 
   constructor() {
     this.grid.id = 'board';
@@ -228,6 +235,7 @@ export class BoardView {
       this.filter.toggleWorkspace(pill.dataset.workspace);
       this.onFilter();
     });
+    this.grid.addEventListener('click', (event) => answerFromCard(event, this.onAnswer));
     this.grid.style.setProperty('--card-height', `${CARD_HEIGHT}px`);
     this.resizes.observe(this.grid);
   }

@@ -25,6 +25,8 @@ boardView.onShown = (ids) => {
   draw();
 };
 boardView.onFilter = () => draw();
+// A card's answer button: the same answer as the agent's page gives, bound to the prompt the card showed.
+boardView.onAnswer = (target, promptId, choice) => rpc.call('agent.answer', { target, promptId, choice });
 new BoardKeys(boardView, () => agentView === null && !signedOut, (id) => (location.hash = `#/agent/${encodeURIComponent(id)}`));
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
