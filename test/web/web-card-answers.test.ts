@@ -50,9 +50,9 @@ describe("a blocked card answers its question with the prompt's safe choices", {
   }
 
   /** The fake agent blocked on its permission form, whole, and that prompt. */
-  async function blockedAgent(name: string, env: Record<string, string> = {}): Promise<{ id: string; prompt: AgentPrompt }> {
+  async function blockedAgent(name: string, env: Record<string, string> = {}, ask = 'perm'): Promise<{ id: string; prompt: AgentPrompt }> {
     const id = await session.fakeAgent(60_000, { name, env });
-    await session.call('pane.send', { target: id, text: 'perm', keys: ['Enter'] });
+    await session.call('pane.send', { target: id, text: ask, keys: ['Enter'] });
     const info = await session.agentUntil(id, (i) => i.state === 'blocked' && i.prompt?.complete === true, `${name} blocked on the whole form`, 15_000);
     return { id, prompt: info.prompt as AgentPrompt };
   }
@@ -151,6 +151,22 @@ describe("a blocked card answers its question with the prompt's safe choices", {
     assert.equal((await session.call('agent.get', { target: id })).state, 'blocked', 'nothing was typed');
     assert.equal(await page.isEnabled(button), true, 'the button can be tapped again');
     await holder.context().close();
+    await page.context().close();
+  });
+
+  it('a question longer than its card can show: a tap types nothing and says to open the agent', async () => {
+    const command = `rm -rf ${Array.from({ length: 20 }, (_, i) => `/srv/project/build/output-${i}`).join(' ')}`;
+    const { id, prompt } = await blockedAgent('wordy', {}, `perm ${command}`);
+    assert.ok(prompt.text.includes(command), 'the daemon read the whole command');
+    const page = await board({ width: 1280, height: 800 });
+    const yes = safeChoices(prompt).find((choice) => choice.role === 'allow-once')!;
+    const button = `#board .card[data-id="${id}"] .card-choice[data-choice="${yes.id}"]`;
+    await page.waitForSelector(button, { timeout: 15_000 });
+    await page.click(button);
+    await page.waitForFunction((card) => /does not fit/.test(document.querySelector(`#board .card[data-id="${card}"] .card-status`)?.textContent ?? ''), id, { timeout: 15_000 });
+    const info = await session.call('agent.get', { target: id });
+    assert.equal(info.state, 'blocked', 'nothing was typed');
+    assert.equal(info.prompt?.id, prompt.id);
     await page.context().close();
   });
 });

@@ -38,7 +38,7 @@ export function renderAnswers(answers: CardAnswers): HTMLElement {
 
 /**
  * A tap on a card's answer button (a click the board hears for all its cards): answers the card's
- * prompt with that choice and opens no card. Says on the card what came of it; the card is drawn anew
+ * prompt with that choice and opens no card, only when the card shows its question whole. Says on the card what came of it; the card is drawn anew
  * as its agent moves on.
  */
 export function answerFromCard(event: MouseEvent, answer: (target: string, promptId: string, choice: string) => Promise<unknown>): void {
@@ -49,8 +49,14 @@ export function answerFromCard(event: MouseEvent, answer: (target: string, promp
   event.preventDefault(); // the card is a link to the agent's page
   event.stopPropagation();
   const buttons = [...row.querySelectorAll('button')];
-  for (const each of buttons) each.disabled = true;
   const status = row.querySelector('.card-status') ?? row.appendChild(el('span', 'card-status'));
+  // The person answers what the card shows: a question the card cuts is answered on the agent's page.
+  const question = card.querySelector<HTMLElement>('.card-question');
+  if (question === null || question.scrollHeight > question.clientHeight + 1 || question.scrollWidth > question.clientWidth + 1) {
+    status.textContent = 'The question does not fit here: open the agent to answer.';
+    return;
+  }
+  for (const each of buttons) each.disabled = true;
   status.textContent = 'Answering…';
   answer(card.dataset.id!, row.dataset.promptId, button.dataset.choice!).then(
     () => (status.textContent = 'Answered.'),
