@@ -157,10 +157,10 @@ export class Daemon {
    * in it), the recovery of what the last daemon left among them, and registers all their handlers.
    */
   private startParts(core: StartedCore, { config, source, version }: { config: CorralConfig; source: { path: string; explicit: boolean } | null; version: string }): void {
-    const { registry, log, late, durable, history } = core;
+    const { registry, log, durable, history } = core;
     const hooksDir = this.hooksDir;
-    const input = (late.input = startAgentInput(core));
-    const metadata = (late.metadata = startMetadata(core));
+    const input = startAgentInput(core);
+    const metadata = startMetadata(core);
     const events = startEvents({ registry, agents: core.agents, log, ...config.events, durable, metadata: metadata.store });
     const inbox = startInbox(core, events.hub, inboxFilePath(this.socketPath));
     // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
@@ -311,12 +311,11 @@ export class Daemon {
   }
 }
 
-/** The core as `startCore` leaves it: with the event log it read, and the parts the agents' info reads once they start. */
+/** The core as `startCore` leaves it: with the event log it read. */
 interface StartedCore extends DaemonCore {
   readonly durable: ReturnType<typeof openEventLog>;
   readonly history: ReturnType<typeof paneHistories>;
   readonly hooksDir: string;
-  readonly late: { input?: ReturnType<typeof startAgentInput>; metadata?: ReturnType<typeof startMetadata> };
 }
 
 /** The pane registry and the agents on it; the event log is read first, so seq and cursors continue the earlier daemon's. */
@@ -325,10 +324,6 @@ function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config:
   const registry = new PaneRegistry(spawnTerminal, socketPath, log);
   const manifests = new ManifestSet(options.manifests);
   for (const error of manifests.list().errors) log.warn({ file: error.file, code: error.code }, error.message);
-  // AgentInfo shows the queue's size and the metadata, and both follow the agents: the two are
-  // started after the service, which reads them through these sources only once it publishes.
-  const late: StartedCore['late'] = {};
-  const extras = { queued: (paneId: string) => late.input?.queues.size(paneId) ?? 0, metadata: (paneId: string) => late.metadata?.store.get(paneId) ?? null };
   const durable = openEventLog(eventLogDir(stateDir(), socketPath), config.events, log);
   const history = paneHistories(durable.loaded.history);
   // A new pane never takes an id the stream has named: a script's saved id, or the log's own
@@ -341,11 +336,10 @@ function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config:
     log,
     windows: { debounceMs: config.arbiter.debounceMs },
     inband: config.reports.inband,
-    extras,
     seqAfter: durable.loaded.lastSeq,
     prior: history,
   });
-  const core = { registry, agents, log, durable, history, late, hooksDir: launchFilesDir(socketPath) };
+  const core = { registry, agents, log, durable, history, hooksDir: launchFilesDir(socketPath) };
   registry.useCaller = config.panes.useCaller;
   registry.passEnv = config.panes.passEnv;
   registry.planLaunch = planLaunch(core, config);

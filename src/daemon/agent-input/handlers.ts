@@ -18,7 +18,15 @@ export function startAgentInput(core: DaemonCore): DaemonPart & { readonly queue
     if (prompt.submit) await promptTaken(agents, pane);
   };
   const queues = new SteeringQueues({ registry, agents, log, type });
-  return { queues, handlers: agentActHandlers(registry, agents, queues), dispose: () => queues.dispose() };
+  const queued = agents.registerExtra('queued', (paneId) => queues.size(paneId));
+  return {
+    queues,
+    handlers: agentActHandlers(registry, agents, queues),
+    dispose: () => {
+      queued.dispose();
+      queues.dispose();
+    },
+  };
 }
 
 function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues): HandlerBinding[] {

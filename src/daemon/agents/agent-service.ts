@@ -39,8 +39,6 @@ interface AgentServiceOptions {
   log: Logger;
   clock?: Clock;
   windows?: Partial<ArbiterWindows>;
-  /** Where AgentInfo's extra fields come from; both zero when absent. */
-  extras?: AgentInfoExtras;
   inband?: InbandPolicy;
   /** The last state_change_seq an earlier daemon published (from the durable event log): numbering continues after it. */
   seqAfter?: number;
@@ -48,11 +46,13 @@ interface AgentServiceOptions {
   prior?: ReadonlyMap<string, PriorState>;
 }
 
-/** Extra per-pane fields of AgentInfo owned by other parts of the daemon (queue, metadata). */
-interface AgentInfoExtras {
-  queued(paneId: string): number;
-  metadata(paneId: string): Record<string, unknown> | null;
-}
+/**
+ * The fields of AgentInfo other features own (the steering queue's `queued`, the metadata), each with
+ * its value while no feature has registered it. A feature that adds a field adds it here.
+ */
+const NO_EXTRAS = { queued: 0, metadata: null as Record<string, unknown> | null };
+export type AgentInfoExtras = typeof NO_EXTRAS;
+type ExtraReaders = { [K in keyof AgentInfoExtras]?: (paneId: string) => AgentInfoExtras[K] };
 
 /**
  * Every pane's agent: hangs a PaneAgent on each new pane, numbers every published change with the
@@ -65,7 +65,7 @@ export class AgentService implements Disposable {
   private readonly changed: Emitter<AgentChange>;
   private readonly accepted: Emitter<PaneRecord>;
   private readonly subscriptions = new DisposableStore();
-  private readonly extras: AgentInfoExtras;
+  private readonly extras: ExtraReaders = {};
   private readonly recomputations: Recomputations;
 
   constructor(private readonly options: AgentServiceOptions) {
@@ -73,7 +73,6 @@ export class AgentService implements Disposable {
     this.subscriptions.add(options.registry.onRemoved((info) => this.recomputations.forget(info.id)));
     this.seq = options.seqAfter ?? 0;
     this.identifier = options.identifier(options.manifests);
-    this.extras = options.extras ?? { queued: () => 0, metadata: () => null };
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
     this.accepted = new Emitter((error) => options.log.error({ err: error }, 'report listener failed'));
     this.subscriptions.add(options.registry.onCreated((pane) => this.track(pane)));
@@ -128,11 +127,30 @@ export class AgentService implements Disposable {
       source: view.source,
       title: osc.title?.value ?? null,
       progress: osc.progress?.value ?? null,
-      queued: this.extras.queued(pane.id),
-      metadata: this.extras.metadata(pane.id),
+      queued: this.extra('queued', pane.id),
+      metadata: this.extra('metadata', pane.id),
       paneState: pane.lifecycle,
       ...promptOf(this.find(pane), view),
     };
+  }
+
+  /**
+   * A feature that owns a field of AgentInfo registers how to read it when it starts (the steering
+   * queue its `queued`, the metadata store its `metadata`); until then, and after, the field is its default.
+   */
+  registerExtra<K extends keyof AgentInfoExtras>(field: K, read: (paneId: string) => AgentInfoExtras[K]): Disposable {
+    if (this.extras[field] !== undefined) throw new Error(`AgentInfo.${field} is registered already`);
+    (this.extras as Record<K, (paneId: string) => AgentInfoExtras[K]>)[field] = read;
+    return {
+      dispose: () => {
+        if (this.extras[field] === read) delete this.extras[field];
+      },
+    };
+  }
+
+  private extra<K extends keyof AgentInfoExtras>(field: K, paneId: string): AgentInfoExtras[K] {
+    const read = this.extras[field] as ((paneId: string) => AgentInfoExtras[K]) | undefined;
+    return read ? read(paneId) : NO_EXTRAS[field];
   }
 
   /** When the pane's agent or raw state last changed; a state a restart merely recomputed keeps its age. */

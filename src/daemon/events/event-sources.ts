@@ -85,9 +85,9 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
   if (change.extrasOnly) {
     // Only the steering queue or the prompt moved: not a state change, so no stateChanged and no attention.
     if (change.promptChanged) {
-      if (info.prompt) hub.publish('agent.promptChanged', paneRef, { agent: after.agent, prompt: info.prompt, seq }, after.agent);
+      if (info.prompt) hub.publish('agent.promptChanged', paneRef, { agent: after.agent, prompt: info.prompt, seq, info }, after.agent);
     } else {
-      hub.publish('agent.queueChanged', paneRef, { agent: after.agent, queued: info.queued, seq }, after.agent);
+      hub.publish('agent.queueChanged', paneRef, { agent: after.agent, queued: info.queued, seq, info }, after.agent);
     }
     return;
   }
@@ -96,12 +96,12 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
     return;
   }
   if (after.agent !== null && after.agent !== before.agent) {
-    hub.publish('agent.detected', paneRef, { agent: after.agent, previous: before.agent, state: after.displayed, seq }, after.agent);
+    hub.publish('agent.detected', paneRef, { agent: after.agent, previous: before.agent, state: after.displayed, seq, info }, after.agent);
   }
   // A change a client cannot see (a new pane's unknown to unknown, a new rule for the same state) is no
   // stateChanged; one that only marks the agent seen has its own kind.
   if (before.displayed === after.displayed && before.agent === after.agent) {
-    if (before.seen !== after.seen) hub.publish('agent.seen', paneRef, { agent: after.agent, state: after.displayed, seen: after.seen, seq }, after.agent);
+    if (before.seen !== after.seen) hub.publish('agent.seen', paneRef, { agent: after.agent, state: after.displayed, seen: after.seen, seq, info }, after.agent);
     return;
   }
   hub.publish(
@@ -119,6 +119,7 @@ function publishAgentChange(hub: EventHub, change: AgentChange, recovered: boole
       ...(recovered ? { recovered: true as const } : {}),
       ...(unannounced && typeof pane.terminal.outputEndedAt === 'number' ? { outputEndedAt: pane.terminal.outputEndedAt } : {}),
       ...(after.displayed === 'blocked' && info.prompt ? { prompt: info.prompt } : {}),
+      info,
     },
     after.agent,
   );

@@ -12,8 +12,9 @@ export interface MetadataSource {
 export function publishMetadataEvents(hub: EventHub, registry: PaneRegistry, store: MetadataSource, agents: AgentService): Disposable {
   return store.onChange((paneId, metadata) => {
     const pane = registry.get(paneId);
-    // A pane being disposed has no tracker any more: no agent to filter on.
-    const agent = pane ? (agents.find(pane)?.view().agent ?? null) : null;
-    hub.publish('metadata.changed', { id: paneId, name: pane?.name ?? null }, { metadata: metadata as Record<string, unknown> | null }, agent);
+    // A pane being disposed has no tracker any more: no agent to filter on, and no agent to carry.
+    const tracked = pane !== undefined && agents.find(pane) !== undefined;
+    const info = tracked ? agents.info(pane) : undefined;
+    hub.publish('metadata.changed', { id: paneId, name: pane?.name ?? null }, { metadata: metadata as Record<string, unknown> | null, ...(info ? { info } : {}) }, info?.agent ?? null);
   });
 }

@@ -8,7 +8,15 @@ import type { PaneRegistry } from '../panes/pane-registry.ts';
 /** Display-only metadata: the store with its TTLs and the method that reports it. */
 export function startMetadata(core: DaemonCore): DaemonPart & { readonly store: MetadataStore } {
   const store = new MetadataStore(core);
-  return { store, handlers: metadataHandlers(core.registry, store), dispose: () => store.dispose() };
+  const metadata = core.agents.registerExtra('metadata', (paneId) => store.get(paneId));
+  return {
+    store,
+    handlers: metadataHandlers(core.registry, store),
+    dispose: () => {
+      metadata.dispose();
+      store.dispose();
+    },
+  };
 }
 
 function metadataHandlers(registry: PaneRegistry, store: MetadataStore): HandlerBinding[] {

@@ -32,13 +32,19 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 const agentState = Literals(AGENT_STATES);
 const agentName = Nullable(Type.String());
 const exit = Type.Object({ exitCode: Nullable(Type.Number()), signal: Nullable(Type.Number()) });
+/**
+ * Since 2.7 each agent event carries the pane's agent after the change, as the daemon computed it (as
+ * `agent.get` answers, without `composer`), so no client reads it back; absent only in events a daemon
+ * before 2.7 logged.
+ */
+const info = Type.Optional(AgentInfo);
 
 /** The `data` of each kind. `seq` is the daemon-wide state_change_seq of the agent change behind it. */
 export const EVENT_DATA = {
   'pane.created': PaneInfo,
   'pane.exited': exit,
   'pane.removed': exit,
-  'agent.detected': Type.Object({ agent: Type.String(), previous: Nullable(Type.String()), state: agentState, seq: Type.Number() }),
+  'agent.detected': Type.Object({ agent: Type.String(), previous: Nullable(Type.String()), state: agentState, seq: Type.Number(), info }),
   'agent.stateChanged': Type.Object({
     agent: agentName,
     from: agentState,
@@ -57,9 +63,10 @@ export const EVENT_DATA = {
       }),
     ),
     prompt: Type.Optional(AgentPrompt),
+    info,
   }),
   'agent.seen': Type.Object(
-    { agent: agentName, state: agentState, seen: Type.Boolean(), seq: Type.Number() },
+    { agent: agentName, state: agentState, seen: Type.Boolean(), seq: Type.Number(), info },
     { description: 'Only the seen flag moved (a blocked agent looked at, say): what a client shows did not change.' },
   ),
   'agent.released': Type.Object({ agent: agentName, state: agentState, seq: Type.Number() }),
@@ -73,14 +80,14 @@ export const EVENT_DATA = {
     prompt: Type.Optional(AgentPrompt),
   }),
   'agent.queueChanged': Type.Object(
-    { agent: agentName, queued: Type.Number(), seq: Type.Number() },
+    { agent: agentName, queued: Type.Number(), seq: Type.Number(), info },
     { description: "The steering queue's count changed; the state did not (seq is the last state change's)." },
   ),
   'agent.promptChanged': Type.Object(
-    { agent: agentName, prompt: AgentPrompt, seq: Type.Number() },
+    { agent: agentName, prompt: AgentPrompt, seq: Type.Number(), info },
     { description: "The agent stays blocked and its prompt changed: a new dialog (a new id), or the same one drawn further (its id kept); seq is the last state change's." },
   ),
-  'metadata.changed': Type.Object({ metadata: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
+  'metadata.changed': Type.Object({ metadata: Nullable(Type.Record(Type.String(), Type.Unknown())), info }),
   'workspace.stateChanged': Type.Object(
     { workspace: Type.String(), from: Nullable(agentState), to: Nullable(agentState), counts: Nullable(Type.Record(agentState, Type.Number())) },
     {
