@@ -16,6 +16,7 @@ import type { AgentWaitResult } from '../protocol/methods/agent-wait.ts';
 import { EventStream, type SubscribeOptions, type Subscription } from './subscription.ts';
 import { resolveTargets, type TargetOptions } from './targets.ts';
 import { endpointOf, type Endpoint } from './endpoint.ts';
+import type { LiveSource } from './live-feed.ts';
 
 export { ClientError, DaemonConnection, type ClientErrorCode } from './connection.ts';
 export { checkProtocol } from './protocol-check.ts';
@@ -30,6 +31,8 @@ export type { SubscribeOptions, Subscription } from './subscription.ts';
 export { PROTOCOL_MINOR, PROTOCOL_VERSION } from '../protocol/version.ts';
 export { resolveTargets, type TargetOptions } from './targets.ts';
 export { InboxView } from './inbox-view.ts';
+export { LiveAgents, needsYou, type LiveChange } from './live-agents.ts';
+export { followConnection, LiveFeed, type LiveSource } from './live-feed.ts';
 export { endpointOf, socketEndpoint, type DaemonAddress, type Endpoint } from './endpoint.ts';
 export { connectFleet, endpointFor, Fleet, fleetHosts, type FleetAgentList, type FleetOptions } from './fleet/fleet.ts';
 export { waitAcrossHosts } from './fleet/fleet-wait.ts';
@@ -38,7 +41,7 @@ export type { FleetAgentInfo, FleetEvent, HostCursor, HostState, HostStatus } fr
 export { qualify, splitHostTarget, type HostTarget } from './fleet/host-target.ts';
 export { configuredHost, hostByName, loadFleetConfig, loadHosts, localHost } from './fleet/hosts.ts';
 export { LastSeenFile, lastSeenPath, type SeenHost } from './fleet/last-seen.ts';
-export { needsYou, rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
+export { rollupOf, type HostRollup, type Rollup } from './fleet/rollup.ts';
 export { shortReason } from './fleet/short-reason.ts';
 export { shellQuote } from './fleet/shell-quote.ts';
 export { bridgeArgv, sshArgvFor, sshEndpoint } from './fleet/ssh-endpoint.ts';
@@ -182,6 +185,15 @@ export class CorralClient {
       }
     }
   }
+}
+
+/** What a LiveFeed reads of the client's daemon: its resumable stream, its inbox, and (before 2.7) an agent. */
+export function liveSourceOf(client: CorralClient): LiveSource {
+  return {
+    subscribe: (onEvent) => client.subscribe({}, onEvent),
+    inbox: async () => (await client.call('inbox.list', {})).items,
+    agent: (id) => client.call('agent.get', { target: id }),
+  };
 }
 
 /** Connects to the daemon, checks the protocol version, and resolves to a typed client. */

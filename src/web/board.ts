@@ -1,7 +1,6 @@
 import { Emitter } from '../base/emitter.ts';
 import { SerialReads } from '../base/serial-reads.ts';
-import { InboxView, type CorralClient, type Subscription } from '../client/index.ts';
-import type { AnyCorralEvent, CorralEvent } from '../protocol/methods/events.ts';
+import { LiveAgents, LiveFeed, liveSourceOf, type CorralClient, type LiveChange } from '../client/index.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
 import type { InboxItem } from '../protocol/methods/inbox.ts';
 import { CardFlow } from './card-flow.ts';
@@ -14,8 +13,6 @@ export const TAIL_REFRESH_MS = 2000;
  * ahead of the read a state change needs, and put seconds between the change and the page (bench/web.ts).
  */
 const REFRESHES_IN_FLIGHT = 2;
-/** How long the board waits before it subscribes again after its stream ended. */
-const RESUBSCRIBE_MS = 500;
 /**
  * A page notifies of a pane and state at most once in this long: the daemon's default
  * `[notify] cooldown_ms` (docs/config.md), so a page and the notify command agree.
@@ -32,17 +29,23 @@ export type BoardChange =
   | { kind: 'attention'; item: InboxItem };
 
 /**
- * Every agent of one daemon as cards, kept live from one event stream shared by all pages: an event
- * about a pane reads that pane's card again (agent.get and the screen's tail), one read at a time per
- * pane, so a burst of events costs one read after the one in flight; a new state goes out at once,
- * from its event. Working agents' tails are read again only for the cards some page shows
- * (watch): a hundred of them read every 2 s took the daemon 50 reads a second (bench/web.ts). The attention inbox rides on
- * the same stream (InboxView): a card says whether its agent has an unacknowledged item, and an item
- * entering the inbox is what pages notify of, once per item and per pane and state per cooldown.
+ * Every agent of one daemon as cards, for all pages: the agents are the client's live model
+ * (src/client/live-agents.ts), kept by one event stream whose events carry each agent whole, so a
+ * state change costs the daemon no call. A card is its agent, its inbox item, and the board's own
+ * part, the screen's tail: read only for cards some page shows (watch), once per change of the
+ * agent (one read at a time per pane: a burst costs the read in flight and one more), and for working
+ * agents again every 2 s (a hundred of them read every 2 s took the daemon 50 reads a second,
+ * bench/web.ts). With no page open the board reads nothing. An item entering the inbox is what pages
+ * notify of, once per item and per pane and state per cooldown.
  */
 export class Board {
-  private readonly cards = new Map<string, BoardCard>();
-  private readonly reads = new SerialReads((id) => this.read(id));
+  private readonly live = new LiveAgents();
+  private readonly feed: LiveFeed;
+  /** Each card's tail as last read, with the agent's revision it was read at. */
+  private readonly tails = new Map<string, { lines: string[]; revision: number; state: string }>();
+  /** The cards as last told to pages: a card that would be told again unchanged is not. */
+  private readonly told = new Map<string, string>();
+  private readonly reads = new SerialReads((id) => this.readTail(id));
   private readonly refreshQueue = new Set<string>();
   private refreshing = 0;
   /** Cards whose tail a refresh changed, told to pages at once when the round is over. */
@@ -51,8 +54,6 @@ export class Board {
   readonly onChange = this.changes.event;
   /** A card's follow-ups merged into one message (card-flow.ts). */
   private readonly flow = new CardFlow((card) => this.changes.fire({ kind: 'card', card }));
-  private subscription: Subscription | null = null;
-  private readonly inbox = new InboxView();
   private readonly notified = new Map<string, number>(); // pane id and state -> when pages were last told
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
@@ -65,43 +66,48 @@ export class Board {
     options: { now?: () => number } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.feed = new LiveFeed(liveSourceOf(client), this.live);
+    this.live.onChange((change) => this.onLive(change));
     this.timer = setInterval(() => this.refreshTails(), TAIL_REFRESH_MS);
     this.timer.unref();
   }
 
-  async start(): Promise<void> {
-    this.inbox.clear();
-    const subscription = await this.client.subscribe({}, (event) => this.onEvent(event));
-    this.subscription = subscription;
-    this.cards.clear();
-    // Listed after subscribing: an item acknowledged meanwhile is in both, and InboxView keeps it out.
-    this.inbox.applyList((await this.client.call('inbox.list', {})).items);
-    await Promise.all(subscription.snapshot.agents.map((info) => this.reads.request(info.id)));
-    this.flow.clear();
-    this.changes.fire({ kind: 'reset' });
-    subscription.ended.then(
-      () => undefined,
-      () => this.restart(),
-    );
+  /** Resolves once the first whole board (snapshot and inbox) is known. */
+  start(): Promise<void> {
+    return this.feed.start();
   }
 
   list(): BoardCard[] {
-    return [...this.cards.values()];
+    return this.live.list().map((info) => this.card(info));
   }
 
   /**
-   * A page shows these cards now (null: every card): their tails are read again while working. One no
-   * page showed before is read at once, as its tail may be old.
+   * A page shows these cards now (null: every card): their tails are read when out of date, and again
+   * while working. One no page showed before is read at once, as its tail may be old.
    */
   watch(viewer: object, ids: readonly string[] | null): void {
-    const fresh = ids === null ? [] : ids.filter((id) => !this.watched(id));
+    const before = new Set(this.live.list().filter((info) => this.watched(info.id)).map((info) => info.id));
     this.watching.set(viewer, ids === null ? null : new Set(ids));
-    for (const id of fresh) if (this.cards.get(id)?.info.state === 'working') this.refreshQueue.add(id);
-    if (fresh.length > 0) this.pumpRefreshes();
+    for (const info of this.live.list()) {
+      if (before.has(info.id) || !this.watched(info.id)) continue;
+      if (this.tailOutOfDate(info)) void this.reads.request(info.id);
+      else if (info.state === 'working') this.refreshQueue.add(info.id);
+    }
+    this.pumpRefreshes();
   }
 
   unwatch(viewer: object): void {
     this.watching.delete(viewer);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    this.refreshQueue.clear();
+    this.feed.dispose();
+    this.live.dispose();
+    this.flow.dispose();
+    this.changes.dispose();
   }
 
   private watched(id: string): boolean {
@@ -109,42 +115,48 @@ export class Board {
     return false;
   }
 
-  close(): void {
-    this.closed = true;
-    clearInterval(this.timer);
-    this.refreshQueue.clear();
-    this.subscription?.close();
-    this.flow.dispose();
-    this.changes.dispose();
-  }
-
-  /** The stream could not resume (the daemon came back with another epoch): start over from a snapshot. */
-  private restart(): void {
+  private onLive(change: LiveChange): void {
     if (this.closed) return;
-    setTimeout(() => {
-      if (!this.closed) this.start().catch(() => this.restart());
-    }, RESUBSCRIBE_MS).unref();
+    switch (change.kind) {
+      case 'reset':
+        this.flow.clear();
+        this.told.clear();
+        for (const id of this.tails.keys()) if (this.live.get(id) === null) this.tails.delete(id);
+        this.changes.fire({ kind: 'reset' });
+        for (const info of this.live.list()) if (this.watched(info.id) && this.tailOutOfDate(info)) void this.reads.request(info.id);
+        return;
+      case 'agent':
+        this.put(this.card(change.info));
+        if (this.watched(change.info.id) && this.tailOutOfDate(change.info)) void this.reads.request(change.info.id);
+        return;
+      case 'removed':
+        // As the daemon's notifier does: a removed pane's cooldowns go with it.
+        for (const state of ['blocked', 'done']) this.notified.delete(`${change.id}\0${state}`);
+        this.tails.delete(change.id);
+        this.told.delete(change.id);
+        this.flow.drop(change.id);
+        this.changes.fire({ kind: 'removed', id: change.id });
+        return;
+      case 'inbox': {
+        const info = this.live.get(change.paneId);
+        if (info) this.put(this.card(info));
+        if (change.added) this.attention(change.added);
+        return;
+      }
+      case 'incomplete':
+        return; // the feed reads it (a daemon before 2.7), and its agent change follows
+    }
   }
 
-  private onEvent(event: AnyCorralEvent): void {
-    if (event.pane === null) return;
-    const id = event.pane.id;
-    const inboxChanged = this.inbox.apply(event) !== null;
-    if (event.kind === 'pane.removed' || event.kind === 'agent.released') {
-      // As the daemon's notifier does: a removed pane's cooldowns go with it.
-      if (event.kind === 'pane.removed') for (const state of ['blocked', 'done']) this.notified.delete(`${id}\0${state}`);
-      this.remove(id);
-      return;
-    }
-    if (event.kind === 'inbox.added' || event.kind === 'inbox.acknowledged') {
-      const card = this.cards.get(id);
-      if (card && inboxChanged) this.put({ ...card, inbox: cardInbox(this.inbox.of(id)) });
-      if (event.kind === 'inbox.added' && inboxChanged) this.attention(event.data.item);
-      return;
-    }
-    if (event.kind === 'pane.created') return; // no agent yet: agent.detected follows when there is one
-    if (event.kind === 'agent.stateChanged') this.tellState(event);
-    this.schedule(id);
+  /** A card: the live agent, its inbox item and the tail last read (empty until a page showed it). */
+  private card(info: AgentInfo): BoardCard {
+    return { info, tail: this.tails.get(info.id)?.lines ?? [], inbox: cardInbox(this.live.inbox.of(info.id)) };
+  }
+
+  /** The tail was read at another revision or state of the agent (or never). */
+  private tailOutOfDate(info: AgentInfo): boolean {
+    const tail = this.tails.get(info.id);
+    return tail === undefined || tail.revision !== info.revision || tail.state !== info.state;
   }
 
   /** Pages notify of an item entering the inbox, unless one of the same pane and state did within the cooldown. */
@@ -157,55 +169,26 @@ export class Board {
     this.changes.fire({ kind: 'attention', item });
   }
 
-  /**
-   * The new state goes to pages from the event itself: the read that follows (agent.get, then the
-   * tail) may wait behind others on the daemon's connection. That read fills in the rest.
-   */
-  private tellState(event: CorralEvent<'agent.stateChanged'>): void {
-    const card = this.cards.get(event.pane!.id);
-    if (card === undefined || event.data.revision <= card.info.revision) return;
-    const { agent, to, rule, source, seen, revision, prompt } = event.data;
-    const { prompt: _before, ...info } = card.info;
-    // done is idle not yet seen (src/arbiter/pane-arbiter.ts, displayed).
-    const rawState = to === 'done' ? 'idle' : to;
-    this.put({ ...card, info: { ...info, agent, state: to, rawState, rule, source, seen, revision, stateSince: event.ts, ...(prompt ? { prompt } : {}) } });
-  }
-
-  private schedule(id: string): void {
-    void this.reads.request(id);
-  }
-
-  /** Reads the pane's card (one read at a time per pane: SerialReads). */
-  private async read(id: string): Promise<void> {
-    if (this.closed) return;
+  /** Reads the pane's tail at its agent as known now (one read at a time per pane: SerialReads). */
+  private async readTail(id: string): Promise<void> {
+    const info = this.live.get(id);
+    if (this.closed || info === null) return;
     try {
-      const info = await this.client.call('agent.get', { target: id });
-      if (this.closed) return;
-      if (info.agent === null) return this.remove(id);
-      // Older than the card (read before a state change its event told): the read that change asked for follows.
-      const before = this.cards.get(id);
-      if (before !== undefined && info.revision < before.info.revision) return;
-      // A new state is told at once, with the tail it had; its own tail follows (a second read).
-      if (before !== undefined && before.info.state !== info.state) this.put({ info, tail: before.tail, inbox: cardInbox(this.inbox.of(id)) });
-      const tail = await this.tail(info);
-      if (this.closed) return;
-      this.put({ info, tail, inbox: cardInbox(this.inbox.of(id)) });
+      const lines = await this.tail(info);
+      if (this.closed || this.live.get(id) === null) return;
+      this.tails.set(id, { lines, revision: info.revision, state: info.state });
+      this.put(this.card(this.live.get(id)!));
     } catch {
       // the pane went away meanwhile: its removal event says so
     }
   }
 
-  /** A card read again as it was (most reads after an event) is kept and told to no page. */
+  /** A card as it was last told is told to no page again. */
   private put(card: BoardCard): void {
-    const before = this.cards.get(card.info.id);
-    if (before !== undefined && JSON.stringify(before) === JSON.stringify(card)) return;
-    this.cards.set(card.info.id, card);
+    const text = JSON.stringify(card);
+    if (this.told.get(card.info.id) === text) return;
+    this.told.set(card.info.id, text);
     this.flow.put(card);
-  }
-
-  private remove(id: string): void {
-    this.flow.drop(id);
-    if (this.cards.delete(id)) this.changes.fire({ kind: 'removed', id });
   }
 
   /**
@@ -217,10 +200,10 @@ export class Board {
     return lastLinesWithText(screen.text, TAIL_LINES);
   }
 
-  /** Queues the tails of working agents that some page shows, read a few at a time behind the reads events ask for. */
+  /** Queues the tails of working agents that some page shows, read a few at a time behind the reads changes ask for. */
   private refreshTails(): void {
     if (this.watching.size === 0) return;
-    for (const card of this.cards.values()) if (card.info.state === 'working' && this.watched(card.info.id)) this.refreshQueue.add(card.info.id);
+    for (const info of this.live.list()) if (info.state === 'working' && this.watched(info.id)) this.refreshQueue.add(info.id);
     this.pumpRefreshes();
   }
 
@@ -228,7 +211,7 @@ export class Board {
     while (this.refreshing < REFRESHES_IN_FLIGHT && this.refreshQueue.size > 0 && !this.closed) {
       const id = this.refreshQueue.values().next().value!;
       this.refreshQueue.delete(id);
-      if (this.reads.has(id)) continue; // a read for an event is on its way, tail included
+      if (this.reads.has(id)) continue; // a read for a change is on its way
       this.refreshing++;
       void this.refreshTail(id).finally(() => {
         this.refreshing--;
@@ -240,24 +223,27 @@ export class Board {
 
   /**
    * One message for a whole round of refreshed tails: a page then draws once per round, not once per
-   * working agent (a hundred of them kept ten pages' renderers busy, bench/web.ts). A card an event
-   * read again meanwhile is left out: its newer card was told already.
+   * working agent (a hundred of them kept ten pages' renderers busy, bench/web.ts). A card that changed
+   * again meanwhile is left out: its newer card was told already.
    */
   private flushTails(): void {
-    const cards = [...this.refreshed.values()].filter((card) => this.cards.get(card.info.id) === card);
+    const cards = [...this.refreshed.values()].filter((card) => this.told.get(card.info.id) === JSON.stringify(card));
     this.refreshed.clear();
     if (cards.length > 0 && !this.closed) this.changes.fire({ kind: 'tails', cards });
   }
 
-  /** Reads the tail alone: the rest of the card changes only with events, which read it whole. */
+  /** Reads the tail of a working agent again: the rest of its card changes only with events. */
   private async refreshTail(id: string): Promise<void> {
-    const card = this.cards.get(id);
-    if (card === undefined || card.info.state !== 'working') return;
-    const tail = await this.tail(card.info).catch(() => null);
-    if (tail === null || this.closed || this.cards.get(id) !== card || tail.join('\n') === card.tail.join('\n')) return;
-    const next = { ...card, tail };
-    this.cards.set(id, next);
-    this.refreshed.set(id, next);
+    const info = this.live.get(id);
+    const before = this.tails.get(id);
+    if (info === null || info.state !== 'working') return;
+    const lines = await this.tail(info).catch(() => null);
+    const now = this.live.get(id);
+    if (lines === null || this.closed || now === null || now.revision !== info.revision || lines.join('\n') === before?.lines.join('\n')) return;
+    this.tails.set(id, { lines, revision: info.revision, state: info.state });
+    const card = this.card(now);
+    this.told.set(id, JSON.stringify(card));
+    this.refreshed.set(id, card);
   }
 }
 

@@ -8,6 +8,7 @@ import { parseDetachKey, splitAtDetachKey } from '../../src/cli/attach/detach-ke
 import { parseTopKeys } from '../../src/cli/top/keys.ts';
 import { columnWidths, renderFrame } from '../../src/cli/top/render.ts';
 import { TopRows } from '../../src/cli/top/rows.ts';
+import type { AnyCorralEvent } from '../../src/protocol/methods/events.ts';
 
 const NOW = 10_000_000;
 
@@ -19,7 +20,7 @@ const LONG_TITLE = 'Refactoring the login form to use the new validation helpers
 
 function fleet(): TopRows {
   const rows = new TopRows();
-  rows.reset([
+  rows.live.reset([
     agent('w1:p1', 'working', 5_000, { name: 'frontend-refactor-with-a-long-name', title: LONG_TITLE }),
     agent('w1:p2', 'blocked', 60_000, { title: 'Permission needed' }),
     agent('w1:p3', 'done', 1_000, { name: 'api', queued: 2 }),
@@ -42,8 +43,9 @@ test('rows sort by attention (blocked, done, working, idle, unknown), then longe
 
 test('a pane whose agent is released or removed leaves the rows', () => {
   const rows = fleet();
-  rows.update(agent('w1:p4', 'idle', 0, { agent: null }));
-  rows.remove('w1:p5');
+  const event = (kind: string, id: string, data: object) => ({ cursor: 1, ts: NOW, kind, pane: { id, name: null }, data }) as AnyCorralEvent;
+  rows.live.apply(event('agent.released', 'w1:p4', { agent: 'claude', state: 'idle', seq: 1 }));
+  rows.live.apply(event('pane.removed', 'w1:p5', { exitCode: 0, signal: null }));
   assert.deepEqual(rows.sorted().map((row) => row.id).includes('w1:p4'), false);
   assert.equal(rows.size, 4);
 });
@@ -91,7 +93,7 @@ test('colour: blocked red, working yellow, done bold green, idle dim, unknown gr
 
 test('wide characters take two cells: a row of names and titles in CJK or emoji fits the terminal, and the selection fills it', () => {
   const rows = new TopRows();
-  rows.reset([
+  rows.live.reset([
     agent('w1:p1', 'working', 5_000, { name: '前端重构', title: 'ログインフォームを新しい検証ヘルパーに移行しています 🚀' }),
     agent('w1:p2', 'idle', 60_000, { name: 'docs', title: 'README' }),
   ]);
@@ -163,14 +165,18 @@ test('a blocked row shows the question it asks where the title goes', () => {
     incomplete: null,
   };
   const rows = new TopRows();
-  rows.reset([agent('w1:p1', 'blocked', 2_000, { name: 'asker', title: '✳ Claude Code', prompt })]);
+  rows.live.reset([agent('w1:p1', 'blocked', 2_000, { name: 'asker', title: '✳ Claude Code', prompt })]);
   const lines = renderFrame(rows.sorted(), { cols: 120, height: 10, now: NOW, selected: -1, color: false });
   const row = lines.find((line) => line.includes('asker'))!;
   assert.match(row, /permission: Bash command · rm -rf build\/ · Do you want to proceed\?/);
   assert.doesNotMatch(row, /Claude Code/);
 });
 
-test('agents with an unacknowledged inbox item are marked * and counted as needing you', () => {
+test('blocked agents and done ones not yet seen need you', () => {
+  assert.deepEqual([...fleet().needing()].sort(), ['w1:p2', 'w1:p3', 'w1:p6']);
+});
+
+test('agents that need you are marked * and counted', () => {
   const rows = fleet().sorted();
   const needing = new Set(['w1:p2', 'w1:p3']);
   const lines = renderFrame(rows, { cols: 100, height: 30, now: NOW, selected: 0, color: false, needing });

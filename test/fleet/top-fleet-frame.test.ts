@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HostStatus } from '../../src/client/index.ts';
+import { LiveAgents, type HostStatus } from '../../src/client/index.ts';
 import { agentInfo } from '../helpers/agent-info.ts';
 import type { AgentInfo } from '../../src/protocol/methods/agent.ts';
 import type { AgentState } from '../../src/protocol/states.ts';
@@ -20,10 +20,22 @@ function host(name: string, state: HostStatus['state'] = 'connected', reason: st
 
 const visibleWidth = (line: string) => [...line.replace(/\x1b\[[0-9;]*m/g, '')].length;
 
+/** Each host's live agents, as the fleet keeps them (one LiveAgents per host). */
+const lives = new Map<string, LiveAgents>();
+function live(name: string): LiveAgents {
+  if (!lives.has(name)) lives.set(name, new LiveAgents());
+  return lives.get(name)!;
+}
+
+function rowsOf(...names: string[]): FleetTopRows {
+  for (const name of names) lives.delete(name);
+  return new FleetTopRows(names.map((name) => ({ status: host(name), live: live(name) })));
+}
+
 function twoHosts(): FleetTopRows {
-  const rows = new FleetTopRows([host('local'), host('build'), host('gpu')]);
-  rows.reset('build', [agent('w1:p1', 'idle', 'api'), agent('w1:p2', 'blocked', 'migrate')]);
-  rows.reset('gpu', [agent('w1:p1', 'working', 'train')]);
+  const rows = rowsOf('local', 'build', 'gpu');
+  live('build').reset([agent('w1:p1', 'idle', 'api'), agent('w1:p2', 'blocked', 'migrate')]);
+  live('gpu').reset([agent('w1:p1', 'working', 'train')]);
   return rows;
 }
 
@@ -58,15 +70,15 @@ test('a host that is away keeps its last known states, marked stale (never idle)
 
   // Back: its list replaces what was kept, and nothing is stale any more.
   rows.setStatus(host('gpu'));
-  rows.reset('gpu', [agent('w1:p1', 'done', 'train')]);
+  live('gpu').reset([agent('w1:p1', 'done', 'train')]);
   const back = renderFleetFrame(rows.groups(), { cols: 60, height: 20, now: NOW, selected: null, color: true });
   assert.ok(!back.some((line) => line.includes('stale')));
   assert.ok(back.some((line) => line.includes('gpu: connected; 1 done, 1 needs you')));
 });
 
 test('the selection stays in view on a short terminal, and a long status wraps at spaces', () => {
-  const rows = new FleetTopRows([host('local'), host('build')]);
-  rows.reset('build', Array.from({ length: 12 }, (_, i) => agent(`w1:p${i + 1}`, 'idle', `agent-${i + 1}`)));
+  const rows = rowsOf('local', 'build');
+  live('build').reset(Array.from({ length: 12 }, (_, i) => agent(`w1:p${i + 1}`, 'idle', `agent-${i + 1}`)));
   const status = 'w1:p12@build is on another host and attach holds a terminal: run `corral --host me@build attach w1:p12`';
   const lines = renderFleetFrame(rows.groups(), { cols: 50, height: 10, now: NOW, selected: 'w1:p12@build', color: false, status });
   assert.ok(lines.some((line) => line.startsWith('>idle') && line.includes('agent-12')), lines.join('\n'));

@@ -103,8 +103,30 @@ describe("the web board's tails follow what pages show", () => {
     board.unwatch(viewer);
   });
 
+  it('reads nothing while no page shows a card: its agent comes whole from the event', async () => {
+    const agent = await session.fakeAgent(60_000, { name: 'unseen' });
+    await waitFor(() => board.list().some((card) => card.info.id === agent), { what: 'the card', timeoutMs: 15_000 });
+    // Every call the board makes goes through its client: counted, not replaced.
+    const calls: string[] = [];
+    const call = client.call.bind(client);
+    client.call = ((method: string, ...args: unknown[]) => (calls.push(method), (call as any)(method, ...args))) as typeof client.call;
+    try {
+      await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+      await waitFor(() => board.list().find((card) => card.info.id === agent)?.info.state === 'blocked', { what: 'the card blocked', timeoutMs: 15_000 });
+      const read = await session.call('agent.get', { target: agent });
+      const card = board.list().find((c) => c.info.id === agent)!;
+      assert.equal(card.info.revision, read.revision);
+      assert.deepEqual(card.info.prompt, read.prompt);
+      assert.deepEqual(calls, [], 'a state change with no page open costs the daemon no call');
+    } finally {
+      client.call = call;
+    }
+  });
+
   it("tells a new state at once (from its event), with the prompt a blocked card shows and the daemon's revision, then its tail", async () => {
     const agent = await session.fakeAgent(60_000, { name: 'asking' });
+    const viewer = {};
+    board.watch(viewer, null); // a page that shows every card
     const from = changes.length;
     await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
     const blockedCard = () => changes.slice(from).find((change) => change.kind === 'card' && change.card.info.id === agent && change.card.info.state === 'blocked');
@@ -116,5 +138,6 @@ describe("the web board's tails follow what pages show", () => {
     assert.equal(read.revision, told.revision);
     const tail = () => board.list().find((card) => card.info.id === agent)?.tail.join('\n') ?? '';
     await waitFor(() => /Esc to cancel/.test(tail()), { what: "the dialog in the card's tail", timeoutMs: 10_000 });
+    board.unwatch(viewer);
   });
 });

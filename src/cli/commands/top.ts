@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { EVENTS_SUBSCRIBE } from '../../protocol/methods/events.ts';
-import { INBOX_LIST } from '../../protocol/methods/inbox.ts';
+import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { DEFAULT_DETACH_KEY, parseDetachKey } from '../attach/detach-key.ts';
 import { withDaemon } from '../with-daemon.ts';
-import { qualify } from '../../client/index.ts';
+import { followConnection, LiveAgents, qualify } from '../../client/index.ts';
 import { spansFleet, withFleet } from '../fleet.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printText } from '../output.ts';
@@ -16,6 +15,13 @@ import { HostSource } from '../top/host-source.ts';
 import { runTop } from '../top/top-app.ts';
 import { TopRows } from '../top/rows.ts';
 import { finishAttach } from './attach.ts';
+
+/** A host's agents as listed once, for a frame drawn once. */
+function listed(agents: readonly AgentInfo[]): LiveAgents {
+  const live = new LiveAgents();
+  live.reset(agents);
+  return live;
+}
 
 /** What `corral attach` would print or fail with, as one status line for top. */
 function describe(outcome: Parameters<typeof finishAttach>[0]): string {
@@ -47,19 +53,15 @@ export function registerTopCommand(program: Command): void {
         if (acrossHosts) {
           // The live view's frame, grouped by host; as rows, each is named by its id on its host (ids repeat across hosts).
           const { list, hosts } = await withFleet(socket, async (fleet) => ({ list: await fleet.list(), hosts: fleet.hosts() }));
-          const rows = new FleetTopRows(hosts);
-          for (const host of hosts) rows.reset(host.name, list.agents.filter((info) => info.host === host.name));
+          const rows = new FleetTopRows(hosts.map((status) => ({ status, live: listed(list.agents.filter((info) => info.host === status.name)) })));
           if (json) return printJson(rows.groups().flatMap((group) => group.agents.map((info) => ({ ...info, id: qualify(info.id, info.host), inbox: null }))));
           return printText(renderFleetFrame(rows.groups(), { cols, height: Number.MAX_SAFE_INTEGER, now: Date.now(), selected: null, color: false }).join('\n'));
         }
         const rows = new TopRows();
-        await withDaemon(socket, async (client) => {
-          rows.reset((await client.call(EVENTS_SUBSCRIBE, {})).snapshot.agents);
-          rows.inbox.applyList((await client.call(INBOX_LIST, {})).items);
-        });
+        await withDaemon(socket, async (client) => (await followConnection(client, rows.live)).dispose());
         const sorted = rows.sorted();
         const needing = rows.needing();
-        if (json) return printJson(sorted.map((info) => ({ ...info, inbox: rows.inbox.of(info.id) })));
+        if (json) return printJson(sorted.map((info) => ({ ...info, inbox: rows.live.inbox.of(info.id) })));
         return printText(renderFrame(sorted, { cols, height: sorted.length + 4, now: Date.now(), selected: -1, color: false, needing }).join('\n'));
       }
       if (json) throw new UsageError('--json needs --once: the live view is for people');

@@ -1,5 +1,4 @@
-import { qualify, rollupOf, type FleetAgentInfo, type HostStatus, type Rollup } from '../../client/index.ts';
-import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import { qualify, rollupOf, type FleetAgentInfo, type HostStatus, type LiveAgents, type Rollup } from '../../client/index.ts';
 import { byAttention } from './rows.ts';
 
 /** One host as the fleet view shows it: its state, its agents in attention order, its rollup. */
@@ -11,15 +10,15 @@ export interface HostGroup {
 }
 
 /**
- * The agents `corral top --fleet` shows, per host in the fleet's order. Pure: fed each host's status,
- * its list when it is connected, and each fresh AgentInfo. A host that is away keeps its last known
- * agents, shown stale; its list replaces them when it is back. Rows are named `ID@HOST`.
+ * What `corral top --fleet` shows, per host in the fleet's order: each host's status and its live
+ * agents (the fleet keeps one LiveAgents per host, src/client/fleet/host-link.ts). A host that is
+ * away keeps its last known agents, shown stale. Rows are named `ID@HOST`. Keeps no agents of its own.
  */
 export class FleetTopRows {
-  private readonly hosts = new Map<string, { status: HostStatus; agents: Map<string, AgentInfo> }>();
+  private readonly hosts = new Map<string, { status: HostStatus; live: LiveAgents }>();
 
-  constructor(statuses: readonly HostStatus[]) {
-    for (const status of statuses) this.hosts.set(status.name, { status, agents: new Map() });
+  constructor(hosts: ReadonlyArray<{ status: HostStatus; live: LiveAgents }>) {
+    for (const host of hosts) this.hosts.set(host.status.name, { ...host });
   }
 
   setStatus(status: HostStatus): void {
@@ -27,29 +26,10 @@ export class FleetTopRows {
     if (host) host.status = status;
   }
 
-  /** The host's whole list, taken while it is connected. */
-  reset(hostName: string, agents: readonly AgentInfo[]): void {
-    const host = this.hosts.get(hostName);
-    if (!host) return;
-    host.agents.clear();
-    for (const info of agents) this.update(hostName, info);
-  }
-
-  update(hostName: string, info: AgentInfo): void {
-    const agents = this.hosts.get(hostName)?.agents;
-    if (!agents) return;
-    if (info.agent === null) agents.delete(info.id);
-    else agents.set(info.id, info);
-  }
-
-  remove(hostName: string, paneId: string): void {
-    this.hosts.get(hostName)?.agents.delete(paneId);
-  }
-
   groups(): HostGroup[] {
-    return [...this.hosts.values()].map(({ status, agents }) => {
+    return [...this.hosts.values()].map(({ status, live }) => {
       const stale = status.state !== 'connected';
-      const infos = [...agents.values()].sort(byAttention).map((info) => ({ ...info, host: status.name, stale }));
+      const infos = live.list().sort(byAttention).map((info) => ({ ...info, host: status.name, stale }));
       return { status, agents: infos, rollup: rollupOf(infos) };
     });
   }

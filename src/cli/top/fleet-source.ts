@@ -1,6 +1,5 @@
-import { toDisposable } from '../../base/disposable.ts';
+import { DisposableStore, toDisposable } from '../../base/disposable.ts';
 import { LOCAL_HOST, shellQuote, splitHostTarget, type Fleet, type HostSpec } from '../../client/index.ts';
-import { FleetTopFeed } from './fleet-feed.ts';
 import { renderFleetFrame } from './fleet-render.ts';
 import { FleetTopRows } from './fleet-rows.ts';
 import type { AttachPlace, SourceFrame, TopSource } from './top-source.ts';
@@ -18,19 +17,29 @@ export function attachHint(spec: HostSpec, target: string): string {
 /** The live view of every host of the fleet: rows grouped by host, each named `ID@HOST` (fleet-rows.ts). */
 export class FleetSource implements TopSource {
   private readonly rows: FleetTopRows;
-  private feed: FleetTopFeed | null = null;
+  private readonly subscriptions = new DisposableStore();
   private changed = () => {};
   /** The newest warning about a host (its daemon speaks another protocol major): on screen, not over it on stderr. */
   private notice: string | null = null;
 
   constructor(private readonly fleet: Fleet) {
-    this.rows = new FleetTopRows(fleet.hosts());
+    this.rows = new FleetTopRows(fleet.hosts().map((status) => ({ status, live: fleet.host(status.name).agents })));
   }
 
+  /** Each host's live agents and status, as the fleet keeps them: no reads, no list of its own. */
   async start(changed: () => void): Promise<void> {
     this.changed = changed;
-    this.feed = new FleetTopFeed(this.fleet, this.rows, changed);
-    this.feed.start();
+    this.subscriptions.add(
+      this.fleet.onHostChange((status) => {
+        this.rows.setStatus(status);
+        changed();
+      }),
+    );
+    for (const status of this.fleet.hosts()) {
+      this.rows.setStatus(status);
+      this.subscriptions.add(this.fleet.host(status.name).agents.onChange(() => changed()));
+    }
+    changed();
   }
 
   warn(message: string): void {
@@ -64,7 +73,7 @@ export class FleetSource implements TopSource {
   }
 
   dispose(): void {
-    this.feed?.dispose();
+    this.subscriptions.dispose();
   }
 
   /** A row's id is `ID@HOST` (FleetTopRows.order). */

@@ -1,20 +1,22 @@
 import { AGENT_FOCUS } from '../../protocol/methods/agent-query.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import { followConnection } from '../../client/index.ts';
 import type { DaemonConnection } from '../with-daemon.ts';
-import { TopFeed } from './feed.ts';
 import { renderFrame } from './render.ts';
 import { TopRows } from './rows.ts';
 import type { AttachPlace, SourceFrame, TopSource } from './top-source.ts';
 
-/** The live view of one daemon: its agents by pane id, fed by its event stream (feed.ts). */
+/** The live view of one daemon: its live agents (src/client/live-agents.ts), fed by its event stream alone. */
 export class HostSource implements TopSource {
   private readonly rows = new TopRows();
-  private feed: TopFeed | null = null;
+  private feed: Disposable | null = null;
 
   constructor(private readonly client: DaemonConnection) {}
 
-  start(changed: () => void): Promise<void> {
-    this.feed = new TopFeed(this.client, this.rows, changed);
-    return this.feed.start();
+  async start(changed: () => void): Promise<void> {
+    this.rows.live.onChange(() => changed());
+    this.feed = await followConnection(this.client, this.rows.live);
+    changed();
   }
 
   order(): string[] {
@@ -49,5 +51,6 @@ export class HostSource implements TopSource {
 
   dispose(): void {
     this.feed?.dispose();
+    this.rows.live.dispose();
   }
 }

@@ -17,7 +17,7 @@ export interface FrameOptions {
   color: boolean;
   /** A transient line under the table (an error, a hint). */
   status?: string;
-  /** Pane ids with an unacknowledged attention inbox item: marked `*` and counted as needing you. */
+  /** Pane ids whose agent needs the person (`needsYou`: blocked, or done unseen): marked `*` and counted. */
   needing?: ReadonlySet<string>;
 }
 

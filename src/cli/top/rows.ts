@@ -1,4 +1,4 @@
-import { InboxView } from '../../client/index.ts';
+import { LiveAgents, needsYou } from '../../client/index.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { AgentState } from '../../protocol/states.ts';
 
@@ -15,42 +15,23 @@ export function byAttention(a: AgentInfo, b: AgentInfo): number {
 }
 
 /**
- * The agents top shows, by pane id. Pure: fed the snapshot and each fresh AgentInfo; a pane whose
- * agent is no longer identified (released, or its pane removed) leaves the view.
+ * What top shows of one daemon's live agents (src/client/live-agents.ts, which keeps them): the rows
+ * in attention order and which of them need the person. Keeps no agents of its own.
  */
 export class TopRows {
-  private readonly byId = new Map<string, AgentInfo>();
-  /** The daemon's attention inbox: which agents need the person (fed by the same stream). */
-  readonly inbox = new InboxView();
-
-  /** Starts over from a snapshot (on subscribe, and again after the stream was dropped). */
-  reset(agents: readonly AgentInfo[]): void {
-    this.byId.clear();
-    for (const info of agents) this.update(info);
-  }
-
-  update(info: AgentInfo): void {
-    if (info.agent === null) this.byId.delete(info.id);
-    else this.byId.set(info.id, info);
-  }
-
-  remove(paneId: string): void {
-    this.byId.delete(paneId);
-  }
+  constructor(readonly live: LiveAgents = new LiveAgents()) {}
 
   get size(): number {
-    return this.byId.size;
+    return this.live.size;
   }
 
-  /** The shown agents with an unacknowledged inbox item: the ones that need the person. */
+  /** The rows that need the person (`needsYou`: blocked, or done and not yet seen). */
   needing(): Set<string> {
-    const ids = new Set<string>();
-    for (const item of this.inbox.items()) if (this.byId.has(item.pane.id)) ids.add(item.pane.id);
-    return ids;
+    return new Set(this.live.list().filter((info) => needsYou(info.state)).map((info) => info.id));
   }
 
   /** Sorted by attention (byAttention). */
   sorted(): AgentInfo[] {
-    return [...this.byId.values()].sort(byAttention);
+    return this.live.list().sort(byAttention);
   }
 }

@@ -10,6 +10,7 @@ import type { ServerStatus } from '../../protocol/methods/server.ts';
 import { backoffDelays, sleep, type BackoffOptions } from '../backoff.ts';
 import { ClientError, type DaemonConnection } from '../connection.ts';
 import type { Endpoint } from '../endpoint.ts';
+import { LiveAgents } from '../live-agents.ts';
 import { printable } from '../printable.ts';
 import { checkProtocol } from '../protocol-check.ts';
 
@@ -80,7 +81,8 @@ export class HostLink implements Disposable {
   /** When the agents kept were last known live: set while connected and as the host leaves, or given by `options.seen`. */
   private seenAt: number | null = null;
   private connection: DaemonConnection | null = null;
-  private readonly agents = new Map<string, AgentInfo>();
+  /** The host's agents, kept from its snapshot and events (and whole lists), shown stale while it is away. */
+  readonly agents = new LiveAgents();
   private refreshTimer: NodeJS.Timeout | undefined;
   private readonly stopped = new AbortController();
   private readonly statusEmitter = new Emitter<HostStatus>();
@@ -102,6 +104,9 @@ export class HostLink implements Disposable {
       this.keep(options.seen.agents);
       this.seenAt = options.seen.seenAt;
     }
+    this.agents.onChange((change) => {
+      if (change.kind === 'incomplete') this.refreshSoon();
+    });
     void this.run();
   }
 
@@ -116,9 +121,9 @@ export class HostLink implements Disposable {
 
   /** The last known agents; `stale` (with when they were last seen) unless the host is connected now. */
   lastKnown(): FleetAgentInfo[] {
-    if (this.state === 'connected') return [...this.agents.values()].map((info) => ({ ...info, host: this.spec.name, stale: false }));
+    if (this.state === 'connected') return this.agents.list().map((info) => ({ ...info, host: this.spec.name, stale: false }));
     const lastSeen = this.seenAt ?? undefined;
-    return [...this.agents.values()].map((info) => ({ ...info, host: this.spec.name, stale: true, ...(lastSeen !== undefined ? { lastSeen } : {}) }));
+    return this.agents.list().map((info) => ({ ...info, host: this.spec.name, stale: true, ...(lastSeen !== undefined ? { lastSeen } : {}) }));
   }
 
   /** The connection, or `daemon_unreachable` naming the host, its state and why. */
@@ -152,6 +157,7 @@ export class HostLink implements Disposable {
     this.connection?.dispose();
     this.statusEmitter.dispose();
     this.eventEmitter.dispose();
+    this.agents.dispose();
     this.firstAttempt();
   }
 
@@ -249,7 +255,7 @@ export class HostLink implements Disposable {
   private deliver(event: AnyCorralEvent, snapshotCursor: number): void {
     if (this.cursor === null || event.cursor <= this.cursor.cursor) return;
     this.cursor = { cursor: event.cursor, epoch: this.cursor.epoch };
-    if (event.cursor > snapshotCursor) this.apply(event);
+    if (event.cursor > snapshotCursor) this.agents.apply(event);
     this.eventEmitter.fire({ ...event, host: this.spec.name });
   }
 
@@ -258,39 +264,10 @@ export class HostLink implements Disposable {
   }
 
   private keep(agents: readonly AgentInfo[]): void {
-    this.agents.clear();
-    for (const info of agents) this.agents.set(info.id, info);
+    this.agents.reset(agents);
   }
 
-  private apply(event: AnyCorralEvent): void {
-    const id = event.pane?.id;
-    if (id === undefined) return;
-    const known = this.agents.get(id);
-    switch (event.kind) {
-      case 'agent.stateChanged':
-        if (known) {
-          const { to, seen, revision, rule, source, prompt } = event.data;
-          const { prompt: _was, ...rest } = known;
-          this.agents.set(id, { ...rest, state: to, seen, revision, rule, source, stateSince: event.ts, ...(prompt ? { prompt } : {}) });
-        } else this.refreshSoon();
-        return;
-      case 'agent.seen':
-        if (known) this.agents.set(id, { ...known, state: event.data.state, seen: event.data.seen });
-        return;
-      case 'agent.released':
-      case 'pane.exited':
-      case 'pane.removed':
-        this.agents.delete(id);
-        return;
-      case 'agent.detected':
-        this.refreshSoon();
-        return;
-      default:
-        return;
-    }
-  }
-
-  /** A new agent's full record is not in its event: the list is asked again, once per burst. */
+  /** A change an event of a daemon before 2.7 did not carry whole: the list is asked again, once per burst. */
   private refreshSoon(): void {
     if (this.refreshTimer !== undefined || this.stopped.signal.aborted) return;
     this.refreshTimer = setTimeout(() => {

@@ -1,7 +1,8 @@
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import type { FleetAgentInfo, HostStatus } from './host-link.ts';
+import { needsYou } from '../live-agents.ts';
 
-/** Counts by state and the one number a person acts on: agents blocked or done (the web view's count too). */
+/** Counts by state and the one number a person acts on, as every view counts it (`needsYou`). */
 export interface Rollup {
   counts: Record<AgentState, number>;
   needsYou: number;
@@ -10,10 +11,6 @@ export interface Rollup {
 }
 
 export type HostRollup = Rollup & Pick<HostStatus, 'name' | 'state' | 'since' | 'reason' | 'code' | 'lastSeen'>;
-
-export function needsYou(state: AgentState): boolean {
-  return state === 'blocked' || state === 'done';
-}
 
 export function rollupOf(agents: readonly FleetAgentInfo[]): Rollup {
   const counts = Object.fromEntries(AGENT_STATES.map((state) => [state, 0])) as Record<AgentState, number>;
