@@ -3,7 +3,7 @@ import type { Disposable } from '../base/disposable.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
 import type { AnyCorralEvent } from '../protocol/methods/events.ts';
 import type { InboxItem } from '../protocol/methods/inbox.ts';
-import type { AgentState } from '../protocol/states.ts';
+import { needsYou } from '../protocol/states.ts';
 import { InboxView } from './inbox-view.ts';
 
 /** What changed in a LiveAgents, told after it changed. */
@@ -20,14 +20,7 @@ export type LiveChange =
    */
   | { kind: 'incomplete'; id: string };
 
-/**
- * The one meaning of "needs you" (docs/events.md, "Needs you"): a blocked agent needs the person for as
- * long as it is blocked, looked at or not; a done agent until it is seen (its state is `done` only
- * while unseen: focused, attached, prompted or its page opened make it idle).
- */
-export function needsYou(state: AgentState): boolean {
-  return state === 'blocked' || state === 'done';
-}
+export { needsYou };
 
 /**
  * One daemon's agents as a client keeps them live, with its attention inbox beside them: started from

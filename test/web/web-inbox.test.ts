@@ -1,5 +1,5 @@
 // corral web and the attention inbox in a real browser (Debian's chromium): cards say which agents
-// need the person, looking at one acknowledges it, a notification fires once per item (not again
+// need the person, looking at a blocked one leaves its reminder, looking at a done one sees it, a notification fires once per item (not again
 // after a reload or a daemon restart), and a card's tail shows what the agent does, not its composer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -98,27 +98,40 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
     await page.close();
   });
 
-  it('marks the agents with an unacknowledged item and counts them; looking at one acknowledges it', async () => {
+  it('counts blocked agents while blocked and done ones until seen; looking at a blocked one leaves its reminder on every page', async () => {
     const id = await spawn('needy');
     const page = await signedIn();
+    const other = await signedIn(); // another device's page
     const item = await blockAndWaitItem(id);
     await waitFor(async () => (await card(page, id))?.inbox === String(item.id), { what: 'the card marked with its inbox item', timeoutMs: 10_000 });
-    const count = () => page.$eval('#needs', (node) => Number((node as HTMLElement).dataset.count));
-    const items = (await call('inbox.list', {})).items.length;
-    await waitFor(async () => (await count()) === items, { what: `${items} needing you in the bar`, timeoutMs: 10_000 });
-    // Another client acknowledges it: the board hears of it with no reload.
+    const count = (on: Page) => on.$eval('#needs', (node) => Number((node as HTMLElement).dataset.count));
+    /** The one meaning of "needs you": blocked, or done and not yet seen (src/protocol/states.ts). */
+    const needing = async () => (await call('agent.list', {})).agents.filter((info: any) => info.state === 'blocked' || info.state === 'done').length;
+    const expected = await needing();
+    assert.ok(expected >= 1);
+    await waitFor(async () => (await count(page)) === expected, { what: `${expected} needing you in the bar`, timeoutMs: 10_000 });
+    // Dismissed on purpose by another client: the mark goes on every page, the count does not (still blocked).
     await call('inbox.ack', { ids: [item.id] });
-    await waitFor(async () => (await card(page, id))?.inbox === null, { what: 'the mark gone after inbox.ack', timeoutMs: 10_000 });
-    // Blocked anew, then looked at in the page: focusing acknowledges it.
+    await waitFor(async () => (await card(page, id))?.inbox === null && (await card(other, id))?.inbox === null, { what: 'the mark gone after inbox.ack', timeoutMs: 10_000 });
+    assert.equal(await count(page), expected, 'a blocked agent needs you while it is blocked');
+    // Blocked anew, then its page opened: looking is no answer.
     await call('pane.send', { target: id, keys: ['Escape'] });
     await waitFor(async () => (await call('agent.get', { target: id })).state !== 'blocked', { what: 'the permission declined', timeoutMs: 15_000 });
     const again = await blockAndWaitItem(id);
     assert.ok(again.id > item.id);
+    await waitFor(async () => (await card(other, id))?.inbox === String(again.id), { what: "the other page's mark", timeoutMs: 10_000 });
     await page.click(`#board .card[data-id="${id}"]`);
-    await waitFor(async () => !(await call('inbox.list', {})).items.some((entry: any) => entry.id === again.id), { what: 'the item acknowledged by looking', timeoutMs: 10_000 });
-    await page.goto(`${web.origin}/#/`);
-    await waitFor(async () => (await card(page, id))?.inbox === null, { what: 'no mark once looked at', timeoutMs: 10_000 });
+    // The agent's page draws its terminal (after it drew the card it would have focused): its dialog on screen.
+    await page.waitForFunction(() => /Esc to cancel/.test(document.querySelector('.xterm-rows')?.textContent ?? ''), null, { timeout: 15_000 });
+    assert.ok((await call('inbox.list', {})).items.some((entry: any) => entry.id === again.id), 'the item stays in the inbox');
+    assert.equal((await card(other, id))?.inbox, String(again.id), 'the other page keeps its reminder');
+    assert.equal((await call('agent.get', { target: id })).state, 'blocked');
+    // Declined while its page is open: done, and seen at once by the page that shows it.
+    await call('pane.send', { target: id, keys: ['Escape'] });
+    await waitFor(async () => (await call('agent.get', { target: id })).state === 'idle', { what: 'the done turn seen by its open page', timeoutMs: 15_000 });
+    await waitFor(async () => (await count(other)) === (await needing()), { what: 'the count following the states', timeoutMs: 10_000 });
     await page.close();
+    await other.close();
   });
 
   it('notifies once per item: not again after a reload, nor after the daemon restarts', async () => {

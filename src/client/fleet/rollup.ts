@@ -1,6 +1,6 @@
 import { AGENT_STATES, type AgentState } from '../../protocol/states.ts';
 import type { FleetAgentInfo, HostStatus } from './host-link.ts';
-import { needsYou } from '../live-agents.ts';
+import { needsYou } from '../../protocol/states.ts';
 
 /** Counts by state and the one number a person acts on, as every view counts it (`needsYou`). */
 export interface Rollup {

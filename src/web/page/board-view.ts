@@ -1,4 +1,5 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import { needsYou } from '../../protocol/states.ts';
 import type { BoardCard } from '../wire.ts';
 import { cutToCells } from '../../base/cells.ts';
 import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
@@ -56,10 +57,10 @@ export class BoardModel {
     return this.order().map((id) => this.byId.get(id)!);
   }
 
-  /** How many agents need the person: those with an unacknowledged attention inbox item (as `corral top` counts). */
+  /** How many agents need the person (`needsYou`: blocked, or done not yet seen), as every view counts them. */
   get needsYou(): number {
     let count = 0;
-    for (const card of this.byId.values()) if (card.inbox) count++;
+    for (const card of this.byId.values()) if (needsYou(card.info.state)) count++;
     return count;
   }
 }

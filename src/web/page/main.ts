@@ -36,8 +36,8 @@ let agentView: AgentView | null = null;
 /** Tails a round brought (board.tails), drawn on the page's next tick (pageTick). */
 const pendingTails = new Map<string, string[]>();
 let drawQueued = false;
-/** The inbox item last acknowledged by looking at its agent (`ID#ITEM`: with --fleet each host numbers its own): asked once. */
-let acknowledged: string | null = null;
+/** The done turn last marked seen by looking at its agent (`ID#REVISION`): asked once. */
+let seenTurn: string | null = null;
 
 /** Set when the server no longer knows this browser's key: the page shows only how to sign in. */
 let signedOut = false;
@@ -68,7 +68,7 @@ function draw(): void {
     else {
       const card = model.cards.get(agentView.id);
       if (card) agentView.update(card.info, card);
-      acknowledgeShown();
+      seeShown();
     }
   });
 }
@@ -78,12 +78,15 @@ function looking(id: string): boolean {
   return agentView?.id === id && document.visibilityState === 'visible';
 }
 
-/** What needs the person on the agent they are looking at is seen: acknowledged as focusing does. */
-function acknowledgeShown(): void {
+/**
+ * A done agent the person looks at is seen (focused, which also acknowledges its inbox item). A
+ * blocked one is not: looking is no answer, so it still needs the person on every device.
+ */
+function seeShown(): void {
   const id = agentView?.id;
   const card = id === undefined ? undefined : model.cards.get(id);
-  if (id === undefined || !card?.inbox || `${id}#${card.inbox.id}` === acknowledged || !looking(id) || !rpc.open) return;
-  acknowledged = `${id}#${card.inbox.id}`;
+  if (id === undefined || card?.info.state !== 'done' || `${id}#${card.info.revision}` === seenTurn || !looking(id) || !rpc.open) return;
+  seenTurn = `${id}#${card.info.revision}`;
   void rpc.call('agent.focus', { target: id }).catch(() => {});
 }
 
@@ -101,9 +104,8 @@ function route(): void {
     const card = model.cards.get(id);
     if (card) agentView.update(card.info, card);
     if (rpc.open) void agentView.open().catch((error: { message: string }) => app.prepend(error.message));
-    if (rpc.open) void rpc.call('agent.focus', { target: id }).catch(() => {});
   }
-  draw();
+  draw(); // a done agent is seen once drawn (seeShown); a blocked one stays blocked
 }
 
 rpc.on('board.reset', ({ cards, hosts }: { cards: BoardCard[]; hosts: WebHost[] }) => {
@@ -133,7 +135,7 @@ rpc.on('board.removed', ({ id }: { id: string }) => {
   draw();
 });
 rpc.on('attention', (attention: Attention) => notifications.show(attention, looking(attention.id)));
-document.addEventListener('visibilitychange', () => acknowledgeShown());
+document.addEventListener('visibilitychange', () => seeShown());
 rpc.on('terminal.output', ({ id, data, redraw }: { id: string; data: string; redraw: boolean }) => {
   if (agentView?.id === id) agentView.output(data, redraw);
 });
