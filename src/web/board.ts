@@ -81,6 +81,13 @@ export class Board {
     return this.live.list().map((info) => this.card(info));
   }
 
+  /** The pane id of a card's target (its id, or a name one card has), or null when no card answers to it. */
+  paneIdOf(target: string): string | null {
+    if (this.live.get(target) !== null) return target;
+    const named = this.live.list().filter((info) => info.name === target);
+    return named.length === 1 ? named[0]!.id : null;
+  }
+
   /**
    * A page shows these cards now (null: every card): their tails are read when out of date, and again
    * while working. One no page showed before is read at once, as its tail may be old.

@@ -77,7 +77,7 @@ export class FleetBoard implements WebBoard {
     link.live(); // daemon_unreachable while the host is away, with why and since when
     const part = this.parts.get(name)!;
     if (!part.live || part.client === null) throw new ClientError('daemon_unreachable', `host ${name} is connected, but its board is still starting; try again in a moment`);
-    return { host: name, client: part.client, target: split.target, qualify: (id) => qualify(id, name) };
+    return { host: name, client: part.client, target: split.target, known: part.board?.paneIdOf(split.target) ?? null, qualify: (id) => qualify(id, name) };
   }
 
   close(): void {

@@ -34,7 +34,7 @@ export class OneDaemonBoard implements WebBoard {
   }
 
   route(target: string): PaneRoute {
-    return { host: null, client: this.client, target, qualify: (id) => id };
+    return { host: null, client: this.client, target, known: this.board.paneIdOf(target), qualify: (id) => id };
   }
 
   close(): void {

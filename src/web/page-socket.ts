@@ -253,9 +253,10 @@ export class PageSocket implements LeaseHolder {
     return route.client.connection.request(decl.name, params.target !== undefined ? { ...params, target: route.target } : params);
   }
 
+  /** The pane a target names: a card's from the board, with no call (each keystroke batch and answer asks); another read from its daemon. */
   private async pane(target: string): Promise<FoundPane> {
     const route = this.board.route(target);
-    const id = (await route.client.call('pane.get', { target: route.target })).id;
+    const id = route.known ?? (await route.client.call('pane.get', { target: route.target })).id;
     return { route, id, key: route.qualify(id) };
   }
 

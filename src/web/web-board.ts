@@ -12,6 +12,8 @@ export interface PaneRoute {
   host: string | null;
   client: CorralClient;
   target: string;
+  /** The pane's id on that daemon when the board has its card (by id or name): nothing to read before acting on it. */
+  known: string | null;
   /** A pane id of that daemon as pages know it (`w1:p1@build` with --fleet). */
   qualify(id: string): string;
 }

@@ -46,7 +46,7 @@ export class AgentView {
     this.terminal?.dispose();
     this.terminal = null;
     this.early = [];
-    const opened = await this.rpc.call<{ id: string; cols: number; rows: number; lease: LeaseInfo }>('terminal.open', { target: this.id });
+    const opened = await this.rpc.call('terminal.open', { target: this.id });
     if (this.closed) return;
     if (this.lost) this.say('');
     this.lost = false;
@@ -91,7 +91,7 @@ export class AgentView {
     if (this.terminal) this.terminal.leaseMine = lease.mine;
     const take = el('button', '', lease.mine ? 'Release control' : 'Take control');
     take.disabled = lease.holder !== null && !lease.mine;
-    take.onclick = () => void this.rpc.call<LeaseInfo>(lease.mine ? 'lease.release' : 'lease.take', { target: this.id }).then((next) => this.setLease(next), (error: RpcError) => this.say(error.message));
+    take.onclick = () => void this.rpc.call(lease.mine ? 'lease.release' : 'lease.take', { target: this.id }).then((next) => this.setLease(next), (error: RpcError) => this.say(error.message));
     const who = lease.holder === null ? 'Read-only: nobody is typing.' : lease.mine ? 'You have control: keys go to the pane.' : `${lease.holder} has control.`;
     const parts: HTMLElement[] = [el('span', 'lease', who), take];
     if (lease.mine) {
@@ -168,9 +168,9 @@ export class AgentView {
       if (text === '') return;
       const request = { target: this.id, text, ...(options.now ? { queue: false } : {}), ...(options.composer ? { composer: options.composer } : {}) };
       this.rpc.call('agent.prompt', request).then(
-        (result: { queued?: boolean; position?: number }) => {
+        (result) => {
           input.value = '';
-          status.replaceChildren(result.queued ? `Queued at position ${result.position ?? '?'}: typed when the agent is next idle.` : 'Sent.');
+          status.replaceChildren('queued' in result ? `Queued at position ${result.position}: typed when the agent is next idle.` : 'Sent.');
         },
         (error: RpcError) => {
           if (error.code !== 'composer_not_empty') return void status.replaceChildren(error.message);
@@ -195,10 +195,10 @@ export class AgentView {
   }
 
   private async loadEvents(): Promise<void> {
-    const read = await this.rpc.call<{ events: { kind: string; ts: number; data: Record<string, unknown> }[] }>('pane.events', { target: this.id, limit: 10_000 }).catch(() => null);
+    const read = await this.rpc.call('pane.events', { target: this.id, limit: 10_000 }).catch(() => null);
     if (read === null || this.closed) return;
     const recent = read.events.slice(-15).reverse();
-    this.events.replaceChildren(...recent.map((event) => el('li', '', `${new Date(event.ts).toLocaleTimeString()} ${event.kind} ${summary(event.data)}`)));
+    this.events.replaceChildren(...recent.map((event) => el('li', '', `${new Date(event.ts).toLocaleTimeString()} ${event.kind} ${summary(event.data as Record<string, unknown>)}`)));
   }
 }
 

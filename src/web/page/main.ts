@@ -158,7 +158,7 @@ rpc.onStatus = (connected) => {
   link.classList.toggle('down', !connected);
   if (!connected) return;
   watch.reconnected();
-  void rpc.call<{ cards: BoardCard[]; hosts: WebHost[] }>('board.get').then(({ cards, hosts }) => {
+  void rpc.call('board.get').then(({ cards, hosts }) => {
     pendingTails.clear();
     model.reset(cards);
     hostsView.hosts = hosts;

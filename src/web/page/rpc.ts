@@ -1,4 +1,14 @@
+import type { NotificationDecl, ParamsOf, ResultOf } from '../../protocol/method.ts';
+import type { PASSED_THROUGH, WEB_METHODS, WEB_NOTIFICATIONS } from '../wire.ts';
 import { forgetKey, heldKey, sessionStands } from './sign-in.ts';
+
+/** The methods a page may call, by name, as the web wire declares them (src/web/wire.ts): types only. */
+type PageMethods = { [M in (typeof WEB_METHODS)[number] | (typeof PASSED_THROUGH)[number] as M['name']]: M };
+type PageMethod = keyof PageMethods;
+/** Params of a method; optional as a whole when every field is optional. */
+type CallArgs<N extends PageMethod> = {} extends ParamsOf<PageMethods[N]> ? [params?: ParamsOf<PageMethods[N]>] : [params: ParamsOf<PageMethods[N]>];
+/** The server's notifications, by name, with their params as declared. */
+type PageNotifications = { [D in (typeof WEB_NOTIFICATIONS)[number] as D['name']]: D extends NotificationDecl<infer P> ? P : never };
 
 /** The close code of a socket whose session ended (src/web/web-server.ts SIGNED_OUT_CLOSE_CODE). */
 const SIGNED_OUT_CLOSE_CODE = 4401;
@@ -17,7 +27,7 @@ export interface RpcError {
   data: Record<string, unknown>;
 }
 
-type Listener = (params: any) => void;
+type Listener = (params: never) => void;
 
 export class PageRpc {
   private socket: WebSocket | null = null;
@@ -69,27 +79,30 @@ export class PageRpc {
     return this.socket?.readyState === WebSocket.OPEN;
   }
 
-  call<T = any>(method: string, params: object = {}): Promise<T> {
+  /** Calls a method the web wire declares, its params and result typed by the declaration. */
+  call<N extends PageMethod>(method: N, ...args: CallArgs<N>): Promise<ResultOf<PageMethods[N]>> {
+    const params = args[0] ?? {};
     const socket = this.socket;
     if (socket === null || socket.readyState !== WebSocket.OPEN) {
       return Promise.reject({ code: 'connection_closed', message: 'not connected to corral web', data: {} } satisfies RpcError);
     }
     const id = this.nextId++;
     socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
   }
 
-  on(method: string, listener: Listener): () => void {
+  /** Listens to a notification the web wire declares, its params typed by the declaration. */
+  on<N extends keyof PageNotifications>(method: N, listener: (params: PageNotifications[N]) => void): () => void {
     const set = this.listeners.get(method) ?? new Set();
     this.listeners.set(method, set);
-    set.add(listener);
+    set.add(listener as Listener);
     return () => set.delete(listener);
   }
 
   private receive(text: string): void {
     const message = JSON.parse(text) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string; data?: { code?: string } } };
     if (message.method !== undefined) {
-      for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
+      for (const listener of this.listeners.get(message.method) ?? []) (listener as (params: unknown) => void)(message.params);
       return;
     }
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);

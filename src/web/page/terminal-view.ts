@@ -42,7 +42,7 @@ export class TerminalView {
   output(data: string, redraw: boolean): void {
     this.writes = this.writes.then(async () => {
       if (redraw) {
-        const screen = await this.rpc.call<{ cols: number; rows: number }>('agent.read', { target: this.id, source: 'screen', lines: 1 }).catch(() => null);
+        const screen = await this.rpc.call('agent.read', { target: this.id, source: 'screen', lines: 1 }).catch(() => null);
         if (screen && (screen.cols !== this.term.cols || screen.rows !== this.term.rows)) {
           this.term.options.fontSize = this.fontFor(screen.cols);
           this.term.resize(screen.cols, screen.rows);
