@@ -7,6 +7,7 @@ import { PANE_RESIZE } from '../protocol/methods/pane.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
 import type { WebSession } from './sessions.ts';
 import { PageTerminals } from './page-terminals.ts';
+import { servePage, type PageBinding } from './page-binding.ts';
 import type { PaneRoute, WebBoard, WebBoardChange } from './web-board.ts';
 import { CLOSE_GRACE_MS, FELL_BEHIND_CLOSE_CODE, PageOutbox, SOCKET_MAX_BYTES } from './page-outbox.ts';
 import {
@@ -71,6 +72,8 @@ interface FoundPane {
  */
 export class PageSocket implements LeaseHolder {
   private readonly subscriptions = new DisposableStore();
+  /** The web methods by name (served()): dispatch looks them up, no switch. */
+  private readonly bindings = new Map(this.served().map((binding) => [binding.method.name, binding] as const));
   private readonly terminals: PageTerminals;
   private readonly outbox: PageOutbox;
   private inFlight = 0;
@@ -189,51 +192,48 @@ export class PageSocket implements LeaseHolder {
   private async dispatch(method: string, raw: unknown): Promise<unknown> {
     const through = PASSED_THROUGH.find((decl) => decl.name === method);
     if (through) return this.passThrough(through, raw);
-    switch (method) {
-      case BOARD_GET.name:
-        checkParams(BOARD_GET, raw, 'params');
-        return this.wholeBoard();
-      case PANE_EVENTS.name: {
-        const { target, limit } = checkParams(PANE_EVENTS, raw, 'params');
+    const binding = this.bindings.get(method);
+    if (binding === undefined) throw new CorralError('method_not_found', `the web server has no method "${method}"`);
+    return binding.handle(raw);
+  }
+
+  /** The web methods this socket serves, one binding each (WEB_METHODS). */
+  private served(): PageBinding[] {
+    return [
+      servePage(BOARD_GET, () => this.wholeBoard()),
+      servePage(PANE_EVENTS, async ({ target, limit }) => {
         const { route, id } = await this.pane(target);
         return { events: (await route.client.call('events.read', { filter: `pane:${id}`, ...(limit !== undefined ? { limit } : {}) })).events };
-      }
-      case BOARD_WATCH.name: {
-        const { ids } = checkParams(BOARD_WATCH, raw, 'params');
+      }),
+      servePage(BOARD_WATCH, ({ ids }) => {
         this.board.watch(this, ids);
         return { watching: ids.length };
-      }
-      case TERMINAL_OPEN.name:
-        return this.open(checkParams(TERMINAL_OPEN, raw, 'params').target);
-      case TERMINAL_CLOSE.name:
-        return this.closeTerminal(checkParams(TERMINAL_CLOSE, raw, 'params').target);
-      case TERMINAL_INPUT.name: {
-        const { target, data } = checkParams(TERMINAL_INPUT, raw, 'params');
+      }),
+      servePage(TERMINAL_OPEN, ({ target }) => this.open(target)),
+      servePage(TERMINAL_CLOSE, ({ target }) => this.closeTerminal(target)),
+      servePage(TERMINAL_INPUT, async ({ target, data }) => {
         const { route, id, key } = await this.pane(target);
         this.needLease(key);
         await route.client.call('pane.send', { target: id, text: data });
         return { sent: data.length };
-      }
-      case TERMINAL_RESIZE.name: {
-        const { target, cols, rows } = checkParams(TERMINAL_RESIZE, raw, 'params');
+      }),
+      servePage(TERMINAL_RESIZE, async ({ target, cols, rows }) => {
         const { route, id, key } = await this.pane(target);
         this.needLease(key);
         await route.client.connection.call(PANE_RESIZE, { target: id, cols, rows });
         return { cols, rows };
-      }
-      case LEASE_TAKE.name: {
-        const { key } = await this.pane(checkParams(LEASE_TAKE, raw, 'params').target);
+      }),
+      servePage(LEASE_TAKE, async ({ target }) => {
+        const { key } = await this.pane(target);
         if (!this.leases.take(key, this)) throw new WebError('lease_held', `${this.leases.info(key, this).holder} holds the control lease of ${key}`);
         return this.leases.info(key, this);
-      }
-      case LEASE_RELEASE.name: {
-        const { key } = await this.pane(checkParams(LEASE_RELEASE, raw, 'params').target);
+      }),
+      servePage(LEASE_RELEASE, async ({ target }) => {
+        const { key } = await this.pane(target);
         this.leases.release(key, this);
         return this.leases.info(key, this);
-      }
-      default:
-        throw new CorralError('method_not_found', `the web server has no method "${method}"`);
-    }
+      }),
+    ];
   }
 
   /**
