@@ -1,0 +1,98 @@
+import type { AgentPrompt, PromptChoice } from '../protocol/prompt.ts';
+import { choiceWithRole, roleOf } from './choice-roles.ts';
+import { isCompound } from './compound.ts';
+import type { Policy, PolicyAction, PolicyRule } from './policy-spec.ts';
+import { promptSubject, type PromptSubject } from './subject.ts';
+
+/** How the pane's agent was identified: only `process` (its program, read from /proc) lets a policy answer. */
+export type IdentityBasis = 'process' | 'hint' | 'report' | 'none';
+
+/** What a decision is taken on: the pane, its agent and the prompt it shows. */
+export interface DecisionInput {
+  agent: string | null;
+  identity: IdentityBasis;
+  host: string;
+  workspace: string;
+  pane: { id: string; name: string | null };
+  cwd: string | null;
+  prompt: AgentPrompt;
+}
+
+/** The rule that decided, as logs and `agent explain` name it: `rule N (file:line)`. */
+export interface DecidingRule {
+  number: number;
+  name: string | null;
+  file: string;
+  line: number;
+}
+
+export interface Decision {
+  action: PolicyAction;
+  rule: DecidingRule | null;
+  /** The choice an allow or deny takes, by id; null for ask. */
+  choice: string | null;
+  message: string | null;
+  /** Why, for a person. */
+  reason: string;
+  subject: PromptSubject;
+}
+
+const ASKED_ALWAYS = new Set(['trust', 'auth']);
+
+/**
+ * Decides a prompt: the safety no rule turns off first (a complete prompt, an agent its process
+ * identifies), then the rules in order, the first that matches deciding, `ask` when none does. An
+ * allow or deny whose choice the prompt does not offer asks instead. Pure.
+ */
+export function decide(policy: Policy, input: DecisionInput): Decision {
+  const subject = promptSubject(input.prompt);
+  const ask = (reason: string, rule: PolicyRule | null = null): Decision => ({ action: 'ask', rule: rule && ruleRef(rule), choice: null, message: null, reason, subject });
+  if (!input.prompt.complete) return ask(`the prompt is not complete (${input.prompt.incomplete ?? 'not read whole'}): no policy answers it`);
+  if (input.identity !== 'process') {
+    return ask(`the agent is identified by ${input.identity === 'hint' ? 'a CORRAL_AGENT hint' : input.identity === 'report' ? 'its own report' : 'nothing'}, not by its process: any program in a pane can draw a dialog`);
+  }
+  const skipped: string[] = [];
+  for (const rule of policy.rules) {
+    if (!matches(rule, input, subject)) continue;
+    if (rule.action === 'allow' && !rule.compound && subject.command !== null && isCompound(subject.command)) {
+      skipped.push(`rule ${rule.number} allows no compound command (compound = true would)`);
+      continue;
+    }
+    const name = `rule ${rule.number} (${rule.file}:${rule.line})${rule.name ? ` "${rule.name}"` : ''}`;
+    if (rule.action === 'ask') return ask(`${name} asks`, rule);
+    const choice = chosen(rule, input.prompt);
+    if (typeof choice === 'string') return ask(`${name} would ${rule.action}, but ${choice}`, rule);
+    return { action: rule.action, rule: ruleRef(rule), choice: choice.id, message: rule.message, reason: `${name} ${rule.action === 'allow' ? 'allows' : 'denies'}`, subject };
+  }
+  return ask(`no rule matched${skipped.length > 0 ? ` (${skipped.join('; ')})` : ''}: the person decides`);
+}
+
+function ruleRef(rule: PolicyRule): DecidingRule {
+  return { number: rule.number, name: rule.name, file: rule.file, line: rule.line };
+}
+
+/** The choice a matching rule takes, or why it cannot take one. Allow-always only when the rule names it. */
+function chosen(rule: PolicyRule, prompt: AgentPrompt): PromptChoice | string {
+  if (rule.choice !== null) {
+    const named = prompt.choices.find((choice) => choice.id === rule.choice);
+    if (named === undefined) return `the prompt offers no choice "${rule.choice}" (its choices: ${prompt.choices.map((c) => c.id).join(', ') || 'none'})`;
+    if (named.keys.length === 0) return `its choice "${rule.choice}" has no key Corral knows`;
+    return named;
+  }
+  if (prompt.freeText) return 'the prompt takes free text';
+  const role = rule.action === 'allow' ? 'allow-once' : 'deny';
+  return choiceWithRole(prompt, role) ?? `the prompt has no ${role} choice (${prompt.choices.map((c) => `${c.id}: ${roleOf(c)}`).join(', ') || 'no choices'}); name one with "choice"`;
+}
+
+function matches(rule: PolicyRule, input: DecisionInput, subject: PromptSubject): boolean {
+  const listed = (names: readonly string[] | null, value: string | null) => names === null || (value !== null && names.includes(value));
+  if (!listed(rule.agent, input.agent) || !listed(rule.host, input.host) || !listed(rule.workspace, input.workspace)) return false;
+  if (rule.pane !== null && !rule.pane.includes(input.pane.id) && !(input.pane.name !== null && rule.pane.includes(input.pane.name))) return false;
+  // A trust or auth dialog is decided only by a rule that names its kind.
+  if (rule.kind === null ? ASKED_ALWAYS.has(input.prompt.kind) : !rule.kind.includes(input.prompt.kind)) return false;
+  if (!listed(rule.tool, subject.tool)) return false;
+  if (rule.command !== null && (subject.command === null || !rule.command.matches(subject.command))) return false;
+  if (rule.path !== null && (subject.path === null || !rule.path.matches(subject.path))) return false;
+  if (rule.cwd !== null && (input.cwd === null || !rule.cwd.matches(input.cwd))) return false;
+  return true;
+}
