@@ -165,6 +165,11 @@ export class PaneArbiter {
     return { ...this.#view };
   }
 
+  /** How the live process named the agent: its program, or a CORRAL_AGENT hint; null when no process names one. */
+  processIdentity(): 'process' | 'hint' | null {
+    return this.#process.agent === null ? null : (this.#process.identifiedBy?.by ?? 'process');
+  }
+
   /** Feed on every change of the foreground; a new agent process (or its exit) starts a new generation. */
   observeProcess(observation: ProcessObservation): ChangeRecord[] {
     if (this.#lifecycle === 'exited') return [];

@@ -30,6 +30,9 @@ import { retainExitedPanes } from './panes/exited-retention.ts';
 import { startPanes } from './panes/handlers.ts';
 import { PaneRegistry, type SpawnTerminal } from './panes/pane-registry.ts';
 import { startPersist } from './persist/handlers.ts';
+import { answerAgent } from './agent-input/answer.ts';
+import { auditLogPath } from './policy/audit-log.ts';
+import { startPolicy } from './policy/handlers.ts';
 import { stateDir, registryFilePath } from './private-file.ts';
 import { startRecord } from './record/record-service.ts';
 import { Connection } from './rpc/connection.ts';
@@ -201,7 +204,16 @@ export class Daemon {
       registry.passEnv = next.panes.passEnv;
       if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(core, next);
     };
-    const reloader = new ConfigReloader(source, config, applyLive, log);
+    const policy = startPolicy(core, {
+      hub: events.hub,
+      // The policy answers as `agent.answer` does, by prompt id: a dialog that changed is not answered.
+      answer: (pane, request) => answerAgent(core.agents, pane, request, new AbortController().signal),
+      configPath: source?.path ?? null,
+      files: config.policy.files,
+      auditPath: auditLogPath(this.socketPath),
+    });
+    parts.push(policy);
+    const reloader = new ConfigReloader(source, config, applyLive, log, (next) => policy.reload(next.policy.files));
     this.reloadConfig = () => reloader.reload();
     parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
     for (const part of parts) this.own(part);

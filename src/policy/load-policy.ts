@@ -47,6 +47,7 @@ export function loadPolicy(configPath: string, extras: readonly string[] = []): 
     files: files.map((file) => file.file),
     mode: main?.mode ?? 'on',
     loopLimit: main?.loopLimit ?? DEFAULT_LOOP_LIMIT,
+    answerDelayMs: main?.answerDelayMs ?? 0,
     rules: files.flatMap((file) => file.rules),
   };
 }
@@ -54,7 +55,7 @@ export function loadPolicy(configPath: string, extras: readonly string[] = []): 
 /** A policy read from one file as the main one (`corral policy test FILE`). */
 export function loadPolicyFile(path: string): Policy {
   const file = readPolicyFile(path, 'main', 1, true)!;
-  return { files: [file.file], mode: file.mode ?? 'on', loopLimit: file.loopLimit ?? DEFAULT_LOOP_LIMIT, rules: file.rules };
+  return { files: [file.file], mode: file.mode ?? 'on', loopLimit: file.loopLimit ?? DEFAULT_LOOP_LIMIT, answerDelayMs: file.answerDelayMs ?? 0, rules: file.rules };
 }
 
 /**

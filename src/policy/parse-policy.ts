@@ -4,7 +4,7 @@ import { isPlainObject } from '../protocol/plain-object.ts';
 import { PROMPT_KINDS, type PromptKind } from '../protocol/prompt.ts';
 import { compileAnchored, type AnchoredRegex } from './anchored-regex.ts';
 import { PolicyError } from './policy-error.ts';
-import { DEFAULT_LOOP_LIMIT, MAX_LOOP_LIMIT, MAX_RULES, POLICY_ACTIONS, POLICY_MODES, type PolicyAction, type PolicyFile, type PolicyRule } from './policy-spec.ts';
+import { DEFAULT_LOOP_LIMIT, MAX_ANSWER_DELAY_MS, MAX_LOOP_LIMIT, MAX_RULES, POLICY_ACTIONS, POLICY_MODES, type PolicyAction, type PolicyFile, type PolicyRule } from './policy-spec.ts';
 
 /** A policy file larger than this is not a policy file. */
 export const MAX_POLICY_BYTES = 256 * 1024;
@@ -15,7 +15,7 @@ export const MAX_POLICY_BYTES = 256 * 1024;
  */
 export type PolicyFileRole = 'main' | 'extra' | 'project';
 
-const TOP_KEYS = ['mode', 'loop_limit', 'rule'] as const;
+const TOP_KEYS = ['mode', 'loop_limit', 'answer_delay_ms', 'rule'] as const;
 const RULE_KEYS = ['name', 'agent', 'host', 'workspace', 'pane', 'kind', 'tool', 'command', 'path', 'cwd', 'compound', 'action', 'choice', 'message'] as const;
 const MAX_NAMES = 64;
 const MAX_TEXT = 500;
@@ -45,12 +45,18 @@ export function parsePolicy(text: string, file: string, role: PolicyFileRole, fi
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_LOOP_LIMIT) fail(['loop_limit'], `"loop_limit" must be an integer from 1 to ${MAX_LOOP_LIMIT} (automatic answers per pane in a minute; default ${DEFAULT_LOOP_LIMIT})`);
     loopLimit = value as number;
   }
+  let answerDelayMs: number | null = null;
+  if (document['answer_delay_ms'] !== undefined) {
+    const value = document['answer_delay_ms'];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_ANSWER_DELAY_MS) fail(['answer_delay_ms'], `"answer_delay_ms" must be an integer from 0 to ${MAX_ANSWER_DELAY_MS}`);
+    answerDelayMs = value as number;
+  }
   const tables = document['rule'] ?? [];
   if (!Array.isArray(tables) || !tables.every(isPlainObject)) fail(['rule'], '"rule" must be an array of tables: write each rule as [[rule]]');
   const list = tables as Record<string, unknown>[];
   if (list.length > MAX_RULES) fail(['rule'], `a policy file holds at most ${MAX_RULES} rules`);
   const rules = list.map((table, index) => parseRule(table, index, firstNumber + index, file, role, lineOf, fail));
-  return { file, mode, loopLimit, rules };
+  return { file, mode, loopLimit, answerDelayMs, rules };
 }
 
 function parseRule(

@@ -12,6 +12,8 @@ export type PolicyMode = (typeof POLICY_MODES)[number];
 /** The loop guard's default: automatic answers per pane in any minute, after which the policy asks. */
 export const DEFAULT_LOOP_LIMIT = 10;
 export const MAX_LOOP_LIMIT = 120;
+/** The grace between a decision and its keys, at most: time to pause the policy, and for the dialog to settle. */
+export const MAX_ANSWER_DELAY_MS = 10_000;
 /** Rules in one file at most, and files in one policy. */
 export const MAX_RULES = 500;
 export const MAX_POLICY_FILES = 16;
@@ -45,6 +47,7 @@ export interface PolicyFile {
   readonly file: string;
   readonly mode: PolicyMode | null;
   readonly loopLimit: number | null;
+  readonly answerDelayMs: number | null;
   readonly rules: readonly PolicyRule[];
 }
 
@@ -53,7 +56,9 @@ export interface Policy {
   readonly files: readonly string[];
   readonly mode: PolicyMode;
   readonly loopLimit: number;
+  /** How long after deciding the keys are typed: the dialog must still be the one decided on. */
+  readonly answerDelayMs: number;
   readonly rules: readonly PolicyRule[];
 }
 
-export const EMPTY_POLICY: Policy = Object.freeze({ files: [], mode: 'on', loopLimit: DEFAULT_LOOP_LIMIT, rules: [] });
+export const EMPTY_POLICY: Policy = Object.freeze({ files: [], mode: 'on', loopLimit: DEFAULT_LOOP_LIMIT, answerDelayMs: 0, rules: [] });

@@ -36,6 +36,7 @@ export const ERRORS = {
   slow_consumer: { rpc: 1302, summary: 'the subscriber fell too far behind and was dropped' },
   stream_changed: { rpc: 1303, summary: "the cursor is not of this daemon's event stream (another epoch, or outside its cursors): subscribe again without since" },
   config_invalid: { rpc: 1401, summary: 'config.toml is not valid; the daemon keeps the settings it had' },
+  policy_invalid: { rpc: 1402, summary: 'a policy file is not valid (error.data names file and line); the daemon keeps the policy it had' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -30,6 +30,8 @@ describe('config.toml', () => {
         'respawn = "auto"',
         '[integration]',
         'enabled = false',
+        '[policy]',
+        'files = ["team.toml"]',
       ].join('\n'),
       FILE,
     );
@@ -40,6 +42,7 @@ describe('config.toml', () => {
       reports: { inband: 'foreground' },
       panes: { respawn: 'auto', keepExited: 100, useCaller: true, passEnv: [] },
       integration: { enabled: false },
+      policy: { files: ['team.toml'] },
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });

@@ -7,7 +7,7 @@ import type { AgentPrompt } from '../../src/protocol/prompt.ts';
 
 function policyOf(text: string): Policy {
   const file = parsePolicy(text, 'policy.toml', 'main');
-  return { files: ['policy.toml'], mode: 'on', loopLimit: 10, rules: file.rules };
+  return { files: ['policy.toml'], mode: 'on', loopLimit: 10, answerDelayMs: 0, rules: file.rules };
 }
 
 function bash(command: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {

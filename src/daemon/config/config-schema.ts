@@ -35,6 +35,10 @@ export interface CorralConfig {
     /** Whether agents started by `pane.spawn` get their own hooks for the launch (docs/reporting.md). */
     enabled: boolean;
   };
+  policy: {
+    /** Policy files read after policy.toml beside config.toml, relative to its folder (docs/policy.md). */
+    files: readonly string[];
+  };
 }
 
 const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
@@ -47,6 +51,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   reports: Object.freeze({ inband: 'group' as InbandPolicy }),
   panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100, useCaller: true, passEnv: Object.freeze([]) }),
   integration: Object.freeze({ enabled: true }),
+  policy: Object.freeze({ files: Object.freeze([]) }),
 });
 
 export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;
@@ -56,7 +61,8 @@ export type KeySpec =
   | { kind: 'argv'; maxItems: number; field: string }
   | { kind: 'choice'; values: readonly string[]; field: string }
   | { kind: 'bool'; field: string }
-  | { kind: 'names'; maxItems: number; field: string };
+  | { kind: 'names'; maxItems: number; field: string }
+  | { kind: 'paths'; maxItems: number; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
 export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
@@ -84,5 +90,8 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
   },
   integration: {
     enabled: { kind: 'bool', field: 'enabled' },
+  },
+  policy: {
+    files: { kind: 'paths', maxItems: 16, field: 'files' },
   },
 };

@@ -79,6 +79,12 @@ function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: 
     }
     return [...value];
   }
+  if (spec.kind === 'paths') {
+    if (!Array.isArray(value) || value.length > spec.maxItems || !value.every((v) => typeof v === 'string' && v !== '' && !v.includes('\0'))) {
+      throw fail(`"${key}" must be an array of at most ${spec.maxItems} file paths (relative to the config's folder)`);
+    }
+    return [...value];
+  }
   if (!Array.isArray(value) || value.length === 0 || value.length > spec.maxItems || !value.every((v) => typeof v === 'string')) {
     throw fail(`"${key}" must be an array of 1 to ${spec.maxItems} strings (a program and its arguments; no shell is used)`);
   }

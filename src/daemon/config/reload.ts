@@ -11,7 +11,7 @@ import { loadConfig } from './load-config.ts';
  * The keys a running daemon applies at once; every other key is read at start only (the event ring's
  * size, the arbiter's windows, the in-band rule, the respawn policy) and needs a restart.
  */
-export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled'];
+export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled', 'policy.files'];
 
 /** Dotted keys (`notify.command`) whose value differs between two configs, in the order of CONFIG_KEYS. */
 function changedKeys(before: CorralConfig, after: CorralConfig): string[] {
@@ -41,6 +41,8 @@ export class ConfigReloader {
     private readonly started: CorralConfig,
     private readonly apply: (config: CorralConfig, changed: readonly string[]) => void,
     private readonly log: Logger,
+    /** Run after every reload that read the file: what reads files of its own beside it (the policy) reads them again. */
+    private readonly also: (config: CorralConfig) => void = () => undefined,
   ) {
     this.current = started;
   }
@@ -59,6 +61,7 @@ export class ConfigReloader {
     const restart = changedKeys(this.started, next).filter((key) => !LIVE_KEYS.includes(key));
     this.current = next;
     if (applied.length > 0) this.apply(next, applied);
+    this.also(next);
     const file = existsSync(this.source.path) ? this.source.path : null;
     this.log.info({ file, applied, restart }, 'config reloaded');
     return { file, applied, restart };

@@ -9,6 +9,7 @@ import { AgentInfo } from './agent.ts';
 import { AgentPrompt } from '../prompt.ts';
 import { InboxItem } from './inbox.ts';
 import { PaneInfo } from './pane.ts';
+import { PolicyDecision } from './policy.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
 export const EVENT_KINDS = [
@@ -26,6 +27,7 @@ export const EVENT_KINDS = [
   'workspace.stateChanged',
   'inbox.added',
   'inbox.acknowledged',
+  'policy.decided',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -105,6 +107,10 @@ export const EVENT_DATA = {
       description:
         "Items of the pane left the inbox: acknowledged, or acted on (focus, answer, a state left). A newer item of the pane replaces its older one with no event of its own; a removed pane's go with its `pane.removed`.",
     },
+  ),
+  'policy.decided': Type.Object(
+    { decision: PolicyDecision },
+    { description: 'The approval policy decided a complete prompt (docs/policy.md): once per prompt id, after its answer was typed or refused.' },
   ),
 } satisfies Record<EventKind, TSchema>;
 

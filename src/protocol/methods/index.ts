@@ -13,6 +13,7 @@ import { PANE_ATTACH, PANE_DETACH, PANE_DETACHED, PANE_OUTPUT } from './attach.t
 import { RPC_DISCOVER } from './discover.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
+import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from './policy.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -28,6 +29,7 @@ export * from './attach.ts';
 export * from './discover.ts';
 export * from './record.ts';
 export * from './inbox.ts';
+export * from './policy.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -69,6 +71,11 @@ export const ALL_METHODS = [
   EVENTS_CURSOR,
   INBOX_LIST,
   INBOX_ACK,
+  POLICY_STATUS,
+  POLICY_CHECK,
+  POLICY_LOG,
+  POLICY_PAUSE,
+  POLICY_RESUME,
 ] as const;
 
 /** Every declared server-to-client notification. */

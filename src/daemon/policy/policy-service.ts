@@ -1,0 +1,195 @@
+import { hostname } from 'node:os';
+import type { Disposable } from '../../base/disposable.ts';
+import { DisposableStore } from '../../base/disposable.ts';
+import { decide, type Decision, type DecisionInput, type IdentityBasis } from '../../policy/decide.ts';
+import { withProjectRules } from '../../policy/load-policy.ts';
+import type { Policy } from '../../policy/policy-spec.ts';
+import { CorralError } from '../../protocol/errors.ts';
+import type { AnswerResult } from '../../protocol/methods/agent-act.ts';
+import type { PolicyDecision, PolicyStatus } from '../../protocol/methods/policy.ts';
+import type { AgentPrompt } from '../../protocol/prompt.ts';
+import type { DaemonCore } from '../agents/core.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { PaneRecord } from '../panes/pane-record.ts';
+import type { AuditLog } from './audit-log.ts';
+import { LoopGuard } from './loop-guard.ts';
+
+/** Types a choice into a pane's prompt as `agent.answer` does: on that prompt id or nowhere. */
+export type AnswerPrompt = (pane: PaneRecord, request: { choice: string; promptId: string }) => Promise<AnswerResult>;
+
+/** Prompt ids a pane remembers as decided: a dialog comes back under a new id. */
+const DECIDED_PER_PANE = 64;
+
+/**
+ * The approval policy at work: decides each complete prompt once, when its pane shows it, types the
+ * choice through `answer` (which refuses a dialog that changed since), and logs every decision as a
+ * `policy.decided` event and a line of the audit log. Paused, in dry-run or over the loop guard, it
+ * decides and logs but types nothing.
+ */
+export class PolicyService implements Disposable {
+  private current: Policy;
+  private paused = false;
+  private readonly decided = new Map<string, string[]>();
+  private readonly last = new Map<string, PolicyDecision>();
+  private readonly busy = new Set<string>();
+  private readonly again = new Set<string>();
+  private readonly guard = new LoopGuard();
+  private readonly owned = new DisposableStore();
+  private readonly host = hostname();
+  private disposed = false;
+
+  constructor(
+    private readonly core: DaemonCore,
+    private readonly hub: EventHub,
+    readonly auditLog: AuditLog,
+    private readonly answer: AnswerPrompt,
+    policy: Policy,
+  ) {
+    this.current = policy;
+    this.owned.add(
+      core.agents.onChange((change) => {
+        if (change.info.state !== 'blocked' || change.info.prompt?.complete !== true) return;
+        setImmediate(() => void this.consider(change.pane));
+      }),
+    );
+    this.owned.add(
+      core.registry.onRemoved((info) => {
+        for (const map of [this.decided, this.last]) map.delete(info.id);
+        this.guard.forget(info.id);
+      }),
+    );
+  }
+
+  get policy(): Policy {
+    return this.current;
+  }
+
+  /** Swaps the whole policy at once (a reload that failed never reaches here). */
+  use(policy: Policy): void {
+    this.current = policy;
+  }
+
+  setPaused(paused: boolean): PolicyStatus {
+    this.paused = paused;
+    this.core.log.info({ paused }, paused ? 'policy paused' : 'policy resumed');
+    return this.status();
+  }
+
+  status(): PolicyStatus {
+    const { mode, files, rules, loopLimit } = this.current;
+    return { active: rules.length > 0 && mode !== 'off' && !this.paused, mode, paused: this.paused, files: [...files], rules: rules.length, loopLimit, log: this.auditLog.path };
+  }
+
+  /** What a decision taken now does: types (`on`), or only logs (`dry-run`, `paused`). */
+  mode(): PolicyDecision['mode'] {
+    return this.paused ? 'paused' : this.current.mode === 'dry-run' ? 'dry-run' : 'on';
+  }
+
+  lastDecision(paneId: string): PolicyDecision | null {
+    return this.last.get(paneId) ?? null;
+  }
+
+  /** What the policy would decide on the pane's prompt now; null without a prompt. Types nothing. */
+  check(pane: PaneRecord): { prompt: AgentPrompt | null; decision: Decision | null } {
+    const agent = this.core.agents.find(pane);
+    const prompt = agent?.prompt() ?? null;
+    if (agent === undefined || prompt === null) return { prompt, decision: null };
+    return { prompt, decision: this.decideOn(pane, prompt) };
+  }
+
+  private decideOn(pane: PaneRecord, prompt: AgentPrompt): Decision {
+    const agent = this.core.agents.of(pane);
+    const view = agent.view();
+    const byProcess = agent.arbiter.processIdentity();
+    const identity: IdentityBasis = view.identity === 'process' ? (byProcess === 'hint' ? 'hint' : 'process') : view.identity;
+    const cwd = pane.identity.cwd || null;
+    const input: DecisionInput = { agent: view.agent, identity, host: this.host, workspace: pane.identity.workspace, pane: { id: pane.id, name: pane.name }, cwd, prompt };
+    const narrowed = withProjectRules(this.current, cwd);
+    if (!('rules' in narrowed)) return { ...decide({ ...this.current, rules: [] }, input), reason: `the project's policy cannot be used (${narrowed.message}): the person decides` };
+    return decide(narrowed, input);
+  }
+
+  /** Decides the pane's prompt if it is complete and not decided yet; one at a time per pane. */
+  private async consider(pane: PaneRecord): Promise<void> {
+    if (this.busy.has(pane.id)) {
+      this.again.add(pane.id);
+      return;
+    }
+    this.busy.add(pane.id);
+    try {
+      await this.considerNow(pane);
+    } catch (error) {
+      this.core.log.error({ err: error, pane: pane.id }, 'policy decision failed');
+    } finally {
+      this.busy.delete(pane.id);
+      if (this.again.delete(pane.id)) setImmediate(() => void this.consider(pane));
+    }
+  }
+
+  private async considerNow(pane: PaneRecord): Promise<void> {
+    const policy = this.current;
+    if (policy.mode === 'off' || policy.rules.length === 0 || pane.lifecycle !== 'running') return;
+    const agent = this.core.agents.find(pane);
+    const prompt = agent?.prompt() ?? null;
+    if (agent === undefined || prompt === null || !prompt.complete || !this.firstTime(pane.id, prompt.id)) return;
+    let decision = this.decideOn(pane, prompt);
+    let mode = this.mode();
+    const acts = decision.action !== 'ask' && decision.choice !== null;
+    if (acts && mode === 'on' && !this.guard.admit(pane.id, policy.loopLimit)) {
+      decision = { ...decision, action: 'ask', choice: null, reason: `${decision.reason}, but the loop guard stops it: ${policy.loopLimit} automatic answers in this pane within a minute; the person decides` };
+    }
+    let answered = false;
+    let outcome: string | null = null;
+    if (decision.action !== 'ask' && decision.choice !== null && mode === 'on' && policy.answerDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, policy.answerDelayMs));
+      if (this.disposed) return;
+      if (this.paused) mode = 'paused'; // the kill switch, pressed during the grace
+    }
+    if (decision.action !== 'ask' && decision.choice !== null && mode === 'on') {
+      try {
+        outcome = (await this.answer(pane, { choice: decision.choice, promptId: prompt.id })).outcome;
+        answered = true;
+      } catch (error) {
+        if (!(error instanceof CorralError)) throw error;
+        outcome = error.code;
+      }
+    }
+    this.record(pane, agent.view().agent, prompt, decision, mode, answered, outcome);
+  }
+
+  private firstTime(paneId: string, promptId: string): boolean {
+    const seen = this.decided.get(paneId) ?? [];
+    if (seen.includes(promptId)) return false;
+    seen.push(promptId);
+    if (seen.length > DECIDED_PER_PANE) seen.shift();
+    this.decided.set(paneId, seen);
+    return true;
+  }
+
+  private record(pane: PaneRecord, agent: string | null, prompt: AgentPrompt, decision: Decision, mode: PolicyDecision['mode'], answered: boolean, outcome: string | null): void {
+    const entry: PolicyDecision = {
+      ts: Date.now(),
+      pane: { id: pane.id, name: pane.name },
+      agent,
+      promptId: prompt.id,
+      action: decision.action,
+      choice: decision.choice,
+      rule: decision.rule,
+      message: decision.message,
+      reason: decision.reason,
+      source: 'screen',
+      mode,
+      answered,
+      outcome,
+      subject: decision.subject,
+    };
+    this.last.set(pane.id, entry);
+    this.auditLog.append(entry);
+    this.hub.publish('policy.decided', { id: pane.id, name: pane.name }, { decision: entry }, agent);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.owned.dispose();
+  }
+}
