@@ -19,6 +19,7 @@ import { registerServerCommands } from './commands/server.ts';
 import { registerTopCommand } from './commands/top.ts';
 import { registerUpCommands } from './commands/up.ts';
 import { registerWebCommand } from './commands/web.ts';
+import { registerPolicyCommands } from './commands/policy.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
@@ -78,6 +79,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerEventsCommand(program);
   registerHostCommands(program);
   registerInboxCommands(program);
+  registerPolicyCommands(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
   registerWebCommand(program);

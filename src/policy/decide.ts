@@ -58,6 +58,11 @@ export function decide(policy: Policy, input: DecisionInput): Decision {
       skipped.push(`rule ${rule.number} allows no compound command (compound = true would)`);
       continue;
     }
+    // A permission whose command could not be read alone may be compound: no plain allow takes it.
+    if (rule.action === 'allow' && !rule.compound && input.prompt.kind === 'permission' && subject.command === null && (subject.tool === null || subject.tool === 'bash')) {
+      skipped.push(`rule ${rule.number} allows no command it cannot read alone`);
+      continue;
+    }
     const name = `rule ${rule.number} (${rule.file}:${rule.line})${rule.name ? ` "${rule.name}"` : ''}`;
     if (rule.action === 'ask') return ask(`${name} asks`, rule);
     const choice = chosen(rule, input.prompt);

@@ -59,10 +59,12 @@ export function promptSubject(prompt: AgentPrompt): PromptSubject {
     const match = /^([A-Za-z_][\w.-]*): (.+)$/s.exec(prompt.text);
     return match ? subjectOf(toolName(match[1]!), [match[2]!]) : NONE;
   }
-  // Claude Code: the tool's title, the command or file, a description, `Do you want to ...`.
+  // Claude Code: the tool's title, then the command or file and the model's description of it, in
+  // either order (2.1.197 the command first, 2.1.328 and later the description first), then `Do you
+  // want to ...`. A text alone is the subject; two cannot be told apart, so neither is taken.
   const title = lines[0] !== undefined ? TOOLS[lines[0].trim().toLowerCase()] : undefined;
   const question = lines.findIndex((line) => /^Do you want to /.test(line));
-  if (title !== undefined && question > 1) return subjectOf(title, lines.slice(1, title === 'bash' ? Math.max(2, question - 1) : 2));
+  if (title !== undefined && question > 1) return question === 2 ? subjectOf(title, [lines[1]!]) : { tool: title, command: null, path: null };
   // Gemini CLI and Qwen Code: `? Shell <command> [←]`, the command, `Allow execution of ...?`.
   const gemini = /^\? (\S+) /.exec(lines[0] ?? '');
   if (gemini && lines.length >= 3) return subjectOf(toolName(gemini[1]!), lines.slice(1, -1));

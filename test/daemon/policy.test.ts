@@ -155,7 +155,7 @@ describe('an approval policy answers the prompts of agents identified by their p
   it('does not answer a dialog that changed between the decision and the keys', async () => {
     await usePolicy(`answer_delay_ms = 3000\n[[rule]]\ncommand = 'rm -rf /tmp/fake-agent-scratch'\naction = "allow"\n`);
     const { id, keys } = await claude();
-    const first = await asking(id, 'perm');
+    const first = await asking(id, 'perm rm -rf /tmp/fake-agent-scratch');
     await call('pane.send', { target: id, keys: ['C-e'] }); // the agent explains: the dialog changes, within the grace
     const decision = await decisionOn(id, 'the decision on the first dialog', first.id);
     assert.deepEqual([decision.promptId, decision.action, decision.answered, decision.outcome], [first.id, 'allow', false, 'prompt_changed']);

@@ -14,7 +14,7 @@ function bash(command: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {
   return {
     id: 'p1',
     kind: 'permission',
-    text: `Bash command\n${command}\nRun shell command\nDo you want to proceed?`,
+    text: `Bash command\n${command}\nDo you want to proceed?`,
     choices: [
       { id: 'yes', label: 'Yes', keys: ['1'], default: true },
       { id: 'yes-and-don-t-ask-again', label: "Yes, and don't ask again for npm commands", keys: ['2'], default: false },
@@ -87,6 +87,14 @@ describe('a policy decides a prompt: first match wins, ask by default, and the s
     assert.equal(incomplete.action, 'ask');
     assert.match(incomplete.reason, /not complete/);
     for (const identity of ['report', 'hint', 'none'] as const) assert.equal(decide(POLICY, input(bash('npm test'), { identity })).action, 'ask', identity);
+  });
+
+  it('takes no command from a form that shows the command beside its description, which cannot be told apart', () => {
+    const described = bash('npm test', { text: 'Bash command\nRun the tests\nnpm test\nDo you want to proceed?' });
+    const decision = decide(POLICY, input(described));
+    assert.deepEqual(decision.subject, { tool: 'bash', command: null, path: null });
+    assert.equal(decision.action, 'ask');
+    assert.equal(decide(policyOf('[[rule]]\ntool = "Bash"\naction = "allow"\n'), input(described)).action, 'ask', 'nor a rule for any Bash command');
   });
 
   it('answers a trust dialog only under a rule that names its kind', () => {
