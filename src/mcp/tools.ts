@@ -299,5 +299,25 @@ export const TOOLS: Tool[] = [
       return client.call('inbox.ack', args.all === true ? { all: true } : { ids: args.ids ?? [] });
     },
   },
+  {
+    name: 'policy_decision',
+    description:
+      "What Corral's approval policy decided on an agent's prompt (a person's rules that answer some prompts by " +
+      'themselves): {status: {active, mode, paused, rules}, check: {prompt, decision: {action: "allow"|"deny"|"ask", ' +
+      'choice, rule, reason}} (what it would decide on the prompt shown now), last: the last decision it took in that ' +
+      'pane}. Without target, the status only. You can read the policy, never change it; pause: true stops it answering ' +
+      'anything (a kill switch only a person lifts, with corral policy resume).',
+    inputSchema: {
+      type: 'object',
+      properties: { target: oneTarget, pause: { type: 'boolean', description: 'Pause the policy: no prompt is answered by it until a person resumes it.' } },
+      additionalProperties: false,
+    },
+    async run(client, args) {
+      const status = args.pause === true ? await client.call('policy.pause', {}) : await client.call('policy.status', {});
+      if (typeof args.target !== 'string') return { status };
+      const { prompt, decision, last } = await client.call('policy.check', { target: args.target });
+      return { status, check: { prompt, decision }, last };
+    },
+  },
   LIST_FLEET,
 ];

@@ -189,3 +189,12 @@ test('agents that need you are marked * and counted', () => {
   assert.match(coloured.find((line) => line.includes('w1:p2'))!, /^\x1b\[1;31m\*\x1b\[0m\x1b\[31mblocked/);
   assert.match(coloured[0]!, /, 1 needs you$/);
 });
+
+test('the top line says when an approval policy is on, in dry-run or paused', () => {
+  const rows = fleet().sorted();
+  for (const policy of ['on', 'dry-run', 'paused']) {
+    const lines = renderFrame(rows, { cols: 120, height: 30, now: NOW, selected: 0, color: false, policy });
+    assert.match(lines[0]!, new RegExp(`^corral top: 6 agents .*, policy ${policy}$`));
+  }
+  assert.doesNotMatch(renderFrame(rows, { cols: 120, height: 30, now: NOW, selected: 0, color: false, policy: null })[0]!, /policy/);
+});

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { makeTempDir } from '../../harness/daemon.ts';
 import { waitFor } from '../../harness/wait.ts';
+import { runCli } from '../helpers/cli.ts';
 import { FAKE_CLAUDE, useDaemon } from '../helpers/session.ts';
 
 const INBAND_DIALOG = fileURLToPath(new URL('../fixtures/agents/inband-dialog.mjs', import.meta.url));
@@ -89,6 +90,10 @@ describe('an approval policy answers the prompts of agents identified by their p
     const status = await call('policy.status', {});
     assert.equal(status.active, true);
     assert.ok(readFileSync(status.log, 'utf8').includes(`"promptId":"${prompt.id}"`), 'a line of the audit log');
+    const explained = await runCli(['--socket', session.daemon.socket, 'agent', 'explain', id]);
+    assert.match(explained.stdout, new RegExp(`policy: prompt ${prompt.id} answered by policy rule 1 \\(.*policy\\.toml:3\\) "tests" with yes`));
+    const log = await runCli(['--socket', session.daemon.socket, 'policy', 'log', id]);
+    assert.match(log.stdout, /bash "npm test" {2}answered by policy rule 1/);
     await call('pane.kill', { target: id });
   });
 

@@ -60,6 +60,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       'explain_agent',
       'list_agents',
       'list_fleet',
+      'policy_decision',
       'prompt_agent',
       'read_agent',
       'spawn_agent',
@@ -115,6 +116,10 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     const cleared = await tool('acknowledge_attention', { all: true });
     assert.equal(cleared.acknowledged.length, 3);
     assert.deepEqual((await tool('agents_needing_attention', {})).items, []);
+    // The policy can be read, and paused as a kill switch, never changed: this daemon has none loaded.
+    const policy = await tool('policy_decision', { target: 'alpha' });
+    assert.deepEqual([policy.status.active, policy.status.rules, policy.check.decision], [false, 0, null]);
+    assert.equal((await tool('policy_decision', { pause: true })).status.paused, true);
   });
 
   it('a wait that times out returns timed_out for the model to call again', async () => {

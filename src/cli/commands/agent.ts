@@ -6,6 +6,8 @@ import { printFields, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
 import { formatAge } from './format.ts';
 import { choicesLine, questionLine } from './prompt-format.ts';
+import { POLICY_LOG, type PolicyDecision } from '../../protocol/methods/policy.ts';
+import { decisionLine } from './policy-format.ts';
 
 /** The agent group; other agent commands register on the Command this returns. */
 export function registerAgentCommands(program: Command): Command {
@@ -38,7 +40,18 @@ export function registerAgentCommands(program: Command): Command {
       return;
     }
     if (target === undefined) throw new UsageError('name a pane, or explain a saved screen with --file SCREEN --agent NAME');
-    await forEachTarget(daemon, target, json, (client, id) => client.call(AGENT_EXPLAIN, { target: id }), (result) => printText(formatLiveExplain(result)));
+    await forEachTarget(
+      daemon,
+      target,
+      json,
+      async (client, id) => {
+        const explained = await client.call(AGENT_EXPLAIN, { target: id });
+        // The policy's last decision on the pane; a daemon without policies has none.
+        const policy = await client.call(POLICY_LOG, { target: id, limit: 1 }).then((log) => log.decisions[0] ?? null, () => null);
+        return { ...explained, policy };
+      },
+      (result) => printText(formatLiveExplain(result)),
+    );
   });
 
   return agent;
@@ -74,6 +87,7 @@ interface LiveExplain {
   agent: AgentInfo;
   detection: unknown;
   arbiter: unknown;
+  policy: PolicyDecision | null;
 }
 
 /** A person's view of the live explain; the full structure is in --json. */
@@ -81,6 +95,7 @@ function formatLiveExplain(result: LiveExplain): string {
   const lines: string[] = [];
   const info = result.agent;
   lines.push(`${info.name ?? info.id}: ${info.agent ?? 'no agent'} is ${info.state}, decided by ${info.rule} (${info.source})`);
+  if (result.policy) lines.push(`policy: prompt ${result.policy.promptId} ${decisionLine(result.policy)}`);
   const arbiter = result.arbiter as {
     evidence: { kind: string; source: string; value: string; ageMs: number | null; authoritative: boolean; decided: boolean; note: string }[];
     pendingDebounce: { state: string; remainingMs: number } | null;

@@ -19,6 +19,8 @@ export interface FrameOptions {
   status?: string;
   /** Pane ids whose agent needs the person (`needsYou`: blocked, or done unseen): marked `*` and counted. */
   needing?: ReadonlySet<string>;
+  /** The approval policy when one is loaded (`on`, `dry-run`, `paused`): said on the top line. */
+  policy?: string | null;
 }
 
 const SGR: Record<AgentState, string> = {
@@ -185,7 +187,8 @@ export function renderFrame(rows: readonly AgentInfo[], options: FrameOptions): 
   const { cols, color } = options;
   const layout = tableLayout(cols, rows);
   const needing = options.needing ?? new Set<string>();
-  const lines = [fit(summary(rows, rows.filter((row) => needing.has(row.id)).length), cols).trimEnd(), headerLine(layout, color)];
+  const policy = options.policy ? `, policy ${options.policy}` : '';
+  const lines = [fit(`${summary(rows, rows.filter((row) => needing.has(row.id)).length)}${policy}`, cols).trimEnd(), headerLine(layout, color)];
   const visible = rowsRoom(options.height, options.status ? 1 : 0);
   const first = firstShown(options.selected, visible);
   rows.slice(first, first + visible).forEach((row, i) => {

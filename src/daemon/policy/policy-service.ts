@@ -67,12 +67,15 @@ export class PolicyService implements Disposable {
   /** Swaps the whole policy at once (a reload that failed never reaches here). */
   use(policy: Policy): void {
     this.current = policy;
+    this.hub.publish('policy.changed', null, { status: this.status() });
   }
 
   setPaused(paused: boolean): PolicyStatus {
     this.paused = paused;
     this.core.log.info({ paused }, paused ? 'policy paused' : 'policy resumed');
-    return this.status();
+    const status = this.status();
+    this.hub.publish('policy.changed', null, { status });
+    return status;
   }
 
   status(): PolicyStatus {

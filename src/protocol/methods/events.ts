@@ -9,7 +9,7 @@ import { AgentInfo } from './agent.ts';
 import { AgentPrompt } from '../prompt.ts';
 import { InboxItem } from './inbox.ts';
 import { PaneInfo } from './pane.ts';
-import { PolicyDecision } from './policy.ts';
+import { PolicyDecision, PolicyStatus } from './policy.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
 export const EVENT_KINDS = [
@@ -28,6 +28,7 @@ export const EVENT_KINDS = [
   'inbox.added',
   'inbox.acknowledged',
   'policy.decided',
+  'policy.changed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -111,6 +112,10 @@ export const EVENT_DATA = {
   'policy.decided': Type.Object(
     { decision: PolicyDecision },
     { description: 'The approval policy decided a complete prompt (docs/policy.md): once per prompt id, after its answer was typed or refused.' },
+  ),
+  'policy.changed': Type.Object(
+    { status: PolicyStatus },
+    { description: 'The approval policy was paused, resumed or reloaded: its status now (pane is null).' },
   ),
 } satisfies Record<EventKind, TSchema>;
 
