@@ -1,5 +1,5 @@
 import type { AgentPrompt, PromptChoice } from '../protocol/prompt.ts';
-import { choiceWithRole, roleOf } from './choice-roles.ts';
+import { defaultChoice } from './choice-roles.ts';
 import { isCompound } from './compound.ts';
 import type { Policy, PolicyAction, PolicyRule } from './policy-spec.ts';
 import { promptSubject, type PromptSubject } from './subject.ts';
@@ -86,7 +86,7 @@ function chosen(rule: PolicyRule, prompt: AgentPrompt): PromptChoice | string {
   }
   if (prompt.freeText) return 'the prompt takes free text';
   const role = rule.action === 'allow' ? 'allow-once' : 'deny';
-  return choiceWithRole(prompt, role) ?? `the prompt has no ${role} choice (${prompt.choices.map((c) => `${c.id}: ${roleOf(c)}`).join(', ') || 'no choices'}); name one with "choice"`;
+  return defaultChoice(prompt, role) ?? `the prompt has no one ${role} choice to take by default (${prompt.choices.map((c) => `${c.id}: ${c.role}`).join(', ') || 'no choices'}); name one with "choice"`;
 }
 
 function matches(rule: PolicyRule, input: DecisionInput, subject: PromptSubject): boolean {

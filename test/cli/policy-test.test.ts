@@ -21,7 +21,7 @@ describe('corral policy test runs a policy over recordings and saved screens', (
     );
     assert.deepEqual(lines, readFileSync(HELD, 'utf8').trim().split('\n'));
     // Each agent's allow-once choice, never one that allows always.
-    assert.deepEqual([...new Set(entries.map((e) => `${e.agent}:${e.decision.choice}`))].sort(), ['codex:yes-proceed', 'copilot:yes', 'gemini:allow-once', 'opencode:allow-once', 'qwen:yes-allow-once']);
+    assert.deepEqual([...new Set(entries.map((e) => `${e.agent}:${e.decision.choice}`))].sort(), ['cline:approve', 'codex:yes-proceed', 'copilot:yes', 'gemini:allow-once', 'opencode:allow-once', 'qwen:yes-allow-once']);
   });
 
   it('decides a saved screen, and refuses a policy file that is not valid with its line', async () => {

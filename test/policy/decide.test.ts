@@ -16,9 +16,9 @@ function bash(command: string, extra: Partial<AgentPrompt> = {}): AgentPrompt {
     kind: 'permission',
     text: `Bash command\n${command}\nDo you want to proceed?`,
     choices: [
-      { id: 'yes', label: 'Yes', keys: ['1'], default: true },
-      { id: 'yes-and-don-t-ask-again', label: "Yes, and don't ask again for npm commands", keys: ['2'], default: false },
-      { id: 'no', label: 'No, and tell Claude what to do differently', keys: ['3'], default: false },
+      { id: 'yes', label: 'Yes', keys: ['1'], default: true, role: 'allow-once' },
+      { id: 'yes-and-don-t-ask-again', label: "Yes, and don't ask again for npm commands", keys: ['2'], default: false, role: 'allow-always' },
+      { id: 'no', label: 'No, and tell Claude what to do differently', keys: ['3'], default: false, role: 'deny' },
     ],
     freeText: false,
     note: null,
@@ -100,7 +100,8 @@ describe('a policy decides a prompt: first match wins, ask by default, and the s
   it('answers a trust dialog only under a rule that names its kind', () => {
     const trust = bash('npm test', { kind: 'trust' });
     assert.equal(decide(policyOf('[[rule]]\naction = "allow"\n'), input(trust)).action, 'ask');
-    assert.equal(decide(policyOf('[[rule]]\nkind = "trust"\naction = "allow"\n'), input(trust)).action, 'allow');
+    assert.match(decide(policyOf('[[rule]]\nkind = "trust"\naction = "allow"\n'), input(trust)).reason, /name one with "choice"/, 'no default choice outside a permission');
+    assert.equal(decide(policyOf('[[rule]]\nkind = "trust"\naction = "allow"\nchoice = "yes"\n'), input(trust)).action, 'allow');
   });
 
   it('matches agent, workspace, pane name and working folder, and asks when the named choice is not offered', () => {
