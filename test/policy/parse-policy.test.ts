@@ -56,3 +56,14 @@ describe('a policy file is read strictly, each refusal naming its line', () => {
     assert.equal(parsePolicy('[[rule]]\naction = "deny"\n', 'p.toml', 'project').rules.length, 1);
   });
 });
+
+describe('the starter policy of docs/policy.md', () => {
+  it('is a valid policy file', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/policy.md', import.meta.url), 'utf8');
+    const starter = /```toml\n([\s\S]*?)```/.exec(doc)![1]!;
+    const policy = parsePolicy(starter, 'policy.toml', 'main');
+    assert.equal(policy.mode, 'dry-run');
+    assert.deepEqual(policy.rules.map((rule) => rule.action), ['allow', 'allow', 'deny', 'deny']);
+  });
+});
