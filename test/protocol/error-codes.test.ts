@@ -53,10 +53,12 @@ const ONE_PANE: Record<string, (target: string) => object> = {
   'agent.answer': (target) => ({ target, choice: 1, timeoutMs: 1000 }),
   'agent.queue': (target) => ({ target }),
   'agent.clearQueue': (target) => ({ target }),
+  'policy.check': (target) => ({ target }),
+  'policy.log': (target) => ({ target }),
 };
 
 /** Methods that change nothing on a pane that is not a running agent: safe to try on any target. */
-const HARMLESS = ['pane.get', 'pane.read', 'pane.focus', 'pane.detach', 'pane.reportMetadata', 'agent.get', 'agent.explain', 'agent.read', 'agent.focus', 'agent.wait', 'agent.queue', 'agent.clearQueue'];
+const HARMLESS = ['pane.get', 'pane.read', 'pane.focus', 'pane.detach', 'pane.reportMetadata', 'agent.get', 'agent.explain', 'agent.read', 'agent.focus', 'agent.wait', 'agent.queue', 'agent.clearQueue', 'policy.check', 'policy.log'];
 
 interface Declared {
   byMethod: Map<string, Set<string>>;
@@ -258,12 +260,15 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('events.read', { since: 0, epoch: 'another' }, 'stream_changed');
   });
 
-  it('server.reloadConfig: config_invalid, and the file removed again', async () => {
+  it('server.reloadConfig: config_invalid and policy_invalid, and the files removed again', async () => {
     const folder = join(daemon.dir, 'config', 'corral');
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'config.toml'), '[panes]\nkeep = 1\n');
     await expectError('server.reloadConfig', {}, 'config_invalid');
     unlinkSync(join(folder, 'config.toml'));
+    writeFileSync(join(folder, 'policy.toml'), '[[rule]]\naction = "sometimes"\n');
+    await expectError('server.reloadConfig', {}, 'policy_invalid');
+    unlinkSync(join(folder, 'policy.toml'));
   });
 
   it('no method answers a code it does not declare, on any kind of pane', async () => {

@@ -33,10 +33,10 @@ export type ConfigReloadResult = Static<typeof ConfigReloadResult>;
 
 export const SERVER_RELOAD_CONFIG = defineMethod({
   name: 'server.reloadConfig',
-  summary: 'Read config.toml again (as SIGHUP does): apply the changed keys that can change live, and name those that need a restart.',
+  summary: 'Read config.toml again (as SIGHUP does): apply the changed keys that can change live, name those that need a restart, and read the policy files again (docs/policy.md).',
   params: Type.Object({}, STRICT),
   result: ConfigReloadResult,
-  errors: ['config_invalid'],
+  errors: ['config_invalid', 'policy_invalid'],
 });
 
 export const SERVER_STOP = defineMethod({
