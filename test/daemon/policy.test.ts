@@ -63,9 +63,12 @@ describe('an approval policy answers the prompts of agents identified by their p
   };
 
   /** The policy's decision on the pane's prompt `promptId` (its first decision, without one), once it is logged. */
-  const decisionOn = async (pane: string, what: string, promptId?: string) => {
+  const decisionOn = async (pane: string, what: string, promptId?: string, timeoutMs?: number) => {
     let found: any;
-    await waitFor(async () => (found = (await call('policy.log', { target: pane })).decisions.find((d: any) => promptId === undefined || d.promptId === promptId)) !== undefined, { what });
+    await waitFor(async () => (found = (await call('policy.log', { target: pane })).decisions.find((d: any) => promptId === undefined || d.promptId === promptId)) !== undefined, {
+      what,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
     return found;
   };
 
@@ -158,11 +161,12 @@ describe('an approval policy answers the prompts of agents identified by their p
   });
 
   it('does not answer a dialog that changed between the decision and the keys', async () => {
-    await usePolicy(`answer_delay_ms = 3000\n[[rule]]\ncommand = 'rm -rf /tmp/fake-agent-scratch'\naction = "allow"\n`);
+    await usePolicy(`answer_delay_ms = 8000\n[[rule]]\ncommand = 'rm -rf /tmp/fake-agent-scratch'\naction = "allow"\n`);
     const { id, keys } = await claude();
     const first = await asking(id, 'perm rm -rf /tmp/fake-agent-scratch');
-    await call('pane.send', { target: id, keys: ['C-e'] }); // the agent explains: the dialog changes, within the grace
-    const decision = await decisionOn(id, 'the decision on the first dialog', first.id);
+    // The agent explains: the dialog changes within the grace (its 8 s are a bound no reply here comes near).
+    await call('pane.send', { target: id, keys: ['C-e'] });
+    const decision = await decisionOn(id, 'the decision on the first dialog, after its grace', first.id, 30_000);
     assert.deepEqual([decision.promptId, decision.action, decision.answered, decision.outcome], [first.id, 'allow', false, 'prompt_changed']);
     assert.deepEqual(keys(), ['\x05'], 'only the key that changed the dialog');
     assert.equal((await call('agent.get', { target: id })).state, 'blocked');
