@@ -48,10 +48,10 @@ describe('an approval policy answers the prompts of agents identified by their p
     await call('server.reloadConfig', {});
   };
 
-  /** The fake agent in a pane, identified by its process; its keys logged. */
+  /** The fake agent in a pane, identified by its process; its keys logged; its form the command alone (a rule can read it). */
   const claude = async (env: Record<string, string> = {}) => {
     const keylog = join(dir, `keys-${(logs += 1)}.log`);
-    const pane = await call('pane.spawn', { command: launcher, args: [], cwd: dir, env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, ...env } });
+    const pane = await call('pane.spawn', { command: launcher, args: [], cwd: dir, env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, FAKE_NO_DESCRIPTION: '1', ...env } });
     const info = await agentUntil(pane.id, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box');
     assert.equal(info.identity, 'process');
     // What was typed after the prompt that asked (its Enter), as the fake read it.
