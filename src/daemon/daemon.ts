@@ -5,6 +5,7 @@ import { DisposableStore, type Disposable } from '../base/disposable.ts';
 import { launchFilesDir, launchPlanner, type LaunchPlanner } from '../integration/planner.ts';
 import { ManifestSet, type ManifestSetOptions } from '../manifest-store/manifest-set.ts';
 import { CorralError } from '../protocol/errors.ts';
+import { AGENT_ANSWER } from '../protocol/methods/agent-act.ts';
 import { MAX_FRAME_BYTES } from '../protocol/framing.ts';
 import { acceptEveryWaiting } from './rpc/accept-backlog.ts';
 import type { ConfigReloadResult } from '../protocol/methods/server.ts';
@@ -26,6 +27,7 @@ import { LimitedLog } from './limited-log.ts';
 import type { Logger } from './logger.ts';
 import { startMetadata } from './metadata/handlers.ts';
 import { Notifier } from './notify/notifier.ts';
+import { startPush } from './push/handlers.ts';
 import { retainExitedPanes } from './panes/exited-retention.ts';
 import { startPanes } from './panes/handlers.ts';
 import { PaneRegistry, type SpawnTerminal } from './panes/pane-registry.ts';
@@ -173,6 +175,15 @@ export class Daemon {
       live.notifier = notify.command ? new Notifier(inbox.inbox, events.hub, { ...notify, command: notify.command, log }) : null;
     };
     startNotifier(config.notify);
+    // A notification's button answers as `agent.answer` does, through its handler as served (acknowledging the pane's items).
+    let answering: HandlerBinding | undefined;
+    const push = startPush(core, {
+      attention: inbox.inbox,
+      hub: events.hub,
+      socketPath: this.socketPath,
+      config: config.notify.push,
+      answer: async ({ pane, promptId, choice }, context) => answering!.handle({ target: pane, promptId, choice }, context),
+    });
     const waits = startWaits(core, history);
     const info = { version, socket: this.socketPath, startedAt: Date.now() };
     const counts = () => ({ paneCount: registry.size, connections: this.clients().length, waits: waits.size });
@@ -181,6 +192,7 @@ export class Daemon {
       metadata,
       events,
       inbox,
+      push,
       { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
       { handlers: serverHandlers(info, counts, (panes) => void this.stop(panes)), dispose: () => undefined },
       startPanes(registry, input.queues),
@@ -217,7 +229,9 @@ export class Daemon {
     this.reloadConfig = () => reloader.reload();
     parts.push({ handlers: reloader.handlers(), dispose: () => undefined });
     for (const part of parts) this.own(part);
-    this.register(inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers)));
+    const bindings = inbox.acknowledgingOnAction(parts.flatMap((part) => part.handlers));
+    answering = bindings.find((binding) => binding.method === AGENT_ANSWER);
+    this.register(bindings);
   }
 
   get lifecycle(): DaemonLifecycle {

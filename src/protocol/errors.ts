@@ -37,6 +37,9 @@ export const ERRORS = {
   stream_changed: { rpc: 1303, summary: "the cursor is not of this daemon's event stream (another epoch, or outside its cursors): subscribe again without since" },
   config_invalid: { rpc: 1401, summary: 'config.toml is not valid; the daemon keeps the settings it had' },
   policy_invalid: { rpc: 1402, summary: 'a policy file is not valid (error.data names file and line); the daemon keeps the policy it had' },
+  answer_token_refused: { rpc: 1501, summary: "a notification's answer token typed nothing: data.reason says why (prompt_changed, expired, used, invalid); open the agent's page to answer" },
+  push_device_not_found: { rpc: 1502, summary: 'no push device has that id; `corral notify push list` names them' },
+  push_limit: { rpc: 1503, summary: 'the daemon pushes to its maximum of devices; remove one first' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

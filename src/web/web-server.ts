@@ -9,6 +9,7 @@ import { PageSocket } from './page-socket.ts';
 import { ConnectionGuard } from './connection-guard.ts';
 import { KEY_HEADER, PAGE_PROTOCOL, Sessions, offeredKey, sessionCookie, setCookie, type SessionEnd, type WebSession } from './sessions.ts';
 import { LOGIN_PAGE } from './login-page.ts';
+import { answerFromPush } from './push-answer.ts';
 import type { WebBoard } from './web-board.ts';
 import { WEB_MAX_MESSAGE_BYTES } from './wire.ts';
 
@@ -123,6 +124,7 @@ export class WebServer {
     if (hostProblem) return this.refuse(response, 421, hostProblem);
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (request.method === 'POST' && path === '/session') return this.exchange(request, response);
+    if (request.method === 'POST' && path === '/push/answer') return this.pushAnswer(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD') return this.refuse(response, 405, 'only GET, HEAD and POST /session');
     if (path === '/session') {
       // The page asks whether its session still stands (its socket was refused: signed out, or the server away).
@@ -163,6 +165,22 @@ export class WebServer {
     this.options.log(`session ${signed.session.label} signed in`);
     response.writeHead(200, { 'set-cookie': setCookie(signed.cookie, this.options.tls !== undefined), 'cache-control': 'no-store', 'content-type': 'application/json' });
     response.end(JSON.stringify({ key: signed.key, session: signed.session.label }));
+  }
+
+  /** POST /push/answer from the service worker: our own origin, no session; the token is the authority (src/web/push-answer.ts). */
+  private async pushAnswer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const originProblem = this.check.origin(request);
+    if (originProblem) return this.refuse(response, 403, originProblem);
+    let body = '';
+    try {
+      body = await readBody(request, MAX_BODY_BYTES);
+    } catch {
+      return this.refuse(response, 413, 'the body is too large');
+    }
+    const reply = await answerFromPush(body, this.board);
+    this.options.log(`push answer: ${reply.body.outcome}`);
+    response.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    response.end(JSON.stringify(reply.body));
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

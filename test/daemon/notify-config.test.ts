@@ -18,6 +18,9 @@ describe('config.toml', () => {
         'command = ["notify-send", "{agent} in {name}", "{state}: {message}"]',
         'cooldown_ms = 5000',
         'timeout_ms = 2000',
+        '[notify.push]',
+        'contact = "mailto:me@example.org"',
+        'ttl_s = 900',
         '[events]',
         'retain = 20000',
         'retain_bytes = 2097152',
@@ -36,7 +39,7 @@ describe('config.toml', () => {
       FILE,
     );
     assert.deepEqual(config, {
-      notify: { command: ['notify-send', '{agent} in {name}', '{state}: {message}'], cooldownMs: 5000, timeoutMs: 2000 },
+      notify: { command: ['notify-send', '{agent} in {name}', '{state}: {message}'], cooldownMs: 5000, timeoutMs: 2000, push: { contact: 'mailto:me@example.org', ttlSeconds: 900 } },
       events: { retain: 20000, retainBytes: 2097152, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
@@ -59,6 +62,8 @@ describe('config.toml', () => {
       message: new RegExp(`^${FILE}:3: unknown key "notify.comand"`),
     });
     assert.throws(() => parseConfig('\n[notfy]\n', FILE), { message: /:2: unknown key "notfy"/ });
+    assert.throws(() => parseConfig('[notify.push]\ncontakt = "mailto:a@b"\n', FILE), { message: /unknown key "notify.push.contakt"/ });
+    assert.throws(() => parseConfig('[notify.push]\ncontact = "http://example.org"\n', FILE), { message: /"notify.push.contact" must be a mailto: address or an https: URL/ });
   });
 
   it('refuses wrong types, out-of-range values, bad TOML and unknown placeholders', () => {

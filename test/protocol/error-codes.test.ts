@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { createECDH, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { MAX_CONNECTIONS } from '../../src/daemon/daemon.ts';
@@ -269,6 +270,22 @@ describe('every declared error code can be produced, and every produced one is d
     writeFileSync(join(folder, 'policy.toml'), '[[rule]]\naction = "sometimes"\n');
     await expectError('server.reloadConfig', {}, 'policy_invalid');
     unlinkSync(join(folder, 'policy.toml'));
+  });
+
+  it('push.answer: answer_token_refused; push.test: push_device_not_found; push.subscribe: push_limit', async () => {
+    await expectError('push.answer', { token: 'forged', choice: 'yes' }, 'answer_token_refused');
+    await expectError('push.test', { id: 'd0000000000' }, 'push_device_not_found');
+    const keys = () => ({ p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') });
+    const ids: string[] = [];
+    for (let n = 0; ; n++) {
+      const reply = await attempt('push.subscribe', { subscription: { endpoint: `https://push.invalid/device-${n}`, keys: keys() } });
+      if (reply.error) {
+        assert.equal(reply.error.data.code, 'push_limit');
+        break;
+      }
+      ids.push(reply.result.device.id);
+    }
+    for (const id of ids) await ok('push.remove', { id });
   });
 
   it('no method answers a code it does not declare, on any kind of pane', async () => {

@@ -7,6 +7,13 @@ export interface CorralConfig {
     command: string[] | null;
     cooldownMs: number;
     timeoutMs: number;
+    /** Web Push (`[notify.push]`, docs/web.md "On your phone"). */
+    push: {
+      /** The VAPID `sub`: a `mailto:` or `https:` contact for the push services; null: a placeholder. */
+      contact: string | null;
+      /** RFC 8030 TTL of each push, and the life of its answer buttons. */
+      ttlSeconds: number;
+    };
   };
   events: {
     retain: number;
@@ -45,7 +52,7 @@ const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
 export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
-  notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000 }),
+  notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000, push: Object.freeze({ contact: null, ttlSeconds: 3600 }) }),
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'group' as InbandPolicy }),
@@ -62,7 +69,9 @@ export type KeySpec =
   | { kind: 'choice'; values: readonly string[]; field: string }
   | { kind: 'bool'; field: string }
   | { kind: 'names'; maxItems: number; field: string }
-  | { kind: 'paths'; maxItems: number; field: string };
+  | { kind: 'paths'; maxItems: number; field: string }
+  | { kind: 'contact'; field: string }
+  | { kind: 'table'; keys: Record<string, KeySpec>; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
 export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
@@ -70,6 +79,11 @@ export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = 
     command: { kind: 'argv', maxItems: 64, field: 'command' },
     cooldown_ms: { kind: 'int', min: 0, max: 86_400_000, field: 'cooldownMs' },
     timeout_ms: { kind: 'int', min: 100, max: 600_000, field: 'timeoutMs' },
+    push: {
+      kind: 'table',
+      field: 'push',
+      keys: { contact: { kind: 'contact', field: 'contact' }, ttl_s: { kind: 'int', min: 60, max: 2_419_200, field: 'ttlSeconds' } },
+    },
   },
   events: {
     retain: { kind: 'int', min: 100, max: 1_000_000, field: 'retain' },

@@ -52,13 +52,27 @@ export function parseConfig(text: string, file: string): CorralConfig {
       const line = lineOf(lines, table, key);
       const spec = keys[key];
       if (!spec) throw new ConfigError(file, line, `unknown key "${table}.${key}" (known: ${Object.keys(keys).map((k) => `${table}.${k}`).join(', ')})`);
-      target[spec.field] = checkValue(spec, value, `${table}.${key}`, (problem) => new ConfigError(file, line, problem));
+      target[spec.field] = checkValue(spec, value, `${table}.${key}`, (problem) => new ConfigError(file, line, problem), target[spec.field]);
     }
   }
   return config;
 }
 
-function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: string) => ConfigError): unknown {
+function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: string) => ConfigError, current?: unknown): unknown {
+  if (spec.kind === 'table') {
+    if (!isPlainObject(value)) throw fail(`"${key}" must be a table ([${key}])`);
+    const table = { ...(current as Record<string, unknown>) };
+    for (const [name, item] of Object.entries(value)) {
+      const inner = spec.keys[name];
+      if (!inner) throw fail(`unknown key "${key}.${name}" (known: ${Object.keys(spec.keys).map((k) => `${key}.${k}`).join(', ')})`);
+      table[inner.field] = checkValue(inner, item, `${key}.${name}`, fail);
+    }
+    return table;
+  }
+  if (spec.kind === 'contact') {
+    if (typeof value !== 'string' || value.length > 256 || !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(value)) throw fail(`"${key}" must be a mailto: address or an https: URL`);
+    return value;
+  }
   if (spec.kind === 'int') {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
       throw fail(`"${key}" must be an integer from ${spec.min} to ${spec.max}`);

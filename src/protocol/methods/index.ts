@@ -14,6 +14,7 @@ import { RPC_DISCOVER } from './discover.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from './policy.ts';
+import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_REMOVE, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -30,6 +31,7 @@ export * from './discover.ts';
 export * from './record.ts';
 export * from './inbox.ts';
 export * from './policy.ts';
+export * from './push.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -76,6 +78,12 @@ export const ALL_METHODS = [
   POLICY_LOG,
   POLICY_PAUSE,
   POLICY_RESUME,
+  PUSH_KEY,
+  PUSH_SUBSCRIBE,
+  PUSH_LIST,
+  PUSH_REMOVE,
+  PUSH_TEST,
+  PUSH_ANSWER,
 ] as const;
 
 /** Every declared server-to-client notification. */

@@ -1,0 +1,157 @@
+import type { InboxItem } from '../../protocol/methods/inbox.ts';
+import type { CorralEvent } from '../../protocol/methods/events.ts';
+import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
+import { DisposableStore, type Disposable } from '../../base/disposable.ts';
+import type { EventHub } from '../events/event-hub.ts';
+import type { Logger } from '../logger.ts';
+import type { AnswerTokens } from './answer-tokens.ts';
+import type { DeviceStore, StoredDevice } from './device-store.ts';
+import { attentionPayload, encodePayload, resolvedPayload, type PushAction, type PushPayload } from './push-payload.ts';
+import type { PushSender } from './push-sender.ts';
+
+/**
+ * How long a blocked item waits for its prompt to be read whole before it is pushed anyway (saying
+ * "open to answer"): Gemini CLI's and Codex's permission prompts are published incomplete and completed
+ * under the same id 10 to 20 ms later (docs/captures.md).
+ */
+export const COMPLETE_WAIT_MS = 500;
+
+/** Where items come from: the inbox tells each once, when it enters, and lists those not yet acknowledged. */
+export interface AttentionSource {
+  onAdded(listener: (item: InboxItem) => void): Disposable;
+  list(): InboxItem[];
+}
+
+export interface PushChannelOptions {
+  attention: AttentionSource;
+  hub: EventHub;
+  devices: DeviceStore;
+  sender: PushSender;
+  tokens: AnswerTokens;
+  /** The answer buttons a prompt may have: its safe choices (src/protocol/prompt.ts). */
+  buttons(prompt: AgentPrompt): PromptChoice[];
+  /** This machine's name, in every notification. */
+  host: string;
+  /** RFC 8030 TTL of a push, and the life of its answer tokens. */
+  ttlSeconds: number;
+  log: Logger;
+}
+
+/**
+ * The Web Push channel beside the notify command: each inbox item is pushed once to each device that
+ * wants its state (the devices file records what each was pushed, so a restart pushes nothing twice, and
+ * pushes what a crash left unsent), with answer tokens for a complete prompt's safe choices. An item
+ * acknowledged after it was pushed is pushed again, quietly, under the same tag: it replaces the question.
+ */
+export class PushChannel implements Disposable {
+  private readonly subscriptions = new DisposableStore();
+  /** Blocked items waiting for their prompt to be read whole, by pane. */
+  private readonly waiting = new Map<string, { item: InboxItem; timer: NodeJS.Timeout }>();
+  /** Items pushed in this daemon's life, by id: what an acknowledgement replaces. */
+  private readonly pushed = new Map<number, InboxItem>();
+
+  constructor(private readonly options: PushChannelOptions) {
+    const { attention, hub } = options;
+    this.subscriptions.add(attention.onAdded((item) => this.take(item)));
+    this.subscriptions.add(hub.onPublish(({ event }) => this.observe(event)));
+    for (const item of attention.list()) this.take(item);
+  }
+
+  dispose(): void {
+    this.subscriptions.dispose();
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+  }
+
+  /** Pushes an item to every device that wants it and has not had it yet. */
+  push(item: InboxItem): void {
+    const devices = this.options.devices.list().filter((device) => device.states.includes(item.state) && !this.options.devices.wasPushed(device, item.id));
+    if (devices.length === 0) return;
+    this.pushed.set(item.id, item);
+    while (this.pushed.size > 1000) this.pushed.delete(this.pushed.keys().next().value!);
+    for (const device of devices) this.deliver(device, attentionPayload(item, this.options.host, this.actions(item)), item);
+  }
+
+  /** Sends one payload to one device; `item` is recorded as pushed once the push service takes it. */
+  deliver(device: StoredDevice, payload: PushPayload, item: InboxItem | null, done?: (status: number | null, error: string | null) => void): void {
+    const { devices, sender, log, ttlSeconds } = this.options;
+    sender.send({
+      device: device.id,
+      subscription: device.subscription,
+      payload: encodePayload(payload),
+      ttlSeconds,
+      urgency: payload.state === 'blocked' ? 'high' : 'normal',
+      topic: item === null ? null : `corral-inbox-${item.id}`,
+      done: (status, error) => {
+        if (status !== null) devices.record(device.id, status, payload.kind === 'attention' ? item?.id ?? null : null);
+        if (status === 404 || status === 410) {
+          devices.remove(device.id);
+          log.info({ device: device.id, status }, 'push subscription gone: device removed');
+        } else if (error !== null) log.warn({ device: device.id, status, item: item?.id, error }, 'push not delivered');
+        done?.(status, error);
+      },
+    });
+  }
+
+  private take(item: InboxItem): void {
+    const prompt = item.prompt;
+    if (item.state !== 'blocked' || (prompt !== null && prompt.complete)) return this.push(item);
+    const earlier = this.waiting.get(item.pane.id);
+    if (earlier) clearTimeout(earlier.timer);
+    const timer = setTimeout(() => this.release(item.pane.id), COMPLETE_WAIT_MS);
+    timer.unref();
+    this.waiting.set(item.pane.id, { item, timer });
+  }
+
+  /** Pushes the pane's waiting item, with the prompt as read now, unless it was acknowledged meanwhile. */
+  private release(paneId: string, prompt?: AgentPrompt): void {
+    const waiting = this.waiting.get(paneId);
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.waiting.delete(paneId);
+    const current = this.options.attention.list().find((other) => other.id === waiting.item.id);
+    if (current) this.push(prompt ? { ...current, prompt } : current);
+  }
+
+  private observe(event: CorralEvent): void {
+    const pane = event.pane?.id;
+    if (pane === undefined) return;
+    const { tokens } = this.options;
+    if (event.kind === 'agent.promptChanged') {
+      const { prompt } = (event as CorralEvent<'agent.promptChanged'>).data;
+      tokens.promptLeft(pane, prompt.id);
+      if (prompt.complete) this.release(pane, prompt);
+    } else if (event.kind === 'agent.stateChanged') {
+      const { to, prompt } = (event as CorralEvent<'agent.stateChanged'>).data;
+      tokens.promptLeft(pane, to === 'blocked' ? prompt?.id ?? null : null);
+    } else if (event.kind === 'pane.removed') {
+      tokens.forgetPane(pane);
+      const waiting = this.waiting.get(pane);
+      if (waiting) clearTimeout(waiting.timer);
+      this.waiting.delete(pane);
+    } else if (event.kind === 'inbox.acknowledged') {
+      for (const id of (event as CorralEvent<'inbox.acknowledged'>).data.ids) this.replace(id);
+    }
+  }
+
+  /** An item pushed in this daemon's life was acknowledged: its notification becomes a quiet one. */
+  private replace(id: number): void {
+    const item = this.pushed.get(id);
+    if (!item) return;
+    this.pushed.delete(id);
+    for (const device of this.options.devices.list()) {
+      if (device.pushed.includes(id)) this.deliver(device, resolvedPayload(item, this.options.host), item);
+    }
+  }
+
+  private actions(item: InboxItem): PushAction[] {
+    const prompt = item.prompt;
+    if (item.state !== 'blocked' || prompt === null || !prompt.complete) return [];
+    const ttlMs = this.options.ttlSeconds * 1000;
+    return this.options.buttons(prompt).map((choice) => ({
+      action: choice.id,
+      title: choice.label,
+      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs),
+    }));
+  }
+}
