@@ -11,6 +11,7 @@ import { registerDaemonCommand } from './commands/daemon.ts';
 import { registerEventsCommand } from './commands/events.ts';
 import { registerHostCommands } from './commands/host.ts';
 import { registerInboxCommands } from './commands/inbox.ts';
+import { registerNotifyCommands } from './commands/notify.ts';
 import { registerReportCommands } from './commands/report.ts';
 import { registerHookReportCommand } from './commands/hook-report.ts';
 import { registerPaneCommands } from './commands/pane.ts';
@@ -80,6 +81,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerHostCommands(program);
   registerInboxCommands(program);
   registerPolicyCommands(program);
+  registerNotifyCommands(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
   registerWebCommand(program);

@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AGENT_GET, AGENT_LIST, INBOX_LIST, PANE_SEND, PUSH_ANSWER, PUSH_LIST, PUSH_TEST } from '../../src/protocol/methods/index.ts';
+import { AGENT_GET, AGENT_LIST, INBOX_LIST, PANE_SEND, PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_TEST } from '../../src/protocol/methods/index.ts';
 import { vapidKeyPath } from '../../src/daemon/push/vapid-keys.ts';
 import { testEnv } from '../../harness/daemon.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { killDaemon } from '../helpers/restart.ts';
+import { runCli } from '../helpers/cli.ts';
 import { PushLab, type Pushed } from './push-helpers.ts';
 
 const keysOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as string) : []);
@@ -121,5 +122,31 @@ describe('Web Push to a device', () => {
     const gone = await lab.call(PUSH_TEST, {});
     assert.equal(gone.results[0]!.status, 410);
     assert.deepEqual((await lab.call(PUSH_LIST, {})).devices, []);
+  });
+});
+
+describe('corral notify push', () => {
+  it('subscribes a device from stdin, lists it, tests it and removes it', async () => {
+    const lab = await PushLab.start();
+    try {
+      const second = await lab.service.subscribe((await lab.call(PUSH_KEY, {})).publicKey);
+      const socket = ['--socket', lab.daemon.socket];
+      const subscribed = await runCli([...socket, 'notify', 'push', 'subscribe', '-', '--states', 'blocked', '--label', 'tablet'], { input: JSON.stringify({ endpoint: second.endpoint, expirationTime: null, keys: second.keys }) });
+      assert.equal(subscribed.code, 0, subscribed.stderr);
+      const id = /^subscribed (d[0-9a-f]{10}) \(blocked\)/.exec(subscribed.stdout)?.[1];
+      assert.ok(id, subscribed.stdout);
+      const listed = await runCli([...socket, 'notify', 'push', 'list']);
+      assert.match(listed.stdout, new RegExp(`^${id}\\s+tablet\\s+blocked\\s+0\\s+-\\s+http://127\\.0\\.0\\.1:\\d+/notify/`, 'm'));
+      const tested = await runCli([...socket, 'notify', 'push', 'test', id!]);
+      assert.match(tested.stdout, new RegExp(`^${id}\\s+201\\s+-$`, 'm'));
+      assert.deepEqual((lab.service.messages(second) as Pushed[]).map((push) => push.kind), ['test']);
+      const bad = await runCli([...socket, 'notify', 'push', 'subscribe', '-'], { input: '{"endpoint": "ftp://x", "keys": {}}' });
+      assert.notEqual(bad.code, 0);
+      assert.match(bad.stderr, /invalid_params/);
+      assert.equal((await runCli([...socket, 'notify', 'push', 'remove', id!])).stdout, `removed ${id}\n`);
+      assert.equal((await lab.call(PUSH_LIST, {})).devices.length, 1);
+    } finally {
+      await lab.dispose();
+    }
   });
 });

@@ -8,17 +8,18 @@ export interface CliResult {
 }
 
 /** Runs the real CLI as a child process and collects its output. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; cwd?: string; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CORRAL_BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       env: options.env ?? process.env,
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     });
+    child.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    child.stdout!.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`corral ${args.join(' ')} timed out:\n${stderr}`));

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { PUSH_LIST, PUSH_REMOVE, PUSH_STATES, PUSH_SUBSCRIBE, PUSH_TEST, type PushSubscriptionJson } from '../../protocol/methods/push.ts';
+import { withDaemon } from '../with-daemon.ts';
+import { globalsOf } from '../globals.ts';
+import { printJson, printTable, printText } from '../output.ts';
+import { UsageError } from '../print-error.ts';
+
+/** A subscription file is a few hundred bytes; anything much larger is not one. */
+const MAX_SUBSCRIPTION_BYTES = 16 * 1024;
+
+/** `corral notify push ...`: the devices the daemon pushes each new inbox item to (docs/web.md, "On your phone"). */
+export function registerNotifyCommands(program: Command): void {
+  const notify = program.command('notify').description("the daemon's notifications beside its notify command");
+  const push = notify.command('push').description('Web Push to your devices: each new inbox item once per device, with answer buttons for safe choices');
+
+  push
+    .command('subscribe')
+    .description("add a device: its PushSubscription JSON (what the browser's subscription.toJSON() gives), from FILE or - for stdin")
+    .argument('<file>', 'the subscription JSON, or - to read it from stdin')
+    .option('--states <states>', `which items it receives, comma-separated: ${PUSH_STATES.join(', ')} (default both)`)
+    .option('--label <label>', 'a name for the device in `notify push list`')
+    .action(async (file: string, options: { states?: string; label?: string }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const subscription = readSubscription(file === '-' ? readStdin() : readFileSync(file));
+      const states = options.states === undefined ? undefined : parseStates(options.states);
+      const { device } = await withDaemon(socket, (client) =>
+        client.call(PUSH_SUBSCRIBE, { subscription, ...(states ? { states } : {}), ...(options.label !== undefined ? { label: options.label } : {}) }),
+      );
+      if (json) return printJson({ device });
+      printText(`subscribed ${device.id} (${device.states.join(' and ')}); \`corral notify push test ${device.id}\` sends it a test`);
+    });
+
+  push
+    .command('list')
+    .description('the devices the daemon pushes to')
+    .action(async (_options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const { devices } = await withDaemon(socket, (client) => client.call(PUSH_LIST, {}));
+      if (json) return printJson({ devices });
+      if (devices.length === 0) return printText('no device subscribed: tap "Notify me on this device" in `corral web`, or `corral notify push subscribe FILE`');
+      printTable(
+        ['ID', 'LABEL', 'STATES', 'SENT', 'LAST', 'ENDPOINT'],
+        devices.map((device) => [device.id, device.label ?? '-', device.states.join(','), String(device.sent), device.lastStatus === null ? '-' : String(device.lastStatus), device.endpoint]),
+      );
+    });
+
+  push
+    .command('remove')
+    .description('stop pushing to a device')
+    .argument('<id>', 'the device id, as `notify push list` shows it')
+    .action(async (id: string, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const { removed } = await withDaemon(socket, (client) => client.call(PUSH_REMOVE, { id }));
+      if (json) return printJson({ removed });
+      printText(removed ? `removed ${id}` : `no device ${id}; \`corral notify push list\` names them`);
+    });
+
+  push
+    .command('test')
+    .description('push a test notification to a device (or every one) now, and print what each push service answered')
+    .argument('[id]', 'the device id; every device without it')
+    .action(async (id: string | undefined, _options, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      const { results } = await withDaemon(socket, (client) => client.call(PUSH_TEST, id === undefined ? {} : { id }));
+      if (json) return printJson({ results });
+      if (results.length === 0) return printText('no device subscribed');
+      printTable(['ID', 'STATUS', 'PROBLEM'], results.map((result) => [result.id, result.status === null ? '-' : String(result.status), result.error ?? '-']));
+    });
+}
+
+function readStdin(): Buffer {
+  return readFileSync(0);
+}
+
+/** The JSON of a PushSubscription; the daemon checks its shape and keys. */
+function readSubscription(bytes: Buffer): PushSubscriptionJson {
+  if (bytes.length > MAX_SUBSCRIPTION_BYTES) throw new UsageError(`a push subscription is a few hundred bytes of JSON, not ${bytes.length}`);
+  try {
+    const value = JSON.parse(bytes.toString('utf8')) as { endpoint?: unknown; expirationTime?: unknown; keys?: unknown };
+    return { endpoint: value.endpoint, ...(value.expirationTime !== undefined ? { expirationTime: value.expirationTime } : {}), keys: value.keys } as PushSubscriptionJson;
+  } catch {
+    throw new UsageError('the subscription is not JSON: pass what the browser\'s PushSubscription.toJSON() gives ({"endpoint", "keys": {"p256dh", "auth"}})');
+  }
+}
+
+function parseStates(text: string): (typeof PUSH_STATES)[number][] {
+  const states = text.split(',').map((state) => state.trim());
+  for (const state of states) if (!(PUSH_STATES as readonly string[]).includes(state)) throw new UsageError(`--states takes ${PUSH_STATES.join(', ')}, not "${state}"`);
+  return states as (typeof PUSH_STATES)[number][];
+}
