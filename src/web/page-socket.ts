@@ -299,6 +299,8 @@ const LEASE_RULES: Record<PassedThroughName, 'holder' | 'free' | 'none'> = {
   'agent.prompt': 'free',
   'agent.clearQueue': 'holder',
   'events.read': 'none',
+  'push.key': 'none',
+  'push.subscribe': 'none', // this browser's own subscription, on the daemon of this machine
 };
 
 function errorObject(error: unknown): { code: number; message: string; data: Record<string, unknown> } {

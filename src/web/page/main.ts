@@ -31,7 +31,7 @@ new BoardKeys(boardView, () => agentView === null && !signedOut, (id) => (locati
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
-const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement);
+const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement, rpc);
 let agentView: AgentView | null = null;
 /** Tails a round brought (board.tails), drawn on the page's next tick (pageTick). */
 const pendingTails = new Map<string, string[]>();

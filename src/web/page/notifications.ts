@@ -1,3 +1,5 @@
+import type { PageRpc } from './rpc.ts';
+import { pushAvailable, pushSubscribed, subscribePush } from './push-subscription.ts';
 /** Item ids already notified, kept in the browser so that a reload or a second tab never notifies again. */
 const NOTIFIED_KEY = 'corral.notified';
 /** How many notified ids are kept: one per pane and turn, so a few hundred cover any board. */
@@ -20,13 +22,26 @@ export interface Attention {
  * per item in this browser. Asked for only on a person's tap.
  */
 export class PageNotifications {
-  constructor(private readonly button: HTMLButtonElement) {
+  constructor(
+    private readonly button: HTMLButtonElement,
+    private readonly rpc: PageRpc,
+  ) {
     if (!('Notification' in window)) return;
-    this.button.hidden = Notification.permission !== 'default';
+    void this.refresh();
     this.button.onclick = () =>
-      void Notification.requestPermission().then(() => {
-        this.button.hidden = Notification.permission !== 'default';
-      });
+      void Notification.requestPermission()
+        .then(async (permission) => {
+          // With the Push API the daemon itself notifies this device, every page closed (docs/web.md, "On your phone").
+          if (permission === 'granted' && pushAvailable()) await subscribePush(this.rpc);
+        })
+        .catch((error: { message?: string }) => (this.button.title = `push not turned on: ${error.message ?? String(error)}`))
+        .finally(() => void this.refresh());
+  }
+
+  /** The button shows while there is something to turn on: the permission, or this device's push subscription. */
+  private async refresh(): Promise<void> {
+    const subscribed = await pushSubscribed().catch(() => false);
+    this.button.hidden = Notification.permission === 'denied' || (Notification.permission === 'granted' && (subscribed || !pushAvailable()));
   }
 
   /** Shows the item's notification unless this browser already did; `looking` skips one the person is looking at. */
