@@ -5,15 +5,14 @@ import { describe, it } from 'node:test';
 import type { InboxItem } from '../../src/protocol/methods/inbox.ts';
 import type { AgentPrompt } from '../../src/protocol/prompt.ts';
 import { AnswerTokens } from '../../src/daemon/push/answer-tokens.ts';
-import { pushButtons } from '../../src/daemon/push/push-buttons.ts';
 import { MAX_PAYLOAD_BYTES, OPEN_TO_ANSWER, attentionPayload, encodePayload } from '../../src/daemon/push/push-payload.ts';
 
-const choice = (id: string, label: string, keys: string[]) => ({ id, label, keys, default: false });
+const choice = (id: string, label: string, keys: string[], role: 'allow-once' | 'allow-always' | 'deny' | 'other') => ({ id, label, keys, default: false, role });
 const prompt = (over: Partial<AgentPrompt> = {}): AgentPrompt => ({
   id: 'p1',
   kind: 'permission',
   text: 'Bash command\nrm -rf /tmp/scratch\nDo you want to proceed?',
-  choices: [choice('yes', 'Yes', ['1']), choice('yes-and-don-t-ask-again', "Yes, and don't ask again for rm", ['2']), choice('no', 'No, and tell Claude what to do differently', ['3'])],
+  choices: [choice('yes', 'Yes', ['1'], 'allow-once'), choice('yes-and-don-t-ask-again', "Yes, and don't ask again for rm", ['2'], 'allow-always'), choice('no', 'No, and tell Claude what to do differently', ['3'], 'deny')],
   freeText: false,
   note: null,
   source: 'screen:claude-permission',
@@ -49,14 +48,6 @@ describe('the push payload', () => {
       assert.equal(payload.promptId, null);
       assert.ok(encodePayload(payload).length <= MAX_PAYLOAD_BYTES);
     }
-  });
-
-  it('offers as buttons only the allow-once and deny choices of a complete permission prompt, never allow-always', () => {
-    assert.deepEqual(pushButtons(prompt()).map((c) => c.id), ['yes', 'no']);
-    assert.deepEqual(pushButtons(prompt({ complete: false })), []);
-    assert.deepEqual(pushButtons(prompt({ kind: 'question' })), []);
-    assert.deepEqual(pushButtons(prompt({ freeText: true })), []);
-    assert.deepEqual(pushButtons(prompt({ choices: [choice('allow-always', 'Allow always', ['a']), choice('reject', 'Reject', [])] })), []);
   });
 });
 

@@ -39,7 +39,7 @@ describe('the service worker shows a push and answers from its button', { skip: 
     await lab?.dispose();
   });
 
-  it('shows the question with its two buttons, and the yes button answers the prompt', async () => {
+  it('shows the question with its safe buttons, and the yes button answers the prompt', async () => {
     const cdp = await page.context().newCDPSession(page);
     const registrations: { registrationId: string; scopeURL: string }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations: updated }) => registrations.push(...updated));
@@ -51,14 +51,16 @@ describe('the service worker shows a push and answers from its button', { skip: 
     const pane = await lab.agent('phone');
     await lab.call(PANE_SEND, { target: pane, text: 'perm', keys: ['Enter'] });
     const push = (await waitFor(() => lab.pushed().find((one) => one.kind === 'attention' && one.pane === pane && one.state === 'blocked'), { what: 'the push', timeoutMs: 30_000 }))!;
+    // The open page shows its own notification of the item first, under the same tag: the push replaces it.
+    await waitFor(() => worker.evaluate(async (tag) => ((await (self as any).registration.getNotifications()) as any[]).some((n) => n.tag === tag), push.tag), { what: "the page's own notification", timeoutMs: 20_000 });
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: web.origin, registrationId: registration!.registrationId, data: JSON.stringify(push) });
 
     const shown = (await waitFor(
       () =>
-        worker.evaluate(async () => {
+        worker.evaluate(async (title) => {
           const notifications = await (self as any).registration.getNotifications();
-          return notifications.map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a: any) => a.action), data: n.data }))[0] ?? null;
-        }),
+          return notifications.map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, actions: n.actions.map((a: any) => a.action), data: n.data })).find((n: Shown) => n.title === title) ?? null;
+        }, push.title),
       { what: 'the notification shown' },
     )) as Shown;
     assert.equal(shown.title, push.title);
@@ -68,6 +70,7 @@ describe('the service worker shows a push and answers from its button', { skip: 
     assert.deepEqual(shown.actions, push.actions.map((action) => action.action));
 
     // What notificationclick does for the first button, run in the worker (a test cannot tap a system notification).
+    assert.equal(((await worker.evaluate(async () => (await (self as any).registration.getNotifications()).length)) as number), 1, 'one notification for the item');
     await worker.evaluate(async (index) => {
       const [notification] = await (self as any).registration.getNotifications();
       await (self as any).answer(notification.data, notification.data.actions[index]);

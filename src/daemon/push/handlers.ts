@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { CorralError } from '../../protocol/errors.ts';
+import { safeChoices } from '../../protocol/prompt.ts';
 import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_REMOVE, PUSH_SUBSCRIBE, PUSH_TEST, PUSH_STATES } from '../../protocol/methods/push.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { CorralConfig } from '../config/index.ts';
@@ -8,7 +9,6 @@ import { implement, type DaemonPart, type HandlerBinding, type RequestContext } 
 import { AnswerTokens, type TokenGrant, type TokenRefusal } from './answer-tokens.ts';
 import { DeviceStore, MAX_DEVICES, deviceId, deviceView, devicesFilePath } from './device-store.ts';
 import { PushChannel, type AttentionSource } from './push-channel.ts';
-import { pushButtons } from './push-buttons.ts';
 import { testPayload } from './push-payload.ts';
 import { PushSender, endpointProblem } from './push-sender.ts';
 import { loadVapidKeys, vapidKeyPath, type VapidKeys } from './vapid-keys.ts';
@@ -45,7 +45,7 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
     devices,
     sender,
     tokens,
-    buttons: pushButtons,
+    buttons: safeChoices,
     host,
     ttlSeconds: options.config.ttlSeconds,
     log,
