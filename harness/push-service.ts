@@ -8,6 +8,7 @@ export interface PushRequest {
   device: string;
   headers: IncomingHttpHeaders;
   status: number;
+  /** When the request reached the service, in ms on CLOCK_MONOTONIC (bench/lib/blocking-agent.ts clockNow). */
   at: number;
 }
 
@@ -29,6 +30,8 @@ export class LocalPushService {
   readonly requests: PushRequest[] = [];
   private readonly scripted: number[] = [];
   private hold: Promise<void> | null = null;
+  /** Requests waiting behind `stall` now. */
+  held = 0;
 
   private constructor(
     private readonly server: Server,
@@ -42,10 +45,11 @@ export class LocalPushService {
     testing.setRequestHandlers();
     let service: LocalPushService | undefined;
     const server = createServer((request, response) => {
+      const at = Number(process.hrtime.bigint()) / 1e6;
       const device = /^\/notify\/([0-9a-f]+)$/.exec(request.url ?? '')?.[1];
       if (device === undefined || service === undefined) return testing._app(request, response);
       void service.take().then((scripted) => {
-        response.on('finish', () => service!.requests.push({ device, headers: request.headers, status: response.statusCode, at: Date.now() }));
+        response.on('finish', () => service!.requests.push({ device, headers: request.headers, status: response.statusCode, at }));
         if (scripted === null) return testing._app(request, response);
         request.resume();
         response.writeHead(scripted, scripted === 429 ? { 'retry-after': '1' } : {});
@@ -96,7 +100,11 @@ export class LocalPushService {
   }
 
   private async take(): Promise<number | null> {
-    if (this.hold !== null) await this.hold;
+    if (this.hold !== null) {
+      this.held += 1;
+      await this.hold;
+      this.held -= 1;
+    }
     return this.scripted.shift() ?? null;
   }
 }

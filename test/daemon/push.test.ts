@@ -111,6 +111,16 @@ describe('Web Push to a device', () => {
     assert.deepEqual(now.slice(before.length).map((push) => [push.kind, push.item]), [['test', null]], JSON.stringify(before.map((push) => [push.kind, push.item])));
   });
 
+  it('answers every other call while a push service holds a push', async () => {
+    const release = lab.service.stall();
+    const held = lab.call(PUSH_TEST, { id: lab.deviceId });
+    await waitFor(() => lab.service.held > 0, { what: 'the push held by the service' });
+    assert.ok((await lab.call(AGENT_LIST, {})).agents.length > 0, 'the daemon answers meanwhile');
+    assert.equal((await lab.call(PUSH_LIST, {})).devices.length, 1);
+    release();
+    assert.equal((await held).results[0]!.status, 201);
+  });
+
   it('retries a push the service answers 429, and drops a device whose subscription is gone (410)', async () => {
     lab.service.answerNext(429);
     const retried = await lab.call(PUSH_TEST, { id: lab.deviceId });
