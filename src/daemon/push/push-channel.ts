@@ -80,7 +80,7 @@ export class PushChannel implements Disposable {
       subscription: device.subscription,
       payload: encodePayload(payload),
       ttlSeconds,
-      urgency: payload.state === 'blocked' ? 'high' : 'normal',
+      urgency: payload.kind === 'attention' && payload.state === 'blocked' ? 'high' : 'normal',
       topic: item === null ? null : `corral-inbox-${item.id}`,
       done: (status, error) => {
         if (status !== null) devices.record(device.id, status, payload.kind === 'attention' ? item?.id ?? null : null);
