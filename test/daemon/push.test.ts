@@ -58,6 +58,9 @@ describe('Web Push to a device', () => {
     const answered = await lab.call(PUSH_ANSWER, { token: yes!.token, choice: 'yes', pane });
     assert.deepEqual(answered, { outcome: 'answered', pane, promptId: push.promptId, choice: 'yes' });
     await waitFor(async () => (await lab.call(AGENT_GET, { target: pane })).state !== 'blocked', { what: 'the agent unblocked', timeoutMs: 30_000 });
+    // The item, acknowledged by the answer, is pushed again quietly under its tag: it replaces the question.
+    const resolved = (await waitFor(() => lab.pushed().find((one) => one.kind === 'resolved' && one.tag === push.tag), { what: 'the quiet replacement' }))!;
+    assert.deepEqual([resolved.body, resolved.actions, lab.service.requests.find((r) => r.status === 201 && r.headers.topic === push.tag && r !== request)?.headers.urgency], ['answered', [], 'normal']);
     const typed = keysOf(keylog).length;
     const again = await lab.failure(PUSH_ANSWER, { token: yes!.token, choice: 'yes', pane });
     assert.equal(again.code, 'answer_token_refused');
