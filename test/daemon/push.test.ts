@@ -46,8 +46,8 @@ describe('Web Push to a device', () => {
     assert.equal(push.url, `/#/agent/${encodeURIComponent(pane)}`);
     assert.match(push.body, /rm -rf \/tmp\/fake-agent-scratch/);
     assert.equal(push.promptId, item.prompt!.id);
-    // Its safe choices (safeChoices in src/protocol/prompt.ts): "Yes" once; "No, and tell Claude..." opens a text box, not a plain deny.
-    assert.deepEqual(push.actions.map((action) => [action.action, action.title]), [['yes', 'Yes']]);
+    // Its safe choices (safeChoices in src/protocol/prompt.ts): allow once, then deny; never "don't ask again".
+    assert.deepEqual(push.actions.map((action) => [action.action, action.title]), [['yes', 'Yes'], ['no-and-tell-claude-what-to-do', 'No, and tell Claude what to do differently']]);
     const request = lab.service.requests.at(-1)!;
     assert.equal(request.headers.ttl, '600');
     assert.equal(request.headers.urgency, 'high');
@@ -65,6 +65,8 @@ describe('Web Push to a device', () => {
     const again = await lab.failure(PUSH_ANSWER, { token: yes!.token, choice: 'yes', pane });
     assert.equal(again.code, 'answer_token_refused');
     assert.equal(again.details.reason, 'used');
+    const no = await lab.failure(PUSH_ANSWER, { token: push.actions[1]!.token, choice: push.actions[1]!.action, pane });
+    assert.equal(no.details.reason, 'prompt_changed', 'the other button of the answered prompt');
     assert.equal(keysOf(keylog).length, typed, 'nothing typed by the refused taps');
   });
 
