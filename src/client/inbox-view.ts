@@ -58,6 +58,8 @@ export class InboxView {
   }
 
   private put(item: InboxItem): boolean {
+    // A view holds each pane's attention item; a budget's item is listed by `inbox.list` and notified, not held here.
+    if (item.state === 'budget') return false;
     const current = this.byPane.get(item.pane.id);
     if (current !== undefined && current.id >= item.id) return false;
     this.byPane.set(item.pane.id, item);

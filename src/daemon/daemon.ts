@@ -18,7 +18,7 @@ import type { DaemonCore } from './agents/core.ts';
 import { startAgents } from './agents/handlers.ts';
 import { manifestIdentifier } from './agents/manifest-identifier.ts';
 import { startAttach } from './attach/handlers.ts';
-import { DEFAULT_CONFIG, type CorralConfig } from './config/index.ts';
+import { DEFAULT_CONFIG, defaultConfigPath, type CorralConfig } from './config/index.ts';
 import { ConfigReloader } from './config/reload.ts';
 import { eventLogDir, openEventLog, paneHistories, paneNumbersAfter, startEvents } from './events/index.ts';
 import { startInbox } from './inbox/handlers.ts';
@@ -44,6 +44,9 @@ import { serverHandlers } from './rpc/server-handlers.ts';
 import { acquireLock } from './startup/lock-file.ts';
 import { checkSocketPathLength, prepareSocketDir, removeStaleSocket, restrictSocket } from './startup/socket-file.ts';
 import { startWaits } from './waits/handlers.ts';
+import { BUNDLED_PRICES } from './bundled-prices.ts';
+import { startUsage, usageFilePath, userPricesPath } from './usage/handlers.ts';
+import { PriceTable } from './usage/price-table.ts';
 
 export type DaemonLifecycle = 'running' | 'stopping' | 'stopped';
 
@@ -164,9 +167,13 @@ export class Daemon {
   private startParts(core: StartedCore, { config, source, version }: { config: CorralConfig; source: { path: string; explicit: boolean } | null; version: string }): void {
     const { registry, log, durable, history } = core;
     const hooksDir = this.hooksDir;
-    const input = startAgentInput(core);
+    // The budgets hold a pane's queue and refuse its prompts; usage reading starts after the events it publishes on.
+    let usageReading: ReturnType<typeof startUsage> | undefined;
+    const input = startAgentInput(core, { held: (paneId) => usageReading?.usage.held(paneId) ?? null });
     const metadata = startMetadata(core);
     const events = startEvents({ registry, agents: core.agents, log, ...config.events, durable, metadata: metadata.store });
+    const usage = (usageReading = startUsage(core, { hub: events.hub, prices: loadPrices(source, log), budgets: config.budgets, path: usageFilePath(this.socketPath) }));
+    usage.usage.onHoldChanged((paneId) => input.queues.resume(paneId));
     const inbox = startInbox(core, events.hub, inboxFilePath(this.socketPath));
     // The parts a config reload replaces (config/reload.ts LIVE_KEYS), disposed with the daemon.
     const live: { notifier: Notifier | null; retention: Disposable | null } = { notifier: null, retention: null };
@@ -191,6 +198,7 @@ export class Daemon {
       input,
       metadata,
       events,
+      usage,
       inbox,
       push,
       { handlers: [], dispose: () => (live.notifier?.dispose(), live.retention?.dispose()) },
@@ -215,6 +223,7 @@ export class Daemon {
       registry.useCaller = next.panes.useCaller;
       registry.passEnv = next.panes.passEnv;
       if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(core, next);
+      if (changed.includes('budgets')) usage.usage.setBudgets(next.budgets);
     };
     const policy = startPolicy(core, {
       hub: events.hub,
@@ -370,6 +379,20 @@ function startCore(options: DaemonOptions, spawnTerminal: SpawnTerminal, config:
   registry.passEnv = config.panes.passEnv;
   registry.planLaunch = planLaunch(core, config);
   return core;
+}
+
+/**
+ * The bundled price table, with the user's own (prices.toml beside config.toml) over it; a user table
+ * that cannot be used is logged and left out, so the daemon still starts (docs/usage.md).
+ */
+function loadPrices(source: { path: string } | null, log: Logger): PriceTable {
+  const userFile = userPricesPath(source?.path ?? defaultConfigPath());
+  try {
+    return PriceTable.load(BUNDLED_PRICES, userFile);
+  } catch (error) {
+    log.error({ err: error, file: userFile }, 'the price table cannot be used: figuring cost by the bundled table only');
+    return PriceTable.load(BUNDLED_PRICES, null);
+  }
 }
 
 /** Per-launch integration as `[integration]` sets it, its files one folder per pane below `hooksDir`. */

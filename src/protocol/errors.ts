@@ -32,6 +32,7 @@ export const ERRORS = {
   composer_not_empty: { rpc: 1210, summary: "the agent's input box holds text Corral did not type; nothing was typed: data.draft is that text; replace it or append to it (agent.prompt composer)" },
   prompt_changed: { rpc: 1206, summary: 'the prompt on the screen is not the one the answer names; nothing was typed: read the current prompt in error.data.prompt and answer it' },
   choice_not_offered: { rpc: 1208, summary: 'the answer names a choice (an id or an option number) the prompt does not offer; nothing was typed: pick one of error.data.choices' },
+  budget_exceeded: { rpc: 1211, summary: 'a budget of the agent is spent (docs/usage.md); nothing was typed: data.budget names it; force the prompt, raise the budget or wait for its period to turn' },
   cursor_too_old: { rpc: 1301, summary: 'the event cursor is no longer retained; subscribe again without since' },
   slow_consumer: { rpc: 1302, summary: 'the subscriber fell too far behind and was dropped' },
   stream_changed: { rpc: 1303, summary: "the cursor is not of this daemon's event stream (another epoch, or outside its cursors): subscribe again without since" },

@@ -255,7 +255,7 @@ export class Board {
 }
 
 function cardInbox(item: InboxItem | null): CardInbox | null {
-  return item === null ? null : { id: item.id, state: item.state, ts: item.ts };
+  return item === null || item.state === 'budget' ? null : { id: item.id, state: item.state, ts: item.ts };
 }
 
 /** The last `count` lines that hold more than spaces, trailing spaces cut. */

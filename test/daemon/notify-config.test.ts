@@ -46,6 +46,7 @@ describe('config.toml', () => {
       panes: { respawn: 'auto', keepExited: 100, useCaller: true, passEnv: [] },
       integration: { enabled: false },
       policy: { files: ['team.toml'] },
+      budgets: [],
     });
     assert.deepEqual(parseConfig('', FILE), DEFAULT_CONFIG);
   });

@@ -9,6 +9,7 @@ import { parseReportArgs, type ReportArgs } from './args.ts';
 import { HOOK_MAPPINGS } from './mappings.ts';
 import { sendOnce } from './send.ts';
 import { readStdin } from './stdin.ts';
+import { recordOf } from './record.ts';
 
 /** The whole budget of one hook call: read, connect, write, answer (docs/reporting.md, "`corral report`: the hook command"). */
 export const HOOK_DEADLINE_MS = 300;
@@ -73,6 +74,9 @@ export async function runReport(
   // Inside a pane this process is below the agent that ran the hook: binding checks its pid.
   const pid = env.CORRAL_PANE && args.target === undefined ? { pid: process.pid } : {};
   const common = { ...(target !== undefined ? { target } : {}), source, ...(session !== undefined ? { session } : {}), ...pid };
+  // The session's own record, whose usage the daemon reads (docs/usage.md); not with a release.
+  const record = payload !== null && args.hook !== undefined ? recordOf(args.hook, payload, env) : undefined;
+  const named = record !== undefined ? { record } : {};
 
   const socket = resolveSocketPath(args.socket, env);
   let outcome;
@@ -80,10 +84,10 @@ export async function runReport(
     // The agent's own numbering first (OpenCode's plugin counts its events), then the payload's time, then the start.
     const seq = args.seq ?? (action.ts !== undefined ? action.ts * 1000 : startedMicros);
     const message = args.message ?? action.message;
-    const params = { ...common, agent, state: action.state, seq, ts: Math.floor(Date.now() / 1000), ...(message ? { message } : {}) };
+    const params = { ...common, agent, state: action.state, seq, ts: Math.floor(Date.now() / 1000), ...(message ? { message } : {}), ...named };
     outcome = await sendOnce(socket, PANE_REPORT_AGENT.name, params, deadline);
   } else if (action.kind === 'session') {
-    outcome = await sendOnce(socket, PANE_REPORT_SESSION.name, { ...common, agent }, deadline);
+    outcome = await sendOnce(socket, PANE_REPORT_SESSION.name, { ...common, agent, ...named }, deadline);
   } else {
     outcome = await sendOnce(socket, PANE_RELEASE_AGENT.name, common, deadline);
   }

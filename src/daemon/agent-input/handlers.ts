@@ -4,6 +4,7 @@ import { prepareComposer, promptTaken } from './composer.ts';
 import { promptAgent } from './prompt.ts';
 import { SteeringQueues } from './steering-queue.ts';
 import { typePrompt } from './typing.ts';
+import { budgetExceeded, NO_BUDGETS, type BudgetGate } from './budget-gate.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { AgentService } from '../agents/agent-service.ts';
 import { implement, type DaemonPart, type HandlerBinding } from '../rpc/handler.ts';
@@ -11,17 +12,17 @@ import type { PaneRecord } from '../panes/pane-record.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 
 /** What is typed into agents: the steering queues and the methods that type, answer and queue. */
-export function startAgentInput(core: DaemonCore): DaemonPart & { readonly queues: SteeringQueues } {
+export function startAgentInput(core: DaemonCore, gate: BudgetGate = NO_BUDGETS): DaemonPart & { readonly queues: SteeringQueues } {
   const { registry, agents, log } = core;
   const type = async (pane: PaneRecord, prompt: QueuedPrompt) => {
     await typePrompt(pane, await prepareComposer(agents, pane, prompt.text, prompt.composer), prompt.submit);
     if (prompt.submit) await promptTaken(agents, pane);
   };
-  const queues = new SteeringQueues({ registry, agents, log, type });
+  const queues = new SteeringQueues({ registry, agents, log, type, held: (paneId) => gate.held(paneId) !== null });
   const queued = agents.registerExtra('queued', (paneId) => queues.size(paneId));
   return {
     queues,
-    handlers: agentActHandlers(registry, agents, queues),
+    handlers: agentActHandlers(registry, agents, queues, gate),
     dispose: () => {
       queued.dispose();
       queues.dispose();
@@ -29,9 +30,16 @@ export function startAgentInput(core: DaemonCore): DaemonPart & { readonly queue
   };
 }
 
-function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues): HandlerBinding[] {
+function agentActHandlers(registry: PaneRegistry, agents: AgentService, queues: SteeringQueues, gate: BudgetGate): HandlerBinding[] {
   return [
-    implement(AGENT_PROMPT, ({ target, ...request }) => promptAgent(agents, queues, registry.resolve(target), request)),
+    implement(AGENT_PROMPT, ({ target, force, ...request }) => {
+      const pane = registry.resolve(target);
+      const held = gate.held(pane.id);
+      if (held === null) return promptAgent(agents, queues, pane, request);
+      if (force !== true) throw budgetExceeded(pane, held);
+      // Forced past a spent budget: typed now, since the queue holds until the budget's period turns.
+      return promptAgent(agents, queues, pane, { ...request, queue: false });
+    }),
 
     implement(AGENT_ANSWER, ({ target, ...request }, { signal }) => answerAgent(agents, registry.resolve(target), request, signal)),
 

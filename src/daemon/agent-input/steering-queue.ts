@@ -25,6 +25,8 @@ interface SteeringQueuesDeps {
   type: (pane: PaneRecord, prompt: QueuedPrompt) => Promise<void>;
   log: Logger;
   graceMs?: number;
+  /** Whether a spent budget holds the pane's queue: nothing queued is typed until it is let go (`resume`). */
+  held?: (paneId: string) => boolean;
 }
 
 /** One pane's queue: what waits, and whether the last delivered prompt has set the agent working yet. */
@@ -108,6 +110,12 @@ export class SteeringQueues implements Disposable {
     return dropped;
   }
 
+  /** The pane's hold by a budget ended: what waits is typed as the agent is next idle. */
+  resume(paneId: string): void {
+    const queue = this.queues.get(paneId);
+    if (queue) this.deliverSoon(queue);
+  }
+
   /** Input sent to the pane through `pane.send`: Escape or C-c cancels the run, and the queue goes with it. */
   sent(pane: PaneRecord, text: string | undefined, keys: readonly string[] | undefined): void {
     if (isCancelInput(text, keys)) this.clear(pane.id, 'cancel');
@@ -166,6 +174,7 @@ export class SteeringQueues implements Disposable {
     if (queue.prompts.length === 0 || queue.delivering || queue.awaitingWork || queue.draftRecheck) return;
     const { pane } = queue;
     if (pane.lifecycle !== 'running') return void this.clear(pane.id, 'exited');
+    if (this.deps.held?.(pane.id)) return; // a spent budget: `resume` brings it back here
     const view = this.deps.agents.of(pane).refresh();
     if (view.state !== 'idle') return; // working or blocked: the next idle change brings it back here
     const prompt = queue.prompts.shift()!;

@@ -3,6 +3,7 @@ import { systemClock, type AgentView, type ArbiterWindows, type InbandPolicy } f
 import type { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { AgentPrompt } from '../../protocol/prompt.ts';
+import type { AgentUsageField } from '../../protocol/usage.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import { Emitter } from '../../base/emitter.ts';
 import type { Logger } from '../logger.ts';
@@ -51,8 +52,16 @@ interface AgentServiceOptions {
  * its value while no feature has registered it. A feature that adds a field adds it here.
  */
 const NO_EXTRAS = { queued: 0, metadata: null as Record<string, unknown> | null };
-export type AgentInfoExtras = typeof NO_EXTRAS;
+/** With them, what the agent spent (daemon/usage/): absent from AgentInfo while no usage reading runs. */
+export type AgentInfoExtras = typeof NO_EXTRAS & { usage: AgentUsageField };
 type ExtraReaders = { [K in keyof AgentInfoExtras]?: (paneId: string) => AgentInfoExtras[K] };
+
+/** An agent's own record of its session (a transcript), as its hooks named it. */
+export interface AgentRecordNamed {
+  pane: PaneRecord;
+  format: string;
+  path: string;
+}
 
 /**
  * Every pane's agent: hangs a PaneAgent on each new pane, numbers every published change with the
@@ -64,6 +73,7 @@ export class AgentService implements Disposable {
   private reloading: Promise<void> = Promise.resolve();
   private readonly changed: Emitter<AgentChange>;
   private readonly accepted: Emitter<PaneRecord>;
+  private readonly recordNamed: Emitter<AgentRecordNamed>;
   private readonly subscriptions = new DisposableStore();
   private readonly extras: ExtraReaders = {};
   private readonly recomputations: Recomputations;
@@ -75,6 +85,7 @@ export class AgentService implements Disposable {
     this.identifier = options.identifier(options.manifests);
     this.changed = new Emitter((error) => options.log.error({ err: error }, 'agent change listener failed'));
     this.accepted = new Emitter((error) => options.log.error({ err: error }, 'report listener failed'));
+    this.recordNamed = new Emitter((error) => options.log.error({ err: error }, 'record listener failed'));
     this.subscriptions.add(options.registry.onCreated((pane) => this.track(pane)));
     for (const pane of options.registry.list()) this.track(pane);
   }
@@ -91,6 +102,16 @@ export class AgentService implements Disposable {
   /** Fires after a report was accepted, changed state or not (a session id, a seq watermark). */
   onReportAccepted(listener: (pane: PaneRecord) => void): Disposable {
     return this.accepted.event(listener);
+  }
+
+  /** Fires when an accepted report names the agent's record (`record` of pane.reportAgent, docs/usage.md). */
+  onRecordNamed(listener: (named: AgentRecordNamed) => void): Disposable {
+    return this.recordNamed.event(listener);
+  }
+
+  /** A report named the agent's record: told to whoever reads usage. */
+  nameRecord(named: AgentRecordNamed): void {
+    this.recordNamed.fire(named);
   }
 
   onChange(listener: (change: AgentChange) => void): Disposable {
@@ -129,6 +150,7 @@ export class AgentService implements Disposable {
       progress: osc.progress?.value ?? null,
       queued: this.extra('queued', pane.id),
       metadata: this.extra('metadata', pane.id),
+      ...(this.extras.usage && view.agent !== null ? { usage: this.extras.usage(pane.id) } : {}),
       paneState: pane.lifecycle,
       ...promptOf(this.find(pane), view),
     };
@@ -148,8 +170,8 @@ export class AgentService implements Disposable {
     };
   }
 
-  private extra<K extends keyof AgentInfoExtras>(field: K, paneId: string): AgentInfoExtras[K] {
-    const read = this.extras[field] as ((paneId: string) => AgentInfoExtras[K]) | undefined;
+  private extra<K extends keyof typeof NO_EXTRAS>(field: K, paneId: string): (typeof NO_EXTRAS)[K] {
+    const read = this.extras[field] as ((paneId: string) => (typeof NO_EXTRAS)[K]) | undefined;
     return read ? read(paneId) : NO_EXTRAS[field];
   }
 
@@ -190,6 +212,7 @@ export class AgentService implements Disposable {
   dispose(): void {
     this.subscriptions.dispose();
     this.changed.dispose();
+    this.recordNamed.dispose();
   }
 
   private track(pane: PaneRecord): void {

@@ -59,9 +59,9 @@ function reportHandlers(registry: PaneRegistry, agents: AgentService, externals:
       };
     }),
 
-    implement(PANE_REPORT_AGENT, ({ target, ...report }, context) => {
+    implement(PANE_REPORT_AGENT, ({ target, record, ...report }, context) => {
       const gist = { source: report.source, state: report.state, ...(report.message !== undefined ? { message: report.message } : {}) };
-      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)), gist);
+      const admit = (pane: PaneRecord) => named(agents, pane, record, agents.of(pane).report((arbiter) => bound(arbiter, report, context, (params) => arbiter.reportAgent(params)), gist));
       return target === undefined ? external(report.source, report.session, true, context, admit) : admit(registry.resolve(target));
     }),
 
@@ -70,11 +70,17 @@ function reportHandlers(registry: PaneRegistry, agents: AgentService, externals:
       return target === undefined ? external(release.source, release.session, false, context, admit) : admit(registry.resolve(target));
     }),
 
-    implement(PANE_REPORT_SESSION, ({ target, ...session }, context) => {
-      const admit = (pane: PaneRecord) => agents.of(pane).report((arbiter) => bound(arbiter, session, context, (params) => arbiter.reportSession(params)));
+    implement(PANE_REPORT_SESSION, ({ target, record, ...session }, context) => {
+      const admit = (pane: PaneRecord) => named(agents, pane, record, agents.of(pane).report((arbiter) => bound(arbiter, session, context, (params) => arbiter.reportSession(params))));
       return target === undefined ? external(session.source, session.session, false, context, admit) : admit(registry.resolve(target));
     }),
   ];
+}
+
+/** An accepted report that names the agent's record tells the usage reader of it (docs/usage.md). */
+function named(agents: AgentService, pane: PaneRecord, record: { format: string; path: string } | undefined, answer: Answer): Answer {
+  if (record !== undefined && answer.accepted) agents.nameRecord({ pane, ...record });
+  return answer;
 }
 
 /**

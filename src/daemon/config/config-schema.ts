@@ -1,4 +1,5 @@
 import { INBAND_POLICIES, type InbandPolicy } from '../../arbiter/index.ts';
+import type { Budget } from './budgets-config.ts';
 
 /** The daemon's settings, as read from config.toml over the embedded defaults (docs/config.md). */
 export interface CorralConfig {
@@ -46,6 +47,8 @@ export interface CorralConfig {
     /** Policy files read after policy.toml beside config.toml, relative to its folder (docs/policy.md). */
     files: readonly string[];
   };
+  /** `[[budgets]]`: spending limits (docs/usage.md, "Budgets"). */
+  budgets: readonly Budget[];
 }
 
 const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
@@ -59,6 +62,7 @@ export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   panes: Object.freeze({ respawn: 'never' as RespawnPolicy, keepExited: 100, useCaller: true, passEnv: Object.freeze([]) }),
   integration: Object.freeze({ enabled: true }),
   policy: Object.freeze({ files: Object.freeze([]) }),
+  budgets: Object.freeze([]) as readonly Budget[],
 });
 
 export const NOTIFY_PLACEHOLDERS = ['agent', 'name', 'id', 'state', 'message', 'title'] as const;
@@ -74,7 +78,7 @@ export type KeySpec =
   | { kind: 'table'; keys: Record<string, KeySpec>; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
-export const CONFIG_KEYS: Record<keyof CorralConfig, Record<string, KeySpec>> = {
+export const CONFIG_KEYS: Record<Exclude<keyof CorralConfig, 'budgets'>, Record<string, KeySpec>> = {
   notify: {
     command: { kind: 'argv', maxItems: 64, field: 'command' },
     cooldown_ms: { kind: 'int', min: 0, max: 86_400_000, field: 'cooldownMs' },

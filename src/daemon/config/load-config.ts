@@ -2,6 +2,7 @@ import { parse, TomlError } from 'smol-toml';
 import { readRegularFileBytes, RegularFileError } from '../../manifest-store/regular-file.ts';
 import { fleetProblemLine, readFleetConfig } from '../../protocol/fleet-config.ts';
 import { isPlainObject } from '../../protocol/plain-object.ts';
+import { readBudgets } from './budgets-config.ts';
 import { ConfigError } from './config-error.ts';
 import { CONFIG_KEYS, DEFAULT_CONFIG, NOTIFY_PLACEHOLDERS, type CorralConfig, type KeySpec } from './config-schema.ts';
 
@@ -42,10 +43,16 @@ export function parseConfig(text: string, file: string): CorralConfig {
   if ('problem' in fleet) throw new ConfigError(file, fleetProblemLine(text, fleet.problem), fleet.problem.problem);
   for (const [table, body] of Object.entries(document)) {
     if (table === 'hosts' || table === 'fleet') continue;
-    if (!Object.hasOwn(CONFIG_KEYS, table)) {
-      throw new ConfigError(file, lineOf(lines, null, table), `unknown key "${table}" (known tables: ${[...Object.keys(CONFIG_KEYS), 'hosts', 'fleet'].join(', ')})`);
+    if (table === 'budgets') {
+      const budgets = readBudgets(body);
+      if ('problem' in budgets) throw new ConfigError(file, budgetLine(lines, budgets.index), budgets.problem);
+      config.budgets = budgets;
+      continue;
     }
-    const keys = CONFIG_KEYS[table as keyof CorralConfig];
+    if (!Object.hasOwn(CONFIG_KEYS, table)) {
+      throw new ConfigError(file, lineOf(lines, null, table), `unknown key "${table}" (known tables: ${[...Object.keys(CONFIG_KEYS), 'budgets', 'hosts', 'fleet'].join(', ')})`);
+    }
+    const keys = CONFIG_KEYS[table as keyof typeof CONFIG_KEYS];
     if (!isPlainObject(body)) throw new ConfigError(file, lineOf(lines, null, table), `"${table}" must be a table ([${table}])`);
     const target = config[table as keyof CorralConfig] as unknown as Record<string, unknown>;
     for (const [key, value] of Object.entries(body)) {
@@ -129,6 +136,15 @@ function lineOf(lines: string[], table: string | null, key: string): number | nu
     }
     if (table === null && current === null && (keyLine.test(lines[i]!) || dotted.test(lines[i]!))) return i + 1;
     if (table !== null && current === table && keyLine.test(lines[i]!)) return i + 1;
+  }
+  return null;
+}
+
+/** The line of the `index`th `[[budgets]]` header (the first when null). */
+function budgetLine(lines: string[], index: number | null): number | null {
+  let seen = -1;
+  for (let i = 0; i < lines.length; i += 1) {
+    if (/^\s*\[\[\s*budgets\s*\]\]/.test(lines[i]!) && (seen += 1) === (index ?? 0)) return i + 1;
   }
   return null;
 }

@@ -11,18 +11,19 @@ import { loadConfig } from './load-config.ts';
  * The keys a running daemon applies at once; every other key is read at start only (the event ring's
  * size, the arbiter's windows, the in-band rule, the respawn policy) and needs a restart.
  */
-export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled', 'policy.files'];
+export const LIVE_KEYS: readonly string[] = ['notify.command', 'notify.cooldown_ms', 'notify.timeout_ms', 'panes.keep_exited', 'panes.use_caller', 'panes.pass_env', 'integration.enabled', 'policy.files', 'budgets'];
 
 /** Dotted keys (`notify.command`) whose value differs between two configs, in the order of CONFIG_KEYS. */
 function changedKeys(before: CorralConfig, after: CorralConfig): string[] {
   const changed: string[] = [];
-  for (const [table, keys] of Object.entries(CONFIG_KEYS) as [keyof CorralConfig, (typeof CONFIG_KEYS)[keyof CorralConfig]][]) {
+  for (const [table, keys] of Object.entries(CONFIG_KEYS) as [keyof typeof CONFIG_KEYS, (typeof CONFIG_KEYS)[keyof typeof CONFIG_KEYS]][]) {
     for (const [key, spec] of Object.entries(keys)) {
       const was = (before[table] as unknown as Record<string, unknown>)[spec.field];
       const now = (after[table] as unknown as Record<string, unknown>)[spec.field];
       if (JSON.stringify(was) !== JSON.stringify(now)) changed.push(`${table}.${key}`);
     }
   }
+  if (JSON.stringify(before.budgets) !== JSON.stringify(after.budgets)) changed.push('budgets');
   return changed;
 }
 

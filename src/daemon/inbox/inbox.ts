@@ -42,8 +42,9 @@ export class Inbox implements Disposable {
     this.added = new Emitter((error) => log.error({ err: error }, 'inbox listener failed'));
     this.load();
     this.subscriptions.add(
-      hub.onPublish(({ event }) => {
+      hub.onPublish(({ event, agent }) => {
         if (event.kind === 'agent.attention') this.take(event as CorralEvent<'agent.attention'>);
+        else if (event.kind === 'budget.crossed') this.takeBudget(event as CorralEvent<'budget.crossed'>, agent);
         else if (event.kind === 'agent.promptChanged' && event.pane) this.reprompt(event.pane.id, (event as CorralEvent<'agent.promptChanged'>).data.prompt);
         // Told by pane.removed itself: no event may follow it for that pane.
         else if (event.kind === 'pane.removed' && event.pane) this.drop(this.items.filter((item) => item.pane.id === event.pane!.id), false);
@@ -111,8 +112,35 @@ export class Inbox implements Disposable {
       message: event.data.message,
       prompt: event.data.prompt ?? null,
     };
-    // One per pane: the pane's earlier item was of a turn that is over.
-    this.items = this.items.filter((other) => other.pane.id !== item.pane.id);
+    // One per pane: the pane's earlier item was of a turn that is over (a budget's item stands apart).
+    this.items = this.items.filter((other) => other.pane.id !== item.pane.id || other.state === 'budget');
+    this.enter(item);
+  }
+
+  /** A budget crossing (daemon/usage/) is an item of its own, beside the pane's attention item; a newer crossing replaces it. */
+  private takeBudget(event: CorralEvent<'budget.crossed'>, agent: string | null): void {
+    if (event.cursor <= this.lastCursor || event.pane === null) return;
+    this.lastCursor = event.cursor;
+    const { crossing } = event.data;
+    const spent = crossing.unit === 'money' ? crossing.spent.toFixed(2) : String(crossing.spent);
+    const item: InboxItem = {
+      id: this.nextId++,
+      pane: { id: event.pane.id, name: event.pane.name },
+      agent,
+      state: 'budget',
+      seq: event.cursor,
+      cursor: event.cursor,
+      ts: event.ts,
+      title: null,
+      message: `budget ${crossing.budget}: ${crossing.percent}% spent (${spent} of ${crossing.limit} ${crossing.unit === 'money' ? 'in money' : 'tokens'} this ${crossing.period})`,
+      prompt: null,
+      budget: crossing,
+    };
+    this.items = this.items.filter((other) => other.pane.id !== item.pane.id || other.state !== 'budget');
+    this.enter(item);
+  }
+
+  private enter(item: InboxItem): void {
     this.items.push(item);
     const over = this.items.length > MAX_INBOX_ITEMS ? this.items.slice(0, this.items.length - MAX_INBOX_ITEMS) : [];
     if (over.length > 0) this.drop(over, true);
@@ -176,6 +204,6 @@ export class Inbox implements Disposable {
 function isItem(value: unknown): value is InboxItem {
   const item = value as Partial<InboxItem> | null;
   return (
-    typeof item === 'object' && item !== null && Number.isSafeInteger(item.id) && typeof item.pane?.id === 'string' && (item.state === 'blocked' || item.state === 'done') && Number.isSafeInteger(item.seq) && Number.isSafeInteger(item.cursor)
+    typeof item === 'object' && item !== null && Number.isSafeInteger(item.id) && typeof item.pane?.id === 'string' && (item.state === 'blocked' || item.state === 'done' || item.state === 'budget') && Number.isSafeInteger(item.seq) && Number.isSafeInteger(item.cursor)
   );
 }

@@ -50,6 +50,8 @@ export class Notifier implements Disposable {
   }
 
   private attention(item: InboxItem): void {
+    // A budget pages the person once it is spent; at 80% its inbox item is enough (docs/usage.md).
+    if (item.state === 'budget' && item.budget?.percent !== '100') return;
     const { pane } = item;
     const key = `${pane.id}\0${item.state}`;
     const now = this.now();

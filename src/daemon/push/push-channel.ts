@@ -65,7 +65,9 @@ export class PushChannel implements Disposable {
 
   /** Pushes an item to every device that wants it and has not had it yet. */
   push(item: InboxItem): void {
-    const devices = this.options.devices.list().filter((device) => device.states.includes(item.state) && !this.options.devices.wasPushed(device, item.id));
+    // A spent budget pages every device (docs/usage.md, "Budgets"); its 80% warning stays in the inbox.
+    const wanted = (device: StoredDevice) => (item.state === 'budget' ? item.budget?.percent === '100' : device.states.includes(item.state));
+    const devices = this.options.devices.list().filter((device) => wanted(device) && !this.options.devices.wasPushed(device, item.id));
     if (devices.length === 0) return;
     this.pushed.set(item.id, item);
     while (this.pushed.size > 1000) this.pushed.delete(this.pushed.keys().next().value!);

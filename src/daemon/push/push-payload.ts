@@ -28,7 +28,7 @@ export interface PushPayload {
   host: string;
   pane: string | null;
   agent: string | null;
-  state: 'blocked' | 'done' | null;
+  state: 'blocked' | 'done' | 'budget' | null;
   promptId: string | null;
   actions: PushAction[];
 }
@@ -46,11 +46,12 @@ export function agentUrl(paneId: string): string {
 export function attentionPayload(item: InboxItem, host: string, actions: PushAction[]): PushPayload {
   const who = `${item.agent ?? 'agent'} in ${item.pane.name ?? item.pane.id}`;
   const prompt = item.state === 'blocked' ? item.prompt : null;
-  const title = item.state === 'blocked' ? `${who} asks` : `${who} is done`;
+  const title = item.state === 'blocked' ? `${who} asks` : item.state === 'budget' ? `${who}: a budget is spent` : `${who} is done`;
   // A question is shown whole or not at all: one Corral did not read whole, or too long for a notification, opens the page.
   const whole = prompt !== null && prompt.complete && prompt.text.length <= MAX_BODY_CHARS;
   let body: string;
   if (item.state === 'done') body = cut(item.message || 'its turn ended', MAX_BODY_CHARS);
+  else if (item.state === 'budget') body = cut(item.message || 'a budget reached its limit', MAX_BODY_CHARS);
   else if (!whole) body = OPEN_TO_ANSWER;
   else body = prompt.text;
   return fitted({

@@ -27,9 +27,10 @@ export const AGENT_PROMPT = defineMethod({
     submit: Type.Optional(Type.Boolean()),
     queue: Type.Optional(Type.Boolean({ description: 'Default true: a working agent gets the prompt queued (the steering queue); false types it into the working agent at once.' })),
     composer: Type.Optional(Literals(COMPOSER_MODES, { description: "What to do with a draft in the agent's input box: without it, a draft refuses the prompt (composer_not_empty)." })),
+    force: Type.Optional(Type.Boolean({ description: 'Type it although a budget of the agent is spent (budget_exceeded); it is typed now, never queued behind the hold.' })),
   }, STRICT),
   result: PromptResult,
-  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'composer_not_empty', 'pane_input_full'],
+  errors: ['pane_not_found', 'pane_exited', 'pane_external', 'agent_not_found', 'agent_blocked', 'composer_not_empty', 'pane_input_full', 'budget_exceeded'],
 });
 
 /** One prompt waiting in a pane's steering queue. */

@@ -6,6 +6,7 @@ import { PANE_LIFECYCLES, PaneProcess } from './pane.ts';
 import { paneTarget } from '../pane-target.ts';
 import { ArbiterExplain, DetectionExplain } from '../explain.ts';
 import { AgentPrompt } from '../prompt.ts';
+import { AgentUsageField } from '../usage.ts';
 
 /** OSC 9;4 progress as last emitted by the pane's program. */
 export const AgentProgress = Type.Object(
@@ -34,6 +35,8 @@ export const AgentInfo = Type.Object(
     queued: Type.Number(), // prompts waiting in the pane's steering queue
     metadata: Nullable(Type.Record(Type.String(), Type.Unknown())), // display-only metadata reported for the pane
     paneState: Literals(PANE_LIFECYCLES),
+    // What the agent spent, from its own record (docs/usage.md); `unknown` while Corral knows no record of it; absent when no agent is identified.
+    usage: Type.Optional(AgentUsageField),
     prompt: Type.Optional(AgentPrompt),
     composer: Type.Optional(
       Type.String({

@@ -10,6 +10,7 @@ import { AgentPrompt } from '../prompt.ts';
 import { InboxItem } from './inbox.ts';
 import { PaneInfo } from './pane.ts';
 import { PolicyDecision, PolicyStatus } from './policy.ts';
+import { AgentUsage, BudgetCrossing } from '../usage.ts';
 
 /** Every kind of event the stream carries (docs/events.md). */
 export const EVENT_KINDS = [
@@ -29,6 +30,8 @@ export const EVENT_KINDS = [
   'inbox.acknowledged',
   'policy.decided',
   'policy.changed',
+  'agent.usageChanged',
+  'budget.crossed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -116,6 +119,14 @@ export const EVENT_DATA = {
   'policy.changed': Type.Object(
     { status: PolicyStatus },
     { description: 'The approval policy was paused, resumed or reloaded: its status now (pane is null).' },
+  ),
+  'agent.usageChanged': Type.Object(
+    { agent: agentName, usage: AgentUsage },
+    { description: "What the agent spent grew (docs/usage.md): at most one per pane every few seconds, the newest figures." },
+  ),
+  'budget.crossed': Type.Object(
+    { crossing: BudgetCrossing },
+    { description: 'A budget reached 80% or 100% of its limit in its period: once each, across restarts too; the pane is the one whose usage crossed it.' },
   ),
 } satisfies Record<EventKind, TSchema>;
 

@@ -2,6 +2,7 @@ import { defineMethod } from '../method.ts';
 import { Type, type Static } from '@sinclair/typebox';
 import { Literals, Nullable, STRICT } from '../schema.ts';
 import { AgentPrompt } from '../prompt.ts';
+import { BudgetCrossing } from '../usage.ts';
 
 /**
  * One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,
@@ -12,7 +13,7 @@ export const InboxItem = Type.Object(
     id: Type.Number({ description: "Counts up for the daemon's state folder; never reused." }),
     pane: Type.Object({ id: Type.String(), name: Nullable(Type.String()) }),
     agent: Nullable(Type.String()),
-    state: Literals(['blocked', 'done']),
+    state: Literals(['blocked', 'done', 'budget']),
     seq: Type.Number({ description: 'The state_change_seq and the event cursor of the `agent.attention` that made it.' }),
     cursor: Type.Number(),
     ts: Type.Number({ description: 'When it entered the inbox (ms since the epoch).' }),
@@ -21,6 +22,7 @@ export const InboxItem = Type.Object(
     prompt: Nullable(AgentPrompt, {
       description: 'What the blocked agent asks (docs/protocol.md, "The prompt"), read with the blocked state; null for done.',
     }),
+    budget: Type.Optional(BudgetCrossing),
   },
   {
     $id: 'InboxItem',

@@ -15,6 +15,7 @@ import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from './policy.ts';
 import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_REMOVE, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
+import { USAGE_REPORT } from './usage.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -32,6 +33,7 @@ export * from './record.ts';
 export * from './inbox.ts';
 export * from './policy.ts';
 export * from './push.ts';
+export * from './usage.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -84,6 +86,7 @@ export const ALL_METHODS = [
   PUSH_REMOVE,
   PUSH_TEST,
   PUSH_ANSWER,
+  USAGE_REPORT,
 ] as const;
 
 /** Every declared server-to-client notification. */

@@ -15,6 +15,10 @@ const target = Type.Optional(paneTarget);
 const source = Type.String({ minLength: 1, maxLength: 64 });
 const session = Type.String({ minLength: 1, maxLength: 256 });
 const pid = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+/** The agent's own record of its session, whose usage Corral reads (docs/usage.md); a format it does not know is ignored. */
+const record = Type.Optional(
+  Type.Object({ format: Type.String({ minLength: 1, maxLength: 32 }), path: Type.String({ minLength: 2, maxLength: 4096 }) }, { ...STRICT, description: "The agent's own record of its session (a transcript), whose usage Corral reads: docs/usage.md." }),
+);
 
 export const PANE_REPORT_AGENT = defineMethod({
   name: 'pane.reportAgent',
@@ -29,6 +33,7 @@ export const PANE_REPORT_AGENT = defineMethod({
     ts: Type.Optional(Type.Integer({ minimum: 0, maximum: 2 ** 40 })),
     message: Type.Optional(Type.String({ maxLength: 4096 })),
     pid: Type.Optional(pid),
+    record,
   }, STRICT),
   result: ReportAnswer,
   errors: ['pane_not_found'],
@@ -45,7 +50,7 @@ export const PANE_RELEASE_AGENT = defineMethod({
 export const PANE_REPORT_SESSION = defineMethod({
   name: 'pane.reportSession',
   summary: 'Session identity only: which agent session runs in the pane, without a state.',
-  params: Type.Object({ target, source, agent: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), session, pid: Type.Optional(pid) }, STRICT),
+  params: Type.Object({ target, source, agent: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), session, pid: Type.Optional(pid), record }, STRICT),
   result: ReportAnswer,
   errors: ['pane_not_found'],
 });

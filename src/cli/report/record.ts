@@ -1,0 +1,45 @@
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { text, type Payload } from './action.ts';
+
+/** The agent's own record of its session, which the daemon reads usage from (docs/usage.md). */
+export interface AgentRecord {
+  format: string;
+  path: string;
+}
+
+const MAX_PATH = 4096;
+
+/**
+ * Where the hook's agent keeps its session's record: Claude Code, Qwen Code and Gemini CLI name their
+ * transcript in the payload (`transcript_path`); Codex's notify names its thread, whose rollout file is
+ * `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`, looked for under today and yesterday.
+ */
+export function recordOf(hook: string, payload: Payload, env: NodeJS.ProcessEnv, now = new Date()): AgentRecord | undefined {
+  if (hook === 'claude' || hook === 'qwen' || hook === 'gemini') {
+    const path = text(payload, 'transcript_path');
+    return path !== undefined && path.startsWith('/') && path.length <= MAX_PATH ? { format: hook, path } : undefined;
+  }
+  if (hook === 'codex') {
+    const thread = text(payload, 'thread-id');
+    if (thread === undefined || !/^[\w-]{1,128}$/.test(thread)) return undefined;
+    const home = env.CODEX_HOME?.startsWith('/') ? env.CODEX_HOME : join(env.HOME?.startsWith('/') ? env.HOME : homedir(), '.codex');
+    for (const day of [now, new Date(now.getTime() - 86_400_000)]) {
+      const folder = join(home, 'sessions', String(day.getFullYear()), pad(day.getMonth() + 1), pad(day.getDate()));
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch {
+        continue;
+      }
+      const name = names.find((entry) => entry.startsWith('rollout-') && entry.endsWith(`-${thread}.jsonl`));
+      if (name !== undefined) return { format: 'codex', path: join(folder, name) };
+    }
+  }
+  return undefined;
+}
+
+function pad(value: number): string {
+  return String(value).padStart(2, '0');
+}
