@@ -70,6 +70,7 @@ interface Declared {
 describe('every declared error code can be produced, and every produced one is declared', () => {
   let daemon: DaemonProcess;
   let client: RawClient;
+  let tempDir = '';
   let declared: Declared;
   let nextId = 1;
   let externalId = '';
@@ -100,8 +101,8 @@ describe('every declared error code can be produced, and every produced one is d
     return (await ok('pane.spawn', { cwd: daemon.dir, ...params })).id;
   }
 
-  async function fakeAgent(name: string): Promise<string> {
-    const id = await spawn({ command: process.execPath, args: [FAKE_CLAUDE], name, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200' } });
+  async function fakeAgent(name: string, env: Record<string, string> = {}): Promise<string> {
+    const id = await spawn({ command: process.execPath, args: [FAKE_CLAUDE], name, env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '200', ...env } });
     await waitFor(async () => (await ok('agent.get', { target: id })).rawState === 'idle', { what: `${name} idle`, timeoutMs: 30_000 });
     return id;
   }
@@ -117,8 +118,11 @@ describe('every declared error code can be produced, and every produced one is d
     mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
     // The smallest subscriber buffer, so a stalled subscriber is dropped after a few hundred events,
     // and the smallest ring, so that those events push the stream's first ones out.
-    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), '[events]\nsubscriber_buffer_bytes = 4096\nretain = 100\n');
+    // A budget that one turn of the agent named `spent` spends (budget_exceeded).
+    const budget = '[[budgets]]\nscope = "agent"\nmatch = "spent"\nperiod = "session"\ntokens = 1\n';
+    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), `[events]\nsubscriber_buffer_bytes = 4096\nretain = 100\n\n${budget}`);
     daemon = await startDaemon({ dir });
+    tempDir = dir;
     client = await RawClient.connect(daemon.socket);
     const document = (await client.call(nextId++, 'rpc.discover', {})).result;
     const dropped = document['x-notifications'].find((n: { name: string }) => n.name === 'events.dropped');
@@ -228,6 +232,14 @@ describe('every declared error code can be produced, and every produced one is d
     await expectError('agent.answer', { target: blocked, choice: 9 }, 'choice_not_offered');
     // The form ignores 3: the agent stays blocked past the answer's timeout.
     await expectError('agent.answer', { target: blocked, keys: ['3'], timeoutMs: 300 }, 'timeout');
+  });
+
+  it('agent.prompt: budget_exceeded, once a budget of the agent is spent', async () => {
+    const spent = await fakeAgent('spent', { FAKE_HOOKS: '1', FAKE_TRANSCRIPT: join(tempDir, 'spent.jsonl') });
+    await ok('agent.prompt', { target: spent, text: 'spend' });
+    await waitFor(async () => (await ok('agent.get', { target: spent })).usage?.tokens?.input > 0, { what: 'the turn\'s usage', timeoutMs: 30_000 });
+    await waitFor(async () => (await ok('inbox.list', {})).items.some((item: any) => item.pane.id === spent && item.budget?.percent === '100'), { what: 'the budget judged spent' });
+    await expectError('agent.prompt', { target: spent, text: 'more' }, 'budget_exceeded');
   });
 
   it('agent.prompt: pane_input_full, into an agent that reads nothing', async () => {
