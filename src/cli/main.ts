@@ -21,6 +21,7 @@ import { registerTopCommand } from './commands/top.ts';
 import { registerUpCommands } from './commands/up.ts';
 import { registerWebCommand } from './commands/web.ts';
 import { registerPolicyCommands } from './commands/policy.ts';
+import { registerUsageCommand } from './commands/usage.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 import { reportError } from './print-error.ts';
 import { remoteRun, runRemote } from './remote.ts';
@@ -82,6 +83,7 @@ async function buildProgram(argv: string[]): Promise<Command> {
   registerInboxCommands(program);
   registerPolicyCommands(program);
   registerNotifyCommands(program);
+  registerUsageCommand(program);
   registerApiCommands(program, clientVersion());
   registerMcpCommand(program, clientVersion());
   registerWebCommand(program);

@@ -51,12 +51,13 @@ export function registerAgentActCommands(agent: Command, pane: Command | undefin
     .option('--now', 'type it into a working agent at once instead of queuing it (the agent decides what typing while it works means)')
     .option('--replace', "empty the agent's input box first if it holds a draft (with the keys its manifest names)")
     .option('--append', "type after a draft in the agent's input box, with a space between")
+    .option('--force', 'type it although a budget of the agent is spent (budget_exceeded; docs/usage.md)')
     .addOption(new Option('--queue', 'the default: queue the prompt while the agent works').hideHelp())
-    .action(async (target: string, text: string, options: { submit: boolean; now?: boolean; replace?: boolean; append?: boolean }, cmd: Command) => {
+    .action(async (target: string, text: string, options: { submit: boolean; now?: boolean; replace?: boolean; append?: boolean; force?: boolean }, cmd: Command) => {
       const { daemon, json } = globalsOf(cmd);
       if (options.replace && options.append) throw new UsageError('give --replace or --append, not both');
       const composer: ComposerMode | undefined = options.replace ? 'replace' : options.append ? 'append' : undefined;
-      const body = { text: await promptText(text), submit: options.submit, ...(options.now ? { queue: false } : {}), ...(composer ? { composer } : {}) };
+      const body = { text: await promptText(text), submit: options.submit, ...(options.now ? { queue: false } : {}), ...(composer ? { composer } : {}), ...(options.force ? { force: true } : {}) };
       await forEachTarget(
         daemon,
         target,

@@ -18,6 +18,7 @@ import { printJson, printTable, printText } from '../output.ts';
 import { formatAge } from './format.ts';
 import { agentOf, titleOf, tokensOf } from '../display.ts';
 import { positiveInt } from './parse.ts';
+import { usageCell } from './usage-format.ts';
 
 function readSource(value: string): AgentReadSource {
   if (!(AGENT_READ_SOURCES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${AGENT_READ_SOURCES.join(', ')}`);
@@ -36,14 +37,17 @@ function paneLabel(info: AgentInfo): string {
 function printAgentList(result: AgentListResult): void {
   const now = Date.now();
   const tokens = result.agents.some((a) => tokensOf(a) !== '');
+  // Spend read from the agents' own records (docs/usage.md): a column once any agent has figures.
+  const usage = result.agents.some((a) => typeof a.usage === 'object');
   printTable(
-    ['ID', 'NAME', 'AGENT', 'STATE', ...(tokens ? ['TOKENS'] : []), 'TITLE'],
+    ['ID', 'NAME', 'AGENT', 'STATE', ...(tokens ? ['TOKENS'] : []), ...(usage ? ['USAGE'] : []), 'TITLE'],
     result.agents.map((a) => [
       a.id,
       a.name ?? '-',
       agentOf(a),
       `${a.state} ${formatAge(now - a.stateSince)}`,
       ...(tokens ? [tokensOf(a) || '-'] : []),
+      ...(usage ? [usageCell(a.usage)] : []),
       titleOf(a) || '-',
     ]),
   );
@@ -56,9 +60,10 @@ function printAgentList(result: AgentListResult): void {
 /** The fleet's table: the agents of every host, those of a host that is away marked stale with their last known state. */
 function printFleetList(list: FleetAgentList): void {
   const now = Date.now();
+  const usage = list.agents.some((a) => typeof a.usage === 'object');
   printTable(
-    ['HOST', 'ID', 'NAME', 'AGENT', 'STATE', 'TITLE'],
-    list.agents.map((a) => [a.host, a.id, a.name ?? '-', agentOf(a), `${a.state} ${formatAge(now - a.stateSince)}${a.stale ? ` (${staleText(a.lastSeen)})` : ''}`, titleOf(a) || '-']),
+    ['HOST', 'ID', 'NAME', 'AGENT', 'STATE', ...(usage ? ['USAGE'] : []), 'TITLE'],
+    list.agents.map((a) => [a.host, a.id, a.name ?? '-', agentOf(a), `${a.state} ${formatAge(now - a.stateSince)}${a.stale ? ` (${staleText(a.lastSeen)})` : ''}`, ...(usage ? [usageCell(a.usage)] : []), titleOf(a) || '-']),
   );
   printRollups(list);
 }

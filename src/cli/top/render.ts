@@ -1,6 +1,7 @@
 import { fitToCells, textCells } from '../../base/cells.ts';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { agentOf, titleOf, tokensOf } from '../display.ts';
+import { usageCell } from '../commands/usage-format.ts';
 import type { AgentState } from '../../protocol/states.ts';
 import { formatAge } from '../commands/format.ts';
 import { questionLine } from '../commands/prompt-format.ts';
@@ -36,6 +37,8 @@ const AGE_W = 5;
 const AGENT_W = 8;
 const QUEUED_W = 3;
 const TOKENS_W = 6;
+/** `12.3M $123.45`: an agent's spend read from its own record (docs/usage.md). */
+const USAGE_W = 14;
 const WORKSPACE_MAX = 12;
 const GAP = 2;
 const MARKER_W = 1; // '>' on the selected row when there is no colour, '*' on a row that needs you
@@ -60,12 +63,13 @@ function labelOf(info: AgentInfo): string {
 }
 
 /** The optional columns a set of rows needs: a workspace column once they are not all in w1, tokens once any reported them. */
-export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number; tokens: number } {
+export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number; tokens: number; usage: number } {
   const workspaces = new Set(rows.map((row) => row.workspace));
   const spread = workspaces.size > 1 || (workspaces.size === 1 && !workspaces.has('w1'));
   return {
     workspace: spread ? Math.min(WORKSPACE_MAX, Math.max(2, ...[...workspaces].map((w) => textCells(w)))) : 0,
     tokens: rows.some((row) => tokensOf(row) !== '') ? TOKENS_W : 0,
+    usage: rows.some((row) => typeof row.usage === 'object') ? USAGE_W : 0,
   };
 }
 
@@ -76,7 +80,7 @@ export function optionalColumns(rows: readonly AgentInfo[]): { workspace: number
  */
 export function columnWidths(cols: number, rows: readonly AgentInfo[]): { name: number; title: number } {
   const extra = optionalColumns(rows);
-  const fixed = MARKER_W + STATE_W + AGE_W + AGENT_W + QUEUED_W + GAP * 5 + [extra.workspace, extra.tokens].reduce((sum, w) => sum + (w > 0 ? w + GAP : 0), 0);
+  const fixed = MARKER_W + STATE_W + AGE_W + AGENT_W + QUEUED_W + GAP * 5 + [extra.workspace, extra.tokens, extra.usage].reduce((sum, w) => sum + (w > 0 ? w + GAP : 0), 0);
   const wanted = Math.max(4, ...rows.map((row) => textCells(labelOf(row))));
   const titleWanted = Math.max(TITLE_MIN, ...rows.map((row) => textCells(titleOf(row))));
   const room = Math.max(0, cols - fixed);
@@ -109,7 +113,7 @@ function workspaceRollup(rows: readonly AgentInfo[]): string {
 export interface TableLayout {
   cols: number;
   widths: { name: number; title: number };
-  extra: { workspace: number; tokens: number };
+  extra: { workspace: number; tokens: number; usage: number };
 }
 
 export function tableLayout(cols: number, rows: readonly AgentInfo[]): TableLayout {
@@ -135,6 +139,7 @@ export function headerLine(layout: TableLayout, color: boolean): string {
     fit('NAME', widths.name),
     fit('TITLE', widths.title),
     extra.tokens > 0 ? 'TOKENS'.padStart(extra.tokens) : '',
+    extra.usage > 0 ? fit('SPENT', extra.usage) : '',
     'Q'.padStart(QUEUED_W),
   ])}`;
   return paint(color, '1', header);
@@ -164,6 +169,7 @@ export function rowLine(row: AgentInfo, layout: TableLayout, look: RowLook): str
     fit(labelOf(row), widths.name),
     fit(look.stale ? `(stale) ${title}` : title, widths.title),
     extra.tokens > 0 ? tokensOf(row).padStart(extra.tokens) : '',
+    extra.usage > 0 ? fit(usageCell(row.usage), extra.usage) : '',
     (row.queued > 0 ? String(row.queued) : '').padStart(QUEUED_W),
   ]);
   const tail = `${' '.repeat(GAP)}${rest}`;

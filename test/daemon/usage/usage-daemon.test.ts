@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
+import { makeTempDir, startDaemon, testEnv, type DaemonProcess } from '../../../harness/daemon.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { connectCalling as connect } from '../../../harness/raw-client.ts';
 import { waitFor } from '../../../harness/wait.ts';
 import { killDaemon } from '../../helpers/restart.ts';
@@ -98,6 +99,20 @@ describe('usage through the daemon', () => {
       assert.equal(report.unknown, 1, 'the bare agent, in no row');
       const byModel = await client.call('usage.report', { by: 'model' });
       assert.deepEqual(byModel.rows.map((row: any) => row.key), ['claude-sonnet-4-5-20250929']);
+
+      const corral = (...args: string[]) => runCli(['--socket', daemon.socket, ...args], { env: { ...process.env, ...testEnv(dir) } });
+      const json = JSON.parse((await corral('usage', '--since', '24h', '--by', 'workspace', '--json')).stdout);
+      assert.deepEqual(json.rows.map((row: any) => row.tokens), [times(2)]);
+      assert.equal(json.unknown, 1);
+      const table = await corral('usage');
+      assert.equal(table.code, 0, table.stderr);
+      assert.match(table.stdout, /AGENT\s+INPUT\s+OUTPUT\s+CACHE READ\s+CACHE WRITE\s+COST/);
+      assert.match(table.stdout, /reader\s+2\.0k\s+400\s+600\s+100\s+\$0\.01/);
+      assert.match(table.stdout, /1 running agent with unknown usage/);
+      const list = await corral('agent', 'list');
+      assert.match(list.stdout, /USAGE/);
+      assert.match(list.stdout, /reader .*3\.1k \$0\.01/);
+      assert.match(list.stdout, /bare .* \? /);
     } finally {
       client.client.close();
       await daemon.dispose();
