@@ -6,6 +6,7 @@ import { isGroupTarget } from '../protocol/pane-target.ts';
 import { AGENT_STATES } from '../protocol/states.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
 import { LIST_FLEET } from './fleet-tool.ts';
+import { AGENT_USAGE } from './usage-tool.ts';
 
 type Args = Record<string, any>;
 
@@ -320,4 +321,5 @@ export const TOOLS: Tool[] = [
     },
   },
   LIST_FLEET,
+  AGENT_USAGE,
 ];

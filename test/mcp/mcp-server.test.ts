@@ -55,6 +55,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     const { tools } = await mcp.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
       'acknowledge_attention',
+      'agent_usage',
       'agents_needing_attention',
       'answer_agent',
       'explain_agent',
@@ -67,6 +68,14 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
       'wait_for_agents',
     ]);
     for (const t of tools) assert.ok((t.description ?? '').length > 80, t.name);
+  });
+
+  it('answers agent_usage with the rollup, no agent counted as zero', async () => {
+    const usage = await tool('agent_usage', { hours: 2, by: 'model' });
+    assert.equal(usage.by, 'model');
+    assert.deepEqual(usage.rows, []);
+    assert.equal(typeof usage.unknown, 'number');
+    assert.equal(usage.currency, 'USD');
   });
 
   it('drives three fake agents from prompt to done, reading and answering the one that blocks', async () => {
