@@ -80,10 +80,11 @@ export class RecordTracker {
       added = true;
     }, MAX_BYTES_PER_READ);
     if (outcome === 'restarted') {
-      // Another file at the path: what was read of the old one no longer stands.
+      // Another file at the path, or this one cut short: what was read of it no longer stands; read it again.
       this.ledger.clear();
       this.reader = lineReader(this.format);
-      added = true;
+      this.updatedAt = now();
+      return { added: true, outcome: 'more' };
     }
     if (added || this.tail.skipped !== skippedBefore) this.updatedAt = now();
     return { added: added || this.tail.skipped !== skippedBefore, outcome };

@@ -103,7 +103,10 @@ export class UsageService implements Disposable {
     if (this.disposed || !(RECORD_FORMATS as readonly string[]).includes(format) || !path.startsWith('/')) return;
     const current = this.currentOf(pane.id);
     if (current?.path === path && current.format === format) return;
-    if (current) current.current = false;
+    if (current) {
+      current.current = false;
+      current.tail.close();
+    }
     const tracker = new RecordTracker(pane.id, format as RecordFormat, path, this.now(), this.labelOf(pane));
     this.trackers.push(tracker);
     this.options.log.info({ pane: pane.id, format, path }, 'reading usage from the agent record');
@@ -148,6 +151,7 @@ export class UsageService implements Disposable {
     this.disposed = true;
     clearInterval(this.poller);
     this.subscriptions.dispose();
+    for (const tracker of this.trackers) tracker.tail.close();
     this.save();
     this.usage.dispose();
     this.crossed.dispose();
@@ -203,7 +207,11 @@ export class UsageService implements Disposable {
   }
 
   private retire(paneId: string): void {
-    for (const tracker of this.trackers) if (tracker.paneId === paneId) tracker.current = false;
+    for (const tracker of this.trackers) {
+      if (tracker.paneId !== paneId) continue;
+      tracker.current = false;
+      tracker.tail.close();
+    }
     const retired = this.trackers.filter((tracker) => !tracker.current);
     for (const old of retired.slice(0, Math.max(0, retired.length - MAX_RETIRED))) this.trackers.splice(this.trackers.indexOf(old), 1);
     this.scheduleSave();

@@ -46,9 +46,12 @@ describe('agent record readers', () => {
     await readAll(tracker);
     assert.deepEqual(Object.fromEntries(tracker.ledger.models), expected['claude']!.models, 'the rest, appended, completes it without counting twice');
     truncateSync(path, 0);
-    appendFileSync(path, whole);
+    appendFileSync(path, whole.slice(0, cut));
     await readAll(tracker);
-    assert.deepEqual(Object.fromEntries(tracker.ledger.models), expected['claude']!.models, 'a record cut short and written again is counted afresh');
+    assert.deepEqual(Object.fromEntries(tracker.ledger.models), early, 'a record cut short is counted afresh from its start');
+    appendFileSync(path, whole.slice(cut));
+    await readAll(tracker);
+    assert.deepEqual(Object.fromEntries(tracker.ledger.models), expected['claude']!.models, 'and read on as it grows again');
   });
 
   it('skips and counts a line over the bound, and reads the lines after it', async () => {
