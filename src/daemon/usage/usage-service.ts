@@ -18,7 +18,7 @@ export const POLL_MS = 1000;
 /** The state file is written at most this often while usage changes. */
 const SAVE_MS = 5000;
 /** Records kept once their pane is gone, for rollups: the oldest beyond this go. */
-const MAX_RETIRED = 2000;
+const MAX_RETIRED = 500;
 
 interface StoredUsage {
   version: number;

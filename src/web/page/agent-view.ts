@@ -1,6 +1,6 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { LeaseInfo } from '../wire.ts';
-import { age, el, metadataLabels } from './format.ts';
+import { age, el, metadataLabels, usageLabel } from './format.ts';
 import { renderPrompt, type PagePrompt } from './prompt-view.ts';
 import type { PageRpc, RpcError } from './rpc.ts';
 import { TerminalView } from './terminal-view.ts';
@@ -115,7 +115,7 @@ export class AgentView {
       el('a', 'back', '← all agents'),
       el('h2', '', name),
       el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}${where.stale ? ' (stale: its host is away)' : ''}`),
-      el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, where.host !== undefined ? `on ${where.host}` : '', `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean).join(' · ')),
+      el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, where.host !== undefined ? `on ${where.host}` : '', `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean).join(' · ')),
       ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
     );
     (this.head.firstChild as HTMLAnchorElement).href = '#/';

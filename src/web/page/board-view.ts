@@ -2,7 +2,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { needsYou } from '../../protocol/states.ts';
 import type { BoardCard } from '../wire.ts';
 import { cutToCells } from '../../base/cells.ts';
-import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels } from './format.ts';
+import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels, usageLabel } from './format.ts';
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 import { BoardFilter, workspaceKey } from './board-filter.ts';
 import { answerFromCard, cardAnswers, renderAnswers, type CardAnswers } from './card-answers.ts';
@@ -91,7 +91,7 @@ interface Looks {
 }
 
 function looksOf({ info, inbox, host, stale }: BoardCard): Looks {
-  const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : ''].filter(Boolean);
+  const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean);
   return {
     state: info.state,
     name: info.name ?? info.id,

@@ -1,3 +1,5 @@
+import type { AgentUsageField } from '../../protocol/usage.ts';
+
 export const ATTENTION_ORDER = ['blocked', 'done', 'working', 'idle', 'unknown'];
 
 /** The unit an age label counts in: seconds for its first minute, then minutes, hours and days. */
@@ -40,6 +42,15 @@ export function metadataLabels(metadata: Record<string, unknown> | null): string
     if (typeof value === 'string' || typeof value === 'number') labels.push(key === 'tokens' ? `${value} tokens` : String(value));
   }
   return labels;
+}
+
+/** What the agent spent, read from its own record (docs/usage.md): `3.1k tokens · $0.01`; empty while unknown. */
+export function usageLabel(usage: AgentUsageField | undefined): string {
+  if (usage === undefined || usage === 'unknown') return '';
+  const total = usage.tokens.input + usage.tokens.output + usage.tokens.cacheRead + usage.tokens.cacheWrite;
+  const tokens = total < 1000 ? String(total) : total < 1_000_000 ? `${(total / 1000).toFixed(1)}k` : `${(total / 1_000_000).toFixed(1)}M`;
+  const cost = usage.cost === null ? 'no price' : `${usage.currency === 'USD' ? '$' : `${usage.currency ?? ''} `}${usage.cost.toFixed(usage.cost < 0.1 ? 4 : 2)}`;
+  return `${tokens} tokens · ${cost}`;
 }
 
 /**
