@@ -184,12 +184,15 @@ export class Daemon {
     startNotifier(config.notify);
     // A notification's button answers as `agent.answer` does, through its handler as served (acknowledging the pane's items).
     let answering: HandlerBinding | undefined;
+    // The policy starts later; a push of a prompt it may answer at once waits for its decision.
+    let deciding: ReturnType<typeof startPolicy> | undefined;
     const push = startPush(core, {
       attention: inbox.inbox,
       hub: events.hub,
       socketPath: this.socketPath,
       config: config.notify.push,
       answer: async ({ pane, promptId, choice }, context) => answering!.handle({ target: pane, promptId, choice }, context),
+      policyMayAnswer: (paneId, promptId) => deciding?.mayAnswerAtOnce(paneId, promptId) ?? false,
     });
     const waits = startWaits(core, history);
     const info = { version, socket: this.socketPath, startedAt: Date.now() };
@@ -225,14 +228,14 @@ export class Daemon {
       if (changed.includes('integration.enabled')) registry.planLaunch = planLaunch(core, next);
       if (changed.includes('budgets')) usage.usage.setBudgets(next.budgets);
     };
-    const policy = startPolicy(core, {
+    const policy = (deciding = startPolicy(core, {
       hub: events.hub,
       // The policy answers as `agent.answer` does, by prompt id: a dialog that changed is not answered.
       answer: (pane, request) => answerAgent(core.agents, pane, request, new AbortController().signal),
       configPath: source?.path ?? null,
       files: config.policy.files,
       auditPath: auditLogPath(this.socketPath),
-    });
+    }));
     parts.push(policy);
     const reloader = new ConfigReloader(source, config, applyLive, log, (next) => policy.reload(next.policy.files));
     this.reloadConfig = () => reloader.reload();

@@ -12,6 +12,8 @@ import { PolicyService, type AnswerPrompt } from './policy-service.ts';
 export interface PolicyPart extends DaemonPart {
   /** Reads the policy files again and swaps the whole policy, or throws `policy_invalid` and keeps it. */
   reload(files: readonly string[]): void;
+  /** Whether the policy may answer a whole prompt itself in a moment (PolicyService.mayAnswerAtOnce). */
+  mayAnswerAtOnce(paneId: string, promptId: string): boolean;
 }
 
 /** Reads the policy of the config at `configPath`; a PolicyError is the wire's `policy_invalid`. */
@@ -42,6 +44,7 @@ export function startPolicy(
   if (policy.rules.length > 0) core.log.info({ files: policy.files, rules: policy.rules.length, mode: policy.mode }, 'policy loaded');
   const service = new PolicyService(core, options.hub, new AuditLog(options.auditPath, core.log), options.answer, policy);
   return {
+    mayAnswerAtOnce: (paneId, promptId) => service.mayAnswerAtOnce(paneId, promptId),
     reload: (files) => {
       service.use(readPolicy(options.configPath, files));
       core.log.info({ files: service.policy.files, rules: service.policy.rules.length, mode: service.policy.mode }, 'policy reloaded');

@@ -88,6 +88,17 @@ export class PolicyService implements Disposable {
     return this.paused ? 'paused' : this.current.mode === 'dry-run' ? 'dry-run' : 'on';
   }
 
+  /**
+   * Whether the policy is about to decide this prompt and type its answer at once: on, not paused, with
+   * rules, no grace before its keys (a grace is there for the person to step in), and no decision on
+   * the prompt recorded yet. A notification of the prompt can wait for it (daemon/push/).
+   */
+  mayAnswerAtOnce(paneId: string, promptId: string): boolean {
+    const { mode, rules, answerDelayMs } = this.current;
+    if (mode !== 'on' || rules.length === 0 || this.paused || answerDelayMs > 0) return false;
+    return this.last.get(paneId)?.promptId !== promptId;
+  }
+
   lastDecision(paneId: string): PolicyDecision | null {
     return this.last.get(paneId) ?? null;
   }

@@ -23,6 +23,8 @@ interface PushOptions {
   config: CorralConfig['notify']['push'];
   /** Answers the pane's prompt as `agent.answer` does (the composition root hands its handler in). */
   answer(grant: TokenGrant, context: RequestContext): Promise<unknown>;
+  /** Whether the approval policy may answer a whole prompt itself in a moment (the composition root asks the policy). */
+  policyMayAnswer?(paneId: string, promptId: string): boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
     sender,
     tokens,
     buttons: safeChoices,
+    ...(options.policyMayAnswer ? { policyMayAnswer: options.policyMayAnswer } : {}),
     host,
     ttlSeconds: options.config.ttlSeconds,
     log,

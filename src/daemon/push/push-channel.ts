@@ -15,6 +15,12 @@ import type { PushSender } from './push-sender.ts';
  * under the same id 10 to 20 ms later (docs/captures.md).
  */
 export const COMPLETE_WAIT_MS = 500;
+/**
+ * How long a whole prompt's push waits for the approval policy to decide it, when the policy may answer
+ * it by itself (its answer arrives in tens of ms, bench/RESULTS.md): a person is not called for a prompt
+ * answered before they could look. Past it, the push goes out anyway.
+ */
+export const POLICY_WAIT_MS = 2000;
 
 /** Where items come from: the inbox tells each once, when it enters, and lists those not yet acknowledged. */
 export interface AttentionSource {
@@ -30,6 +36,8 @@ export interface PushChannelOptions {
   tokens: AnswerTokens;
   /** The answer buttons a prompt may have: its safe choices (src/protocol/prompt.ts). */
   buttons(prompt: AgentPrompt): PromptChoice[];
+  /** Whether the approval policy may answer this complete prompt itself in a moment (daemon/policy/). */
+  policyMayAnswer?(paneId: string, promptId: string): boolean;
   /** This machine's name, in every notification. */
   host: string;
   /** RFC 8030 TTL of a push, and the life of its answer tokens. */
@@ -97,12 +105,29 @@ export class PushChannel implements Disposable {
 
   private take(item: InboxItem): void {
     const prompt = item.prompt;
-    if (item.state !== 'blocked' || (prompt !== null && prompt.complete)) return this.push(item);
+    const whole = prompt !== null && prompt.complete;
+    if (item.state !== 'blocked' || (whole && !this.policyMayAnswer(item.pane.id, prompt))) return this.push(item);
+    this.hold(item, whole ? POLICY_WAIT_MS : COMPLETE_WAIT_MS);
+  }
+
+  private policyMayAnswer(paneId: string, prompt: AgentPrompt): boolean {
+    return this.options.policyMayAnswer?.(paneId, prompt.id) ?? false;
+  }
+
+  /** Keeps a blocked item back for `ms` at most: until its prompt is whole, or the policy decided it. */
+  private hold(item: InboxItem, ms: number): void {
     const earlier = this.waiting.get(item.pane.id);
     if (earlier) clearTimeout(earlier.timer);
-    const timer = setTimeout(() => this.release(item.pane.id), COMPLETE_WAIT_MS);
+    const timer = setTimeout(() => this.release(item.pane.id), ms);
     timer.unref();
     this.waiting.set(item.pane.id, { item, timer });
+  }
+
+  /** Drops the pane's waiting item unpushed. */
+  private forget(paneId: string): void {
+    const waiting = this.waiting.get(paneId);
+    if (waiting) clearTimeout(waiting.timer);
+    this.waiting.delete(paneId);
   }
 
   /** Pushes the pane's waiting item, with the prompt as read now, unless it was acknowledged meanwhile. */
@@ -122,15 +147,23 @@ export class PushChannel implements Disposable {
     if (event.kind === 'agent.promptChanged') {
       const { prompt } = (event as CorralEvent<'agent.promptChanged'>).data;
       tokens.promptLeft(pane, prompt.id);
-      if (prompt.complete) this.release(pane, prompt);
+      const waiting = this.waiting.get(pane);
+      // Whole now: pushed, unless the policy may answer it first (then held on, from now).
+      if (prompt.complete && waiting && this.policyMayAnswer(pane, prompt)) this.hold({ ...waiting.item, prompt }, POLICY_WAIT_MS);
+      else if (prompt.complete) this.release(pane, prompt);
+    } else if (event.kind === 'policy.decided') {
+      // The held prompt decided: answered by the policy, nobody is called; left to the person (ask, refused), pushed now.
+      const { decision } = (event as CorralEvent<'policy.decided'>).data;
+      const waiting = this.waiting.get(pane);
+      if (!waiting || waiting.item.prompt?.id !== decision.promptId) return;
+      if (decision.answered) this.forget(pane);
+      else this.release(pane);
     } else if (event.kind === 'agent.stateChanged') {
       const { to, prompt } = (event as CorralEvent<'agent.stateChanged'>).data;
       tokens.promptLeft(pane, to === 'blocked' ? prompt?.id ?? null : null);
     } else if (event.kind === 'pane.removed') {
       tokens.forgetPane(pane);
-      const waiting = this.waiting.get(pane);
-      if (waiting) clearTimeout(waiting.timer);
-      this.waiting.delete(pane);
+      this.forget(pane);
     } else if (event.kind === 'inbox.acknowledged') {
       for (const id of (event as CorralEvent<'inbox.acknowledged'>).data.ids) this.replace(id);
     }
