@@ -148,7 +148,9 @@ export class LiveAgents implements Disposable {
     if (event.kind === 'agent.queueChanged' && known) return this.put({ ...known, queued: event.data.queued }, tell);
     if (event.kind === 'agent.promptChanged' && known) return this.put({ ...known, prompt: event.data.prompt }, tell);
     if (event.kind === 'metadata.changed' && known) return this.put({ ...known, metadata: event.data.metadata }, tell);
-    if (tell) this.changes.fire({ kind: 'incomplete', id });
+    // Only a new agent is worth reading whole: a seen flag, a queue or a prompt of a pane never listed is
+    // no agent to show, and reading back on each such event let a host that streams them drive the reads.
+    if (tell && (event.kind === 'agent.stateChanged' || event.kind === 'agent.detected')) this.changes.fire({ kind: 'incomplete', id });
   }
 
   private put(info: AgentInfo, tell: boolean): void {
