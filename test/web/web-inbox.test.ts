@@ -139,6 +139,9 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
     const second = await spawn('second');
     const third = await spawn('third');
     const page = await signedIn();
+    // What this test's own page shows: the test before it had two pages open at once, and two tabs may
+    // each show an item (the browser keeps one notification per tag), which is not what is judged here.
+    await page.evaluate(() => localStorage.removeItem('test.shown'));
     const tags = async () => (await shown(page)).map((entry) => entry.tag);
     const item = await blockAndWaitItem(first);
     await waitFor(async () => (await tags()).includes(`corral-inbox-${item.id}`), { what: 'the first notification', timeoutMs: 10_000 });
