@@ -1,9 +1,10 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { defaultConfigPath } from '../../protocol/config-path.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { ClientError } from '../connection.ts';
 import { fleetProblemLine, LOCAL_HOST, readFleetConfig, type FleetConfig, type HostSpec } from '../../protocol/fleet-config.ts';
+import { readOpenFile } from './read-open-file.ts';
 
 /** The daemon refuses a larger config.toml too (src/daemon/config/load-config.ts). */
 const MAX_CONFIG_BYTES = 64 * 1024;
@@ -21,14 +22,7 @@ function readConfigText(path: string): string | null {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new CorralError('config_invalid', `${path}: the config is not a regular file`, { file: path });
     if (stat.size > MAX_CONFIG_BYTES) throw new CorralError('config_invalid', `${path}: the file is over ${MAX_CONFIG_BYTES} bytes`, { file: path });
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString('utf8');
+    return readOpenFile(fd, stat.size);
   } finally {
     closeSync(fd);
   }

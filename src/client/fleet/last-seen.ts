@@ -1,9 +1,10 @@
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AgentInfo } from '../../protocol/methods/agent.ts';
+import { readOpenFile } from './read-open-file.ts';
 
 /** Bumped when the file's shape changes; a file of another version is not read (the next write replaces it). */
 const LAST_SEEN_VERSION = 1;
@@ -110,14 +111,7 @@ function readPrivateText(path: string): string | null {
     const stat = fstatSync(fd);
     const owner = process.getuid?.() ?? stat.uid;
     if (!stat.isFile() || stat.uid !== owner || (stat.mode & 0o077) !== 0 || stat.size > MAX_SEEN_FILE_BYTES) return null;
-    const buffer = Buffer.alloc(stat.size);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return buffer.subarray(0, read).toString('utf8');
+    return readOpenFile(fd, stat.size);
   } finally {
     closeSync(fd);
   }
