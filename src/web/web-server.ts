@@ -150,16 +150,25 @@ export class WebServer {
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
+  /** The body of a POST from the page's own origin, bounded; null once the refusal (403, 413) is sent. */
+  private async bodyFromOwnOrigin(request: IncomingMessage, response: ServerResponse): Promise<string | null> {
+    const originProblem = this.check.origin(request);
+    if (originProblem) {
+      this.refuse(response, 403, originProblem);
+      return null;
+    }
+    try {
+      return await readBody(request, MAX_BODY_BYTES);
+    } catch {
+      this.refuse(response, 413, 'the body is too large');
+      return null;
+    }
+  }
+
   /** POST /session with the token as its body: the session's cookie and, in the reply's body, its key, if the token is right. */
   private async exchange(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const originProblem = this.check.origin(request);
-    if (originProblem) return this.refuse(response, 403, originProblem);
-    let body = '';
-    try {
-      body = await readBody(request, MAX_BODY_BYTES);
-    } catch {
-      return this.refuse(response, 413, 'the body is too large');
-    }
+    const body = await this.bodyFromOwnOrigin(request, response);
+    if (body === null) return;
     const signed = this.sessions.exchange(body.trim(), request.headers['user-agent']);
     if (signed === null) return this.refuse(response, 401, 'wrong token: open the URL that `corral web` printed');
     this.options.log(`session ${signed.session.label} signed in`);
@@ -169,14 +178,8 @@ export class WebServer {
 
   /** POST /push/answer from the service worker: our own origin, no session; the token is the authority (src/web/push-answer.ts). */
   private async pushAnswer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const originProblem = this.check.origin(request);
-    if (originProblem) return this.refuse(response, 403, originProblem);
-    let body = '';
-    try {
-      body = await readBody(request, MAX_BODY_BYTES);
-    } catch {
-      return this.refuse(response, 413, 'the body is too large');
-    }
+    const body = await this.bodyFromOwnOrigin(request, response);
+    if (body === null) return;
     const reply = await answerFromPush(body, this.board);
     this.options.log(`push answer: ${reply.body.outcome}`);
     response.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
