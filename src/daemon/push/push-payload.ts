@@ -55,10 +55,19 @@ export function attentionPayload(item: InboxItem, host: string, actions: PushAct
   else if (!whole) body = OPEN_TO_ANSWER;
   else body = prompt.text;
   return fitted({
+    ...ofItem(item, host, 'attention', title, cut(body, MAX_BODY_CHARS + 1)),
+    promptId: whole ? prompt.id : null,
+    actions: whole ? actions : [],
+  });
+}
+
+/** What every notification of an inbox item says of it: its title on this host, its tag, its page. */
+function ofItem(item: InboxItem, host: string, kind: 'attention' | 'resolved', title: string, body: string): Omit<PushPayload, 'promptId' | 'actions'> {
+  return {
     v: 1,
-    kind: 'attention',
+    kind,
     title: `${cut(title, MAX_TITLE_CHARS)} · ${host}`,
-    body: cut(body, MAX_BODY_CHARS + 1),
+    body,
     tag: `corral-inbox-${item.id}`,
     item: item.id,
     url: agentUrl(item.pane.id),
@@ -66,9 +75,7 @@ export function attentionPayload(item: InboxItem, host: string, actions: PushAct
     pane: item.pane.id,
     agent: item.agent,
     state: item.state,
-    promptId: whole ? prompt.id : null,
-    actions: whole ? actions : [],
-  });
+  };
 }
 
 /** `corral notify push test`: a notification that says where it comes from and answers nothing. */
@@ -95,19 +102,5 @@ function cut(text: string, max: number): string {
 /** An item acknowledged after it was pushed (answered, seen, left): a quiet notification under its tag replaces the question. */
 export function resolvedPayload(item: InboxItem, host: string): PushPayload {
   const who = `${item.agent ?? 'agent'} in ${item.pane.name ?? item.pane.id}`;
-  return {
-    v: 1,
-    kind: 'resolved',
-    title: `${cut(who, MAX_TITLE_CHARS)} · ${host}`,
-    body: item.state === 'blocked' ? 'answered' : 'seen',
-    tag: `corral-inbox-${item.id}`,
-    item: item.id,
-    url: agentUrl(item.pane.id),
-    host,
-    pane: item.pane.id,
-    agent: item.agent,
-    state: item.state,
-    promptId: null,
-    actions: [],
-  };
+  return { ...ofItem(item, host, 'resolved', who, item.state === 'blocked' ? 'answered' : 'seen'), promptId: null, actions: [] };
 }
