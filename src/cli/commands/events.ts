@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { EVENT_KINDS, EVENTS_CURSOR, EVENTS_READ, type AnyCorralEvent, type CorralEvent } from '../../protocol/methods/events.ts';
+import { streamUntilSignal } from '../stream-until-signal.ts';
 import { connectFleet, DEFAULT_RECONNECT_GRACE_MS, EventStream, fleetHosts, type FleetEvent, type HostStatus } from '../../client/index.ts';
 import { spansFleet, withFleet } from '../fleet.ts';
 import { withDaemon } from '../with-daemon.ts';
@@ -64,17 +65,7 @@ export function registerEventsCommand(program: Command): void {
 async function follow(socket: string, options: { since?: number; filter?: string; reconnectGraceMs: number }, print: (event: CorralEvent) => void): Promise<void> {
   await withDaemon(socket, async () => undefined); // the protocol check, and exit 4 when no daemon runs
   const stream = new EventStream(socket, options, (event: AnyCorralEvent) => print(event as CorralEvent), {});
-  await stream.start();
-  const stop = () => stream.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    await stream.ended;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    stream.close();
-  }
+  await streamUntilSignal(stream);
 }
 
 /** `box1=120,local=7`: where each host's events start (exclusive). */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { EventStream, type AnyCorralEvent } from '../../client/index.ts';
+import { streamUntilSignal } from '../stream-until-signal.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS, type PolicyStatus } from '../../protocol/methods/policy.ts';
 import { globalsOf } from '../globals.ts';
 import { printFields, printJson, printText } from '../output.ts';
@@ -86,17 +87,7 @@ export function registerPolicyCommands(program: Command): void {
       const stream = new EventStream(socket, { filter: `kind:policy.decided${pane !== undefined ? ` pane:${pane}` : ''}` }, (event: AnyCorralEvent) => {
         if (event.kind === 'policy.decided') print(event.data.decision);
       }, {});
-      await stream.start();
-      const stop = () => stream.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await stream.ended;
-      } finally {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        stream.close();
-      }
+      await streamUntilSignal(stream);
     });
 
   policy
