@@ -1,7 +1,7 @@
 // Not a benchmark: what a client attached to a flooding pane receives. The pane writes a counted flood
 // of `yes`, then `flood-done`, and exits; the client reads at full speed, or first stops reading for a
 // while (it falls behind). Prints the live and redraw bytes it got and whether its screen ends on the
-// pane's last line (test/daemon/attach.test.ts asserts the case of a pane that exits while it is behind).
+// pane's last line (test/daemon/attach/attach.test.ts asserts the case of a pane that exits while it is behind).
 // Run: node --import tsx bench/probes/attach-flood.ts [MB, default 24] [ms the client stops reading, default 0]
 import { connect } from 'node:net';
 import { startDaemon } from '../../harness/daemon.ts';

@@ -46,3 +46,13 @@ describe('tests, benches and the harness they share', () => {
     assert.ok(crossings(join(ROOT, 'bench/lib/event-waiter.ts'), ['bench']).some((line) => line.includes('imports src/')));
   });
 });
+
+describe('the daemon tests, room by room', () => {
+  it('keeps each in test/daemon/<room>/, where <room> is a folder of src/daemon/', () => {
+    const rooms = readdirSync(join(ROOT, 'src/daemon'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const misplaced = filesIn(join(ROOT, 'test/daemon'))
+      .map(fromRoot)
+      .filter((file) => !rooms.includes(file.split('/')[2]!) || file.split('/').length < 4);
+    assert.deepEqual(misplaced, []);
+  });
+});

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { PANE_KILL, SERVER_STATUS } from '../../src/protocol/methods/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { AgentLab } from '../daemon/agent-wait-fixture.ts';
+import { AgentLab } from '../helpers/agent-lab.ts';
 
 describe('corral agent wait, list, read and focus through the CLI', () => {
   let lab: AgentLab;

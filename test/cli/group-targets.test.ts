@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { AgentLab, FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { AgentLab, FAKE_AGENT } from '../helpers/agent-lab.ts';
 
 /** Every command that takes a pane takes a group too: `@W` or a pattern, resolved by one resolver. */
 describe('group targets on every command that takes a pane', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { after, before, describe, it } from 'node:test';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { runCli } from '../helpers/cli.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startSshd, type LocalSshd } from '../../harness/sshd.ts';

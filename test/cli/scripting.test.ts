@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { CORRAL_BIN } from '../../harness/daemon.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { waitFor } from '../../harness/wait.ts';
-import { AgentLab, FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { AgentLab, FAKE_AGENT } from '../helpers/agent-lab.ts';
 
 /** The real CLI with its stdout a pipe whose reader is gone before it prints: every write it makes fails with EPIPE. */
 function runIntoClosedPipe(args: string[]): Promise<CliResult> {

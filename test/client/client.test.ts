@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, type AnyCorralEvent, type CorralClient } from '../../src/client/index.ts';
 import { CorralError } from '../../src/protocol/errors.ts';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 
 describe('the typed client', () => {

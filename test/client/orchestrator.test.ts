@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { freshClientPackage } from '../helpers/client-package.ts';
 

@@ -79,7 +79,7 @@ describe('identity', () => {
   it('tells the two grok products apart with the bundled manifests', () => {
     const bundled = new ManifestSet({ userDir: null, catalogDir: null }).all();
     const agent = (one: ProcessMember): string | null => identifyAgent(group(one), bundled)?.agent ?? null;
-    // grok-cli as the daemon sees it once the bin link is resolved (test/daemon/agent-identity.test.ts).
+    // grok-cli as the daemon sees it once the bin link is resolved (test/daemon/agents/agent-identity.test.ts).
     assert.equal(agent(member(['node', '/usr/lib/node_modules/@vibe-kit/grok-cli/dist/index.js'], { exe: '/usr/bin/node' })), 'grok-cli');
     assert.equal(agent(member(['/home/u/.grok/bin/grok'], { exe: '/home/u/.grok/bin/grok' })), 'grok');
     assert.equal(agent(member(['grok', '--resume'], { exe: '/opt/grok/grok' })), 'grok');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { connect, type CorralClient } from '../../src/client/index.ts';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';

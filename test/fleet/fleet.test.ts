@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { connectFleet, DaemonConnection, localHost, type Fleet, type FleetEvent } from '../../src/client/index.ts';
 import { EVENTS_READ } from '../../src/protocol/methods/events.ts';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runCli } from '../helpers/cli.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connectFleet, localHost, type Fleet } from '../../src/client/index.ts';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { CORRAL_BIN, makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { OFFLINE_WITHIN_MS, startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor, waitForText } from '../../harness/wait.ts';

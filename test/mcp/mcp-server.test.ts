@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { connect, type CorralClient } from '../../src/client/index.ts';
 import { MAX_MCP_MESSAGE_BYTES } from '../../src/mcp/server.ts';
 import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
-import { FAKE_AGENT } from '../daemon/agent-wait-fixture.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 
 /** Resolves once `check` holds, re-reading the daemon's status after each short pause. */

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { AGENT_GET, PANE_SEND } from '../../src/protocol/methods/index.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { httpRequest, startWeb, type WebProcess } from '../../harness/web.ts';
-import { PushLab, type Pushed } from '../daemon/push-helpers.ts';
+import { PushLab, type Pushed } from '../daemon/push/push-helpers.ts';
 
 const keysOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 

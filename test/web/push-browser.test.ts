@@ -8,7 +8,7 @@ import type { Browser, Page, Worker } from 'playwright-core';
 import { AGENT_GET, PANE_SEND } from '../../src/protocol/methods/index.ts';
 import { waitFor } from '../../harness/wait.ts';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
-import { PushLab, type Pushed } from '../daemon/push-helpers.ts';
+import { PushLab, type Pushed } from '../daemon/push/push-helpers.ts';
 
 interface Shown {
   title: string;

@@ -94,7 +94,7 @@ export class PaneAgent implements Disposable {
     if (pane.recovered && pane.previous?.arbiter) this.arbiter.restore(pane.previous.arbiter);
     // Its screen is judged once whole: halfway through the replay it shows a frame of work long over
     // (a spinner row), so a turn that ended while no daemon ran read working, settled there, and its
-    // done went out as a new turn, unmarked (issue 27; test/daemon/recovery-turn.test.ts, SIGTERM).
+    // done went out as a new turn, unmarked (issue 27; test/daemon/persist/recovery-turn.test.ts, SIGTERM).
     const { replayed } = pane.terminal;
     if (pane.recovered && replayed !== undefined) {
       this.replaying = true;
