@@ -117,9 +117,18 @@ describe('corral web --fleet: why a host is away, short, with the detail on dema
       const hosts = await shownHosts(page);
       return hosts.locked?.why === 'auth failed' && hosts.gone?.why === 'unreachable' && hosts.box?.why !== null && hosts.box?.why !== undefined;
     }, { what: 'every host away, short', timeoutMs: STEP_MS });
-    const rows = await page.$$eval('#hosts .host', (hosts) => hosts.map((host) => ({ height: host.getBoundingClientRect().height, width: host.scrollWidth, room: host.clientWidth })));
+    // The lines and a name measured in one task, so in one layout: the list is drawn again as ages
+    // move on, and two measures apart may see two drawings (a name measured at under 8 px once).
+    let layout: { rows: { height: number; width: number; room: number }[]; nameHeight: number } | undefined;
+    await waitFor(async () => {
+      layout = await page.$eval('#hosts', (list) => ({
+        rows: [...list.querySelectorAll('.host')].map((host) => ({ height: host.getBoundingClientRect().height, width: host.scrollWidth, room: host.clientWidth })),
+        nameHeight: list.querySelector('.host-name')?.getBoundingClientRect().height ?? 0,
+      }));
+      return layout.nameHeight > 0;
+    }, { what: 'the host lines laid out', timeoutMs: STEP_MS });
+    const { rows, nameHeight } = layout!;
     for (const row of rows) assert.ok(row.width <= row.room, 'no line wider than the phone');
-    const nameHeight = await page.$eval('#hosts .host-name', (name) => name.getBoundingClientRect().height);
     for (const row of rows) assert.ok(row.height <= nameHeight * 2.5, `a closed host line stays short (${row.height} px)`);
     await page.click('#hosts .host[data-host="gone"] summary');
     await waitFor(async () => (await shownHosts(page)).gone!.open, { what: 'the detail opened' });

@@ -10,17 +10,25 @@ import { makeTempDir } from '../../harness/daemon.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** Type-checks `body` as a page file with the page's own compiler options; answers tsc's exit code and output. */
-function checkPage(body: string): { code: number | null; output: string } {
+/**
+ * Type-checks each body as a page file of one program, with the page's own compiler options (one
+ * compiler run: it is the slow part); answers tsc's exit code and output.
+ */
+function checkPage(bodies: Record<string, string>): { code: number | null; output: string } {
   const dir = makeTempDir('corral-page-types-');
-  writeFileSync(join(dir, 'snippet.ts'), `import type { PageRpc } from '${join(ROOT, 'src/web/page/rpc.ts')}';\ndeclare const rpc: PageRpc;\n${body}\n`);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.page.json'), include: [], files: [join(dir, 'snippet.ts')] }));
-  const run = spawnSync(process.execPath, [TSC, '--noEmit', '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+  const files = Object.entries(bodies).map(([name, body]) => {
+    const file = join(dir, `${name}.ts`);
+    writeFileSync(file, `import type { PageRpc } from '${join(ROOT, 'src/web/page/rpc.ts')}';\ndeclare const rpc: PageRpc;\n${body}\n`);
+    return file;
+  });
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: join(ROOT, 'tsconfig.page.json'), include: [], files }));
+  const run = spawnSync(process.execPath, [TSC, '--noEmit', '--pretty', 'false', '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-test('a page call is typed by its declaration: wrong names, params and fields fail to compile', () => {
-  const checked = checkPage(`
+test('a page call is typed by its declaration: wrong names, params and fields fail to compile, and a misnamed method alone fails the check', () => {
+  const checked = checkPage({
+    uses: `
 export async function use(): Promise<string[]> {
   const board = await rpc.call('board.get');
   const opened = await rpc.call('terminal.open', { target: 'w1:p1' });
@@ -34,12 +42,11 @@ export async function use(): Promise<string[]> {
   // @ts-expect-error a notification the web wire does not declare
   rpc.on('board.cards', () => {});
   return board.cards.map((card) => card.info.id).concat(String(opened.cols));
-}`);
-  assert.equal(checked.code, 0, `every misuse is refused, every right use compiles:\n${checked.output}`);
-});
-
-test('a misnamed method alone fails the check', () => {
-  const checked = checkPage(`void rpc.call('terminal.opn', { target: 'w1:p1' });`);
-  assert.notEqual(checked.code, 0);
-  assert.match(checked.output, /terminal\.opn/);
+}`,
+    misnamed: `void rpc.call('terminal.opn', { target: 'w1:p1' });`,
+  });
+  const errors = checked.output.split('\n').filter((line) => line.includes('error TS'));
+  assert.notEqual(checked.code, 0, 'the misnamed method fails the check');
+  assert.deepEqual(errors.filter((line) => !line.includes('misnamed.ts')), [], 'every misuse is refused, every right use compiles');
+  assert.ok(errors.some((line) => line.includes('misnamed.ts') && line.includes('terminal.opn')), checked.output);
 });
