@@ -1,4 +1,4 @@
-import { connectFleet, fleetHosts, LastSeenFile, lastSeenPath, loadFleetConfig, type Fleet, type FleetAgentList, type HostRollup } from '../client/index.ts';
+import { connectFleet, fleetHosts, LastSeenFile, lastSeenPath, loadFleetConfig, shortReason, type Fleet, type FleetAgentList, type HostRollup } from '../client/index.ts';
 import { formatAge } from './commands/format.ts';
 import { printText } from './output.ts';
 
@@ -29,10 +29,14 @@ export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promis
   }
 }
 
-/** `connected`, or `offline 2m (why)`, as a host's state reads in a table. */
-export function hostStateText(host: Pick<HostRollup, 'state' | 'since' | 'reason'>): string {
+/**
+ * `connected`, or `offline 2m (unreachable)`, as a host's state reads in a table: why in a word or two
+ * (src/client/fleet/short-reason.ts), so a row stays one line; ssh's own words are in `--json` (`reason`).
+ */
+export function hostStateText(host: Pick<HostRollup, 'state' | 'since' | 'reason' | 'code'>): string {
   if (host.state === 'connected') return 'connected';
-  return `${host.state} ${formatAge(Date.now() - host.since)}${host.reason ? ` (${host.reason})` : ''}`;
+  const why = shortReason(host.code, host.reason);
+  return `${host.state} ${formatAge(Date.now() - host.since)}${why !== null ? ` (${why})` : ''}`;
 }
 
 /** `stale, last seen 2m ago`: an agent kept from a host that is away, and when the host was last seen. */

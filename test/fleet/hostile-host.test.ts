@@ -179,9 +179,14 @@ describe('a hostile fleet host: the client holds the 1 MiB frame bound and its m
     const escaping = await startHostileHost('hostile', 'escape');
     try {
       configure(escaping.toml);
+      // The table says why in a word or two; ssh's own words, made printable, are in --json.
       const run = await runCliMeasured(['host', 'list'], env, STEP_MS);
-      assert.match(run.stdout, /exited with 3: \?\]0;owned\?\?\[2J\?\[31mthe host says: gone/);
+      assert.match(run.stdout, /^hostile\s.*\soffline \S+ \([a-z ]+\)$/m);
       assert.doesNotMatch(run.stdout, /\x1b|\x07/, 'no escape of the host reaches the terminal');
+      const json = await runCliMeasured(['host', 'list', '--json'], env, STEP_MS);
+      assert.doesNotMatch(json.stdout, /\x1b|\x07/, 'nor through --json');
+      const host = (JSON.parse(json.stdout) as { hosts: ListedHost[] }).hosts.find((h) => h.name === 'hostile')!;
+      assert.match(host.reason ?? '', /exited with 3: \?\]0;owned\?\?\[2J\?\[31mthe host says: gone/);
     } finally {
       await escaping.dispose();
     }
