@@ -96,6 +96,10 @@ describe('corral web --fleet: why a host is away, short, with the detail on dema
     await box.sshd.halt();
     await waitFor(async () => (await shownHosts(page)).box?.why === 'unreachable' || (await shownHosts(page)).box?.why === 'connection lost', { what: 'box away, short', timeoutMs: STEP_MS });
     await waitFor(async () => (await page.getAttribute('#board .card[data-host="box"]', 'data-stale')) === 'true', { what: "box's card stale", timeoutMs: STEP_MS });
+    // Its head holds the name, its host and its state's badge: the name shows whole, not cut to "bu…".
+    const name = await page.$eval('#board .card[data-host="box"] .card-name', (node) => ({ text: node.textContent, cut: node.scrollWidth > node.clientWidth }));
+    assert.deepEqual(name, { text: 'builder', cut: false }, "a stale card's name shows whole");
+    assert.match((await page.textContent('#board .card[data-host="box"] .card-meta')) ?? '', /^stale · /, 'and the card says it is stale');
 
     await page.click('#hosts .host[data-host="locked"] summary');
     await waitFor(async () => (await shownHosts(page)).locked!.open, { what: 'the detail opened' });

@@ -91,7 +91,7 @@ interface Looks {
 }
 
 function looksOf({ info, inbox, host, stale }: BoardCard): Looks {
-  const meta = [info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean);
+  const meta = [stale === true ? 'stale' : '', info.agent ?? 'no agent', info.workspace !== 'default' ? `@${info.workspace}` : '', info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean);
   return {
     state: info.state,
     name: info.name ?? info.id,
@@ -156,8 +156,9 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
   return built;
 }
 
-function badgeText({ info, stale }: BoardCard, label: string): string {
-  return `${info.state} ${label}${stale ? ' (stale)' : ''}`;
+/** The state and its age: a stale card says so on its meta line, leaving the head's room to the name. */
+function badgeText({ info }: BoardCard, label: string): string {
+  return `${info.state} ${label}`;
 }
 
 /**

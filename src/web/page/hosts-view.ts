@@ -1,3 +1,4 @@
+import { needsYou } from '../../protocol/states.ts';
 import type { BoardCard, WebHost } from '../wire.ts';
 import { ATTENTION_ORDER, age, el } from './format.ts';
 
@@ -32,7 +33,8 @@ export class HostsView {
 function line(host: WebHost, cards: BoardCard[], now: number): HTMLElement {
   const counts: Record<string, number> = {};
   for (const { info } of cards) counts[info.state] = (counts[info.state] ?? 0) + 1;
-  const needs = cards.filter((card) => card.inbox !== null).length;
+  // The one meaning of "needs you" (src/protocol/states.ts), as the top bar and host list count it, not the inbox's marks.
+  const needs = cards.filter((card) => needsYou(card.info.state)).length;
   const stale = cards.filter((card) => card.stale).length;
   const agents = ATTENTION_ORDER.filter((s) => counts[s]).map((s) => `${counts[s]} ${s}`).join(', ') || 'no agents';
   const text = [agents, stale > 0 ? `${stale} stale` : '', needs > 0 ? `${needs} need${needs === 1 ? 's' : ''} you` : ''].filter(Boolean).join(' · ');
