@@ -4,6 +4,7 @@ import { ClientError, CorralError, splitHostTarget } from '../client/index.ts';
 import type { MethodDecl, NotificationDecl } from '../protocol/method.ts';
 import { checkParams } from '../protocol/params-check.ts';
 import { PANE_RESIZE } from '../protocol/methods/pane.ts';
+import { INBOX_ACK } from '../protocol/methods/inbox.ts';
 import type { LeaseHolder, Leases } from './leases.ts';
 import type { WebSession } from './sessions.ts';
 import { PageTerminals } from './page-terminals.ts';
@@ -19,6 +20,7 @@ import {
   BOARD_RESET,
   BOARD_TAILS,
   BOARD_WATCH,
+  INBOX_DISMISS,
   LEASE_CHANGED,
   LEASE_RELEASE,
   LEASE_TAKE,
@@ -227,6 +229,12 @@ export class PageSocket implements LeaseHolder {
         const { key } = await this.pane(target);
         if (!this.leases.take(key, this)) throw new WebError('lease_held', `${this.leases.info(key, this).holder} holds the control lease of ${key}`);
         return this.leases.info(key, this);
+      }),
+      // Dismissing is no typing: any viewer may, whoever holds the lease. The item's id is its daemon's own.
+      servePage(INBOX_DISMISS, async ({ target, item }) => {
+        const { route } = await this.pane(target);
+        const { acknowledged } = await route.client.connection.call(INBOX_ACK, { ids: [item] });
+        return { dismissed: acknowledged.includes(item) };
       }),
       servePage(LEASE_RELEASE, async ({ target }) => {
         const { key } = await this.pane(target);

@@ -165,7 +165,17 @@ export const PANE_EVENTS = defineWebMethod({
   webErrors: [],
 });
 
-export const WEB_METHODS = [BOARD_GET, BOARD_WATCH, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE] as const;
+export const INBOX_DISMISS = defineWebMethod({
+  name: 'inbox.dismiss',
+  summary:
+    "Dismiss a card's attention inbox item on purpose: the daemon of its pane acknowledges it (inbox.ack), so every page, top and every other client sees the reminder go at once. The agent's state, and so the needs you count, stays as it is.",
+  params: Type.Object({ target: paneTarget, item: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "The item's id, as the card carries it (`inbox.id`)." }) }, STRICT),
+  result: Type.Object({ dismissed: Type.Boolean({ description: 'False when the item had already left the inbox (answered, seen or dismissed elsewhere).' }) }),
+  errors: ['pane_not_found'],
+  webErrors: [],
+});
+
+export const WEB_METHODS = [BOARD_GET, BOARD_WATCH, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE, INBOX_DISMISS] as const;
 
 export const BOARD_CARD = defineNotification({
   name: 'board.card',

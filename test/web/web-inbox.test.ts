@@ -1,5 +1,5 @@
 // corral web and the attention inbox in a real browser (Debian's chromium): cards say which agents
-// need the person, looking at a blocked one leaves its reminder, looking at a done one sees it, a notification fires once per item (not again
+// need the person, a reminder dismissed on one page goes from every page, looking at a blocked one leaves its reminder, looking at a done one sees it, a notification fires once per item (not again
 // after a reload or a daemon restart), and a card's tail shows what the agent does, not its composer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -110,10 +110,15 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
     const expected = await needing();
     assert.ok(expected >= 1);
     await waitFor(async () => (await count(page)) === expected, { what: `${expected} needing you in the bar`, timeoutMs: 10_000 });
-    // Dismissed on purpose by another client: the mark goes on every page, the count does not (still blocked).
-    await call('inbox.ack', { ids: [item.id] });
-    await waitFor(async () => (await card(page, id))?.inbox === null && (await card(other, id))?.inbox === null, { what: 'the mark gone after inbox.ack', timeoutMs: 10_000 });
-    assert.equal(await count(page), expected, 'a blocked agent needs you while it is blocked');
+    await waitFor(async () => (await card(other, id))?.inbox === String(item.id), { what: "the other page's mark", timeoutMs: 10_000 });
+    // Dismissed on purpose on one page (its ✕): one act every device sees, the mark gone from the other page
+    // too; the count stays (still blocked), and the tap opened no card.
+    await page.click(`#board .card[data-id="${id}"] button[data-dismiss="${item.id}"]`);
+    await waitFor(async () => (await card(page, id))?.inbox === null && (await card(other, id))?.inbox === null, { what: 'the mark gone from both pages', timeoutMs: 10_000 });
+    assert.equal(new URL(page.url()).hash, '', 'the dismiss button opens no card');
+    assert.ok(!(await call('inbox.list', {})).items.some((entry: any) => entry.id === item.id), 'the item left the inbox');
+    assert.equal((await call('agent.get', { target: id })).state, 'blocked', 'dismissing answers nothing');
+    assert.deepEqual([await count(page), await count(other)], [expected, expected], 'a blocked agent needs you while it is blocked');
     // Blocked anew, then its page opened: looking is no answer.
     await call('pane.send', { target: id, keys: ['Escape'] });
     await waitFor(async () => (await call('agent.get', { target: id })).state !== 'blocked', { what: 'the permission declined', timeoutMs: 15_000 });

@@ -6,6 +6,7 @@ import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels, usageLabel } fr
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 import { BoardFilter, workspaceKey } from './board-filter.ts';
 import { answerFromCard, cardAnswers, renderAnswers, type CardAnswers } from './card-answers.ts';
+import { dismissFromCard, renderReminder } from './card-reminder.ts';
 
 /**
  * Cards by pane id, drawn sorted by what needs the person: blocked, done, working, idle, unknown. The
@@ -142,7 +143,7 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
   const tail = el('pre', 'card-tail');
   link.replaceChildren(
     ...[
-      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? el('span', 'inbox-dot', '●') : null, badge),
+      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox) : null, badge),
       el('div', 'card-meta', meta),
       title ? el('div', 'card-title', title) : null,
       chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,
@@ -215,6 +216,8 @@ export class BoardView {
   onFilter: () => void = () => {};
   /** Answers a card's prompt with one of its safe choices (main.ts: agent.answer bound to the prompt's id). */
   onAnswer: (target: string, promptId: string, choice: string) => Promise<unknown> = async () => {};
+  /** Dismisses a card's reminder on purpose (main.ts: inbox.dismiss), for every device. */
+  onDismiss: (target: string, item: number) => Promise<unknown> = async () => {};
 
   constructor() {
     this.grid.id = 'board';
@@ -237,7 +240,10 @@ export class BoardView {
       this.filter.toggleWorkspace(pill.dataset.workspace);
       this.onFilter();
     });
-    this.grid.addEventListener('click', (event) => answerFromCard(event, this.onAnswer));
+    this.grid.addEventListener('click', (event) => {
+      dismissFromCard(event, this.onDismiss);
+      answerFromCard(event, this.onAnswer);
+    });
     this.grid.style.setProperty('--card-height', `${CARD_HEIGHT}px`);
     this.resizes.observe(this.grid);
   }

@@ -27,6 +27,8 @@ boardView.onShown = (ids) => {
 boardView.onFilter = () => draw();
 // A card's answer button: the same answer as the agent's page gives, bound to the prompt the card showed.
 boardView.onAnswer = (target, promptId, choice) => rpc.call('agent.answer', { target, promptId, choice });
+// A card's reminder dismissed on purpose: the daemon acknowledges the item, and every page hears it.
+boardView.onDismiss = (target, item) => rpc.call('inbox.dismiss', { target, item });
 new BoardKeys(boardView, () => agentView === null && !signedOut, (id) => (location.hash = `#/agent/${encodeURIComponent(id)}`));
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
