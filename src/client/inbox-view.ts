@@ -9,6 +9,8 @@ import type { InboxItem } from '../protocol/methods/inbox.ts';
  */
 export class InboxView {
   private readonly byPane = new Map<string, InboxItem>();
+  /** Each pane's budget item (daemon/usage/), which stands apart from its attention item. */
+  private readonly budgetByPane = new Map<string, InboxItem>();
   /** Ids acknowledged before the list was applied: a list taken earlier may still hold them. */
   private acknowledgedEarly: Set<number> | null = new Set();
 
@@ -26,6 +28,11 @@ export class InboxView {
     return [...this.byPane.values()];
   }
 
+  /** The budget items (a budget crossed), kept apart: listed and notified, never a card's reminder. */
+  budgetItems(): InboxItem[] {
+    return [...this.budgetByPane.values()];
+  }
+
   /** Applies `inbox.list`'s answer, read after subscribing; answers the panes whose item changed. */
   applyList(items: readonly InboxItem[]): string[] {
     const early = this.acknowledgedEarly ?? new Set<number>();
@@ -38,6 +45,7 @@ export class InboxView {
   /** Starts over before subscribing again (a stream that could not resume). */
   clear(): void {
     this.byPane.clear();
+    this.budgetByPane.clear();
     this.acknowledgedEarly = new Set();
   }
 
@@ -48,18 +56,27 @@ export class InboxView {
     if (event.kind === 'inbox.added') return this.put(event.data.item) ? paneId : null;
     if (event.kind === 'inbox.acknowledged') {
       for (const id of event.data.ids) this.acknowledgedEarly?.add(id);
+      const budget = this.budgetByPane.get(paneId);
+      if (budget !== undefined && event.data.ids.includes(budget.id)) this.budgetByPane.delete(paneId);
       const item = this.byPane.get(paneId);
       if (item === undefined || !event.data.ids.includes(item.id)) return null;
       this.byPane.delete(paneId);
       return paneId;
     }
-    if (event.kind === 'pane.removed') return this.byPane.delete(paneId) ? paneId : null;
+    if (event.kind === 'pane.removed') {
+      this.budgetByPane.delete(paneId);
+      return this.byPane.delete(paneId) ? paneId : null;
+    }
     return null;
   }
 
   private put(item: InboxItem): boolean {
-    // A view holds each pane's attention item; a budget's item is listed by `inbox.list` and notified, not held here.
-    if (item.state === 'budget') return false;
+    // A budget's item is held apart: it is no pane's attention item, and changes no card.
+    if (item.state === 'budget') {
+      const budget = this.budgetByPane.get(item.pane.id);
+      if (budget === undefined || budget.id < item.id) this.budgetByPane.set(item.pane.id, item);
+      return false;
+    }
     const current = this.byPane.get(item.pane.id);
     if (current !== undefined && current.id >= item.id) return false;
     this.byPane.set(item.pane.id, item);

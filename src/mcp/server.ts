@@ -1,5 +1,6 @@
 import { ClientError, connect } from '../client/index.ts';
 import { HostClients } from './host-clients.ts';
+import { LiveAttention } from './live-attention.ts';
 import { CorralError } from '../protocol/errors.ts';
 import { LineBound, idOf, isToolCall, type OversizedLine } from './line-bound.ts';
 import { TOOLS } from './tools.ts';
@@ -21,6 +22,8 @@ export async function runMcpServer(options: { socket: string; version: string })
   const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const client = await connect({ socket: options.socket, onWarning: (message) => process.stderr.write(`corral mcp: ${message}\n`) });
   const hosts = new HostClients(client, options.socket);
+  // The attention tools answer from one live picture of this machine's daemon, kept by its events.
+  const attention = new LiveAttention(client);
   const server = new Server({ name: 'corral', version: options.version }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -32,7 +35,7 @@ export async function runMcpServer(options: { socket: string; version: string })
     if (!tool) return failure(`unknown tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
     try {
       const { client: on, args } = await hosts.route(request.params.arguments ?? {});
-      const result = await tool.run(on, args, extra.signal);
+      const result = await tool.run(on, args, extra.signal, attention);
       return { content: [{ type: 'text' as const, text: JSON.stringify(result, null, 2) }] };
     } catch (error) {
       if (error instanceof CorralError) return failure(`${error.code}: ${error.message}`);
@@ -49,6 +52,7 @@ export async function runMcpServer(options: { socket: string; version: string })
   input.once('end', () => void server.close());
   await server.connect(transport);
   await closed;
+  attention.close();
   hosts.close();
   client.close();
 }

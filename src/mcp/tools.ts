@@ -7,6 +7,7 @@ import { AGENT_STATES } from '../protocol/states.ts';
 import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, waitForAgents, type WaitArgs } from './wait-tool.ts';
 import { LIST_FLEET } from './fleet-tool.ts';
 import { AGENT_USAGE } from './usage-tool.ts';
+import type { LiveAttention } from './live-attention.ts';
 
 type Args = Record<string, any>;
 
@@ -15,7 +16,7 @@ export interface Tool {
   name: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
-  run(client: CorralClient, args: Args, signal: AbortSignal): Promise<unknown>;
+  run(client: CorralClient, args: Args, signal: AbortSignal, attention: LiveAttention): Promise<unknown>;
 }
 
 const target = {
@@ -276,13 +277,14 @@ export const TOOLS: Tool[] = [
   {
     name: 'agents_needing_attention',
     description:
-      'The attention inbox: every agent that became "blocked" (answer it with answer_agent) or "done" (read its work) ' +
-      'and that nobody has acknowledged yet, oldest first, one item per agent: {items: [{id, pane: {id, name}, agent, ' +
-      'state, message, title, ts}]}. It survives restarts of Corral. Answering an agent, or acknowledge_attention, ' +
-      'clears its items.',
+      'What needs you now, on this machine: needsYou lists every agent that is "blocked" (for as long as it is: answer it ' +
+      'with answer_agent) or "done" and not yet looked at (read its work), [{id, name, agent, state, title, prompt?}]; ' +
+      'items is the attention inbox, the reminders nobody has acknowledged yet, oldest first, one per agent (and one per ' +
+      'budget crossed): [{id, pane: {id, name}, agent, state, message, title, ts}]. The inbox survives restarts of Corral. ' +
+      'Answering an agent, or acknowledge_attention, clears its items; acknowledging changes no agent\'s state.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-    async run(client) {
-      return client.call('inbox.list', {});
+    async run(_client, _args, _signal, attention) {
+      return attention.attention();
     },
   },
   {
@@ -296,8 +298,10 @@ export const TOOLS: Tool[] = [
       },
       additionalProperties: false,
     },
-    async run(client, args) {
-      return client.call('inbox.ack', args.all === true ? { all: true } : { ids: args.ids ?? [] });
+    async run(client, args, _signal, attention) {
+      const result = await client.call('inbox.ack', args.all === true ? { all: true } : { ids: args.ids ?? [] });
+      await attention.settled(result.acknowledged);
+      return result;
     },
   },
   {

@@ -35,3 +35,14 @@ test("a removed pane's item goes with it; other events change nothing", () => {
   assert.equal(view.apply({ cursor: cursor++, ts: 0, kind: 'pane.removed', pane: pane('p5'), data: { exitCode: 0, signal: null } } as AnyCorralEvent), 'p5');
   assert.equal(view.size, 0);
 });
+
+test("a budget's item is held apart from the pane's reminder, replaced by a newer crossing and gone when acknowledged", () => {
+  const view = new InboxView();
+  const budget = (id: number, paneId: string): InboxItem => ({ ...item(id, paneId), state: 'budget' });
+  view.applyList([item(6, 'p6'), budget(7, 'p6')]);
+  assert.deepEqual([view.of('p6')?.id, view.size, view.budgetItems().map((entry) => entry.id)], [6, 1, [7]]);
+  assert.equal(view.apply(added(budget(8, 'p6'))), null, "no card's reminder changed");
+  assert.deepEqual(view.budgetItems().map((entry) => entry.id), [8]);
+  view.apply(acknowledged('p6', [8]));
+  assert.deepEqual([view.of('p6')?.id, view.budgetItems()], [6, []]);
+});

@@ -8,6 +8,7 @@ import { MAX_MCP_MESSAGE_BYTES } from '../../src/mcp/server.ts';
 import { MAX_FRAME_BYTES } from '../../src/protocol/framing.ts';
 import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { CORRAL_BIN, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { startCountingRelay, type CountingRelay } from '../helpers/counting-relay.ts';
 
 /** Resolves once `check` holds, re-reading the daemon's status after each short pause. */
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -22,13 +23,16 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
   let daemon: DaemonProcess;
   let mcp: Client;
   let corral: CorralClient;
+  let relay: CountingRelay;
 
   before(async () => {
     daemon = await startDaemon();
+    // The server reaches the daemon through a relay that counts what it asks.
+    relay = await startCountingRelay(daemon.socket, daemon.dir);
     corral = await connect({ socket: daemon.socket });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CORRAL_BIN, '--socket', daemon.socket, 'mcp'],
+      args: [CORRAL_BIN, '--socket', relay.socket, 'mcp'],
       env: process.env as Record<string, string>,
       stderr: 'pipe',
     });
@@ -39,6 +43,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
   after(async () => {
     await mcp?.close();
     corral?.close();
+    await relay?.close();
     await daemon?.dispose();
   });
 
@@ -119,12 +124,21 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.deepEqual(agents.map((a: { name: string; state: string }) => [a.name, a.state]), names.map((n) => [n, 'done']));
     const why = await tool('explain_agent', { target: 'alpha' });
     assert.equal(why.agent.name, 'alpha');
-    // The answered block was acknowledged by the answer: the inbox holds the three done turns, one per agent.
+    // The answered block was acknowledged by the answer: the inbox holds the three done turns, one per agent
+    // (the live picture follows the daemon's events, which the waits above may have read first).
+    const doneItems = (attention: any) => attention.items.map((item: { pane: { name: string }; state: string }) => [item.pane.name, item.state]).sort();
+    await until(async () => JSON.stringify(doneItems(await tool('agents_needing_attention', {}))) === JSON.stringify(names.map((n) => [n, 'done'])), 'the three done turns in the inbox');
+    // Answered from the live picture: once it is started, asking again asks the daemon nothing.
+    const asked = relay.methods.length;
     const inbox = await tool('agents_needing_attention', {});
-    assert.deepEqual(inbox.items.map((item: { pane: { name: string }; state: string }) => [item.pane.name, item.state]).sort(), names.map((n) => [n, 'done']));
+    assert.deepEqual(relay.methods.slice(asked), [], 'no read behind the attention tool');
+    assert.deepEqual(inbox.needsYou.map((a: { name: string; state: string }) => [a.name, a.state]).sort(), names.map((n) => [n, 'done']));
     const cleared = await tool('acknowledge_attention', { all: true });
     assert.equal(cleared.acknowledged.length, 3);
-    assert.deepEqual((await tool('agents_needing_attention', {})).items, []);
+    const left = await tool('agents_needing_attention', {});
+    assert.deepEqual(left.items, []);
+    // The reminders are gone, the agents are not seen: they still need you (the count follows the states).
+    assert.equal(left.needsYou.length, 3);
     // The policy can be read, and paused as a kill switch, never changed: this daemon has none loaded.
     const policy = await tool('policy_decision', { target: 'alpha' });
     assert.deepEqual([policy.status.active, policy.status.rules, policy.check.decision], [false, 0, null]);
