@@ -100,6 +100,7 @@ describe('corral web --fleet: why a host is away, short, with the detail on dema
     const name = await page.$eval('#board .card[data-host="box"] .card-name', (node) => ({ text: node.textContent, cut: node.scrollWidth > node.clientWidth }));
     assert.deepEqual(name, { text: 'builder', cut: false }, "a stale card's name shows whole");
     assert.match((await page.textContent('#board .card[data-host="box"] .card-meta')) ?? '', /^stale · /, 'and the card says it is stale');
+    assert.equal(await page.$('#board .card[data-host="box"] button[data-dismiss]'), null, 'no dismiss while its host is away');
 
     await page.click('#hosts .host[data-host="locked"] summary');
     await waitFor(async () => (await shownHosts(page)).locked!.open, { what: 'the detail opened' });

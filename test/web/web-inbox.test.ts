@@ -131,6 +131,11 @@ describe('corral web and the attention inbox in a real browser', { skip: HAVE_CH
     assert.ok((await call('inbox.list', {})).items.some((entry: any) => entry.id === again.id), 'the item stays in the inbox');
     assert.equal((await card(other, id))?.inbox, String(again.id), 'the other page keeps its reminder');
     assert.equal((await call('agent.get', { target: id })).state, 'blocked');
+    // The agent's page offers to dismiss it on purpose: gone from the other page too, the agent still blocked.
+    await page.click('.agent-reminder button');
+    await waitFor(async () => (await card(other, id))?.inbox === null, { what: "the other page's mark gone after the agent page's dismiss", timeoutMs: 10_000 });
+    await page.waitForSelector('.agent-reminder', { state: 'detached', timeout: 10_000 });
+    assert.equal((await call('agent.get', { target: id })).state, 'blocked');
     // Declined while its page is open: done, and seen at once by the page that shows it.
     await call('pane.send', { target: id, keys: ['Escape'] });
     await waitFor(async () => (await call('agent.get', { target: id })).state === 'idle', { what: 'the done turn seen by its open page', timeoutMs: 15_000 });

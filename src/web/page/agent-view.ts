@@ -5,6 +5,13 @@ import { renderPrompt, type PagePrompt } from './prompt-view.ts';
 import type { PageRpc, RpcError } from './rpc.ts';
 import { TerminalView } from './terminal-view.ts';
 
+/** Where a card's agent is (with --fleet) and its reminder, as its card carries them. */
+interface Where {
+  host?: string;
+  stale?: boolean;
+  inbox?: { id: number } | null;
+}
+
 /**
  * One agent's page: its state and what decided it, the question and its choices when it is blocked,
  * a prompt box when it is not, its live terminal, and its recent events.
@@ -23,7 +30,7 @@ export class AgentView {
   /** What the action area shows: the prompt drawn (its id, question and choices), '' the composer, null neither. */
   private shownPrompt: string | null = null;
   private info: AgentInfo | null = null;
-  private where: { host?: string; stale?: boolean } = {};
+  private where: Where = {};
   /** The terminal ended with its daemon (or, with --fleet, its host): opened again once that is back. */
   private lost = false;
   private closed = false;
@@ -107,7 +114,7 @@ export class AgentView {
   }
 
   /** Draws the agent; with --fleet `where` names its host, and whether its state is the last known (the host away). */
-  update(info: AgentInfo, where: { host?: string; stale?: boolean } = {}): void {
+  update(info: AgentInfo, where: Where = {}): void {
     this.info = info;
     this.where = where;
     const name = info.name ?? info.id;
@@ -117,6 +124,7 @@ export class AgentView {
       el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}${where.stale ? ' (stale: its host is away)' : ''}`),
       el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, where.host !== undefined ? `on ${where.host}` : '', `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean).join(' · ')),
       ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
+      ...(where.inbox && where.stale !== true ? [this.reminder(where.inbox.id)] : []),
     );
     (this.head.firstChild as HTMLAnchorElement).href = '#/';
     const prompt = (info as AgentInfo & { prompt?: PagePrompt | null }).prompt ?? null;
@@ -133,6 +141,20 @@ export class AgentView {
       this.shownPrompt = '';
       this.action.replaceChildren(this.composer());
     }
+  }
+
+  /** The agent's reminder (its inbox item), dismissed on purpose for every device; looking at the page keeps it. */
+  private reminder(item: number): HTMLElement {
+    const dismiss = el('button', 'secondary dismiss-reminder', 'Dismiss reminder');
+    dismiss.title = 'Take the reminder off every device; the agent still needs you while it is blocked';
+    dismiss.onclick = () => {
+      dismiss.disabled = true;
+      this.rpc.call('inbox.dismiss', { target: this.id, item }).catch((error: RpcError) => {
+        dismiss.disabled = false;
+        this.say(error.message);
+      });
+    };
+    return el('div', 'agent-reminder', '', el('span', 'inbox-dot', '●'), el('span', '', ' A reminder is out for this agent. '), dismiss);
   }
 
   private async answer(prompt: PagePrompt, body: { choice?: string; text?: string }): Promise<void> {

@@ -143,7 +143,7 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
   const tail = el('pre', 'card-tail');
   link.replaceChildren(
     ...[
-      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox) : null, badge),
+      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox, stale) : null, badge),
       el('div', 'card-meta', meta),
       title ? el('div', 'card-title', title) : null,
       chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,

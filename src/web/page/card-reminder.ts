@@ -4,9 +4,11 @@ import { el } from './format.ts';
  * A card's reminder: its pane's unacknowledged attention inbox item (docs/events.md), a red dot, and
  * a button that dismisses it on purpose (`inbox.dismiss`): one act every device sees, as the daemon
  * tells every client the item left. The agent's state stays as it is, and so does the "needs you"
- * count: a blocked agent still needs the person.
+ * count: a blocked agent still needs the person. A stale card (its host away) has the dot only.
  */
-export function renderReminder(item: number): HTMLElement {
+export function renderReminder(item: number, stale: boolean): HTMLElement {
+  // A stale card's host is away: nothing there can be acknowledged now.
+  if (stale) return el('span', 'card-reminder', '', el('span', 'inbox-dot', '●'));
   const dismiss = el('button', 'reminder-dismiss', '✕');
   dismiss.type = 'button';
   dismiss.dataset.dismiss = String(item);
