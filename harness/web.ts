@@ -99,7 +99,7 @@ export interface HttpReply {
 export function httpRequest(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpReply> {
   const url = new URL(path, origin);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'GET', headers: { host: url.host, ...options.headers }, setHost: false }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? 'GET', headers: { host: url.host, ...options.headers }, setHost: false }, (res) => {
       let body = '';
       res.setEncoding('utf8').on('data', (text: string) => (body += text));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));

@@ -190,7 +190,7 @@ export class Daemon {
       attention: inbox.inbox,
       hub: events.hub,
       socketPath: this.socketPath,
-      config: config.notify.push,
+      config: config.notify,
       answer: async ({ pane, promptId, choice }, context) => answering!.handle({ target: pane, promptId, choice }, context),
       policyMayAnswer: (paneId, promptId) => deciding?.mayAnswerAtOnce(paneId, promptId) ?? false,
     });

@@ -10,6 +10,7 @@ import { ConnectionGuard } from './connection-guard.ts';
 import { KEY_HEADER, PAGE_PROTOCOL, Sessions, offeredKey, sessionCookie, setCookie, type SessionEnd, type WebSession } from './sessions.ts';
 import { LOGIN_PAGE } from './login-page.ts';
 import { answerFromPush } from './push-answer.ts';
+import { LINK_PAGE_HEADERS, answerFromLink, confirmationPage } from './answer-link.ts';
 import type { WebBoard } from './web-board.ts';
 import { WEB_MAX_MESSAGE_BYTES } from './wire.ts';
 
@@ -125,7 +126,9 @@ export class WebServer {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (request.method === 'POST' && path === '/session') return this.exchange(request, response);
     if (request.method === 'POST' && path === '/push/answer') return this.pushAnswer(request, response);
+    if (request.method === 'POST' && path === '/answer') return this.linkAnswer(request, response);
     if (request.method !== 'GET' && request.method !== 'HEAD') return this.refuse(response, 405, 'only GET, HEAD and POST /session');
+    if (path === '/answer') return this.linkPage(request, response);
     if (path === '/session') {
       // The page asks whether its session still stands (its socket was refused: signed out, or the server away).
       const key = request.headers[KEY_HEADER];
@@ -184,6 +187,23 @@ export class WebServer {
     this.options.log(`push answer: ${reply.body.outcome}`);
     response.writeHead(reply.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     response.end(JSON.stringify(reply.body));
+  }
+
+  /** GET /answer, a webhook's answer link: no session, nothing typed; the page's form posts the answer (src/web/answer-link.ts). */
+  private async linkPage(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const page = await confirmationPage(new URL(request.url ?? '/', 'http://x').searchParams, this.board);
+    response.writeHead(page.status, LINK_PAGE_HEADERS);
+    response.end(request.method === 'HEAD' ? undefined : page.html);
+  }
+
+  /** POST /answer from the link's page: our own origin, no session; the token is the authority. */
+  private async linkAnswer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await this.bodyFromOwnOrigin(request, response);
+    if (body === null) return;
+    const page = await answerFromLink(body, this.board);
+    this.options.log(`link answer: ${page.outcome}`);
+    response.writeHead(page.status, LINK_PAGE_HEADERS);
+    response.end(page.html);
   }
 
   private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {

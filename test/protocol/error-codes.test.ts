@@ -284,9 +284,11 @@ describe('every declared error code can be produced, and every produced one is d
     unlinkSync(join(folder, 'policy.toml'));
   });
 
-  it('push.answer: answer_token_refused; push.test: push_device_not_found; push.subscribe: push_limit', async () => {
+  it('push.answer, push.peek: answer_token_refused; push.test, push.set: push_device_not_found; push.subscribe: push_limit', async () => {
     await expectError('push.answer', { token: 'forged', choice: 'yes' }, 'answer_token_refused');
+    await expectError('push.peek', { token: 'forged', choice: 'yes' }, 'answer_token_refused');
     await expectError('push.test', { id: 'd0000000000' }, 'push_device_not_found');
+    await expectError('push.set', { id: 'd0000000000', quietHours: 'off' }, 'push_device_not_found');
     const keys = () => ({ p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') });
     const ids: string[] = [];
     for (let n = 0; ; n++) {

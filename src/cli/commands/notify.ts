@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { PUSH_LIST, PUSH_REMOVE, PUSH_STATES, PUSH_SUBSCRIBE, PUSH_TEST, type PushSubscriptionJson } from '../../protocol/methods/push.ts';
+import { PUSH_LIST, PUSH_REMOVE, PUSH_SET, PUSH_STATES, PUSH_SUBSCRIBE, PUSH_TEST, type PushDevice, type PushSubscriptionJson } from '../../protocol/methods/push.ts';
 import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printTable, printText } from '../output.ts';
@@ -18,7 +18,7 @@ export function registerNotifyCommands(program: Command): void {
     .command('subscribe')
     .description("add a device: its PushSubscription JSON (what the browser's subscription.toJSON() gives), from FILE or - for stdin")
     .argument('<file>', 'the subscription JSON, or - to read it from stdin')
-    .option('--states <states>', `which items it receives, comma-separated: ${PUSH_STATES.join(', ')} (default both)`)
+    .option('--states <states>', `which items it receives, comma-separated: ${PUSH_STATES.join(', ')} (default blocked,done)`)
     .option('--label <label>', 'a name for the device in `notify push list`')
     .action(async (file: string, options: { states?: string; label?: string }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);
@@ -32,6 +32,31 @@ export function registerNotifyCommands(program: Command): void {
     });
 
   push
+    .command('set')
+    .description('change what a device receives: its states, its workspaces, its quiet hours, its label')
+    .argument('<id>', 'the device id, as `notify push list` shows it')
+    .option('--receive <states>', `comma-separated: ${PUSH_STATES.join(', ')} (a spent budget always comes)`)
+    .option('--workspace <name>', 'only the items of this workspace (repeat for more)', (name: string, names: string[] = []) => [...names, name])
+    .option('--all-workspaces', 'the items of every workspace again')
+    .option('--quiet <hours>', 'its own quiet hours, HH:MM-HH:MM in local time; off for none; default for [notify] quiet_hours')
+    .option('--label <label>', 'a name for the device in `notify push list`')
+    .action(async (id: string, options: { receive?: string; workspace?: string[]; allWorkspaces?: boolean; quiet?: string; label?: string }, cmd: Command) => {
+      const { socket, json } = globalsOf(cmd);
+      if (options.workspace && options.allWorkspaces) throw new UsageError('--workspace and --all-workspaces say opposite things: pick one');
+      if (options.quiet !== undefined && !/^(off|default|\d\d:\d\d-\d\d:\d\d)$/.test(options.quiet)) throw new UsageError(`--quiet takes HH:MM-HH:MM, off or default, not "${options.quiet}"`);
+      const change = {
+        ...(options.receive !== undefined ? { states: parseStates(options.receive, '--receive') } : {}),
+        ...(options.workspace ? { workspaces: options.workspace } : options.allWorkspaces ? { workspaces: [] } : {}),
+        ...(options.quiet !== undefined ? { quietHours: options.quiet === 'default' ? null : options.quiet } : {}),
+        ...(options.label !== undefined ? { label: options.label } : {}),
+      };
+      if (Object.keys(change).length === 0) throw new UsageError('say what to change: --receive, --workspace, --all-workspaces, --quiet or --label');
+      const { device } = await withDaemon(socket, (client) => client.call(PUSH_SET, { id, ...change }));
+      if (json) return printJson({ device });
+      printText(`${device.id}: ${describeDevice(device)}`);
+    });
+
+  push
     .command('list')
     .description('the devices the daemon pushes to')
     .action(async (_options, cmd: Command) => {
@@ -40,8 +65,17 @@ export function registerNotifyCommands(program: Command): void {
       if (json) return printJson({ devices });
       if (devices.length === 0) return printText('no device subscribed: tap "Notify me on this device" in `corral web`, or `corral notify push subscribe FILE`');
       printTable(
-        ['ID', 'LABEL', 'STATES', 'SENT', 'LAST', 'ENDPOINT'],
-        devices.map((device) => [device.id, device.label ?? '-', device.states.join(','), String(device.sent), device.lastStatus === null ? '-' : String(device.lastStatus), device.endpoint]),
+        ['ID', 'LABEL', 'STATES', 'WORKSPACES', 'QUIET', 'SENT', 'LAST', 'ENDPOINT'],
+        devices.map((device) => [
+          device.id,
+          device.label ?? '-',
+          device.states.join(','),
+          device.workspaces?.length ? device.workspaces.join(',') : 'all',
+          device.quietHours ?? 'default',
+          String(device.sent),
+          device.lastStatus === null ? '-' : String(device.lastStatus),
+          device.endpoint,
+        ]),
       );
     });
 
@@ -84,8 +118,15 @@ function readSubscription(bytes: Buffer): PushSubscriptionJson {
   }
 }
 
-function parseStates(text: string): (typeof PUSH_STATES)[number][] {
+function parseStates(text: string, option = '--states'): (typeof PUSH_STATES)[number][] {
   const states = text.split(',').map((state) => state.trim());
-  for (const state of states) if (!(PUSH_STATES as readonly string[]).includes(state)) throw new UsageError(`--states takes ${PUSH_STATES.join(', ')}, not "${state}"`);
+  for (const state of states) if (!(PUSH_STATES as readonly string[]).includes(state)) throw new UsageError(`${option} takes ${PUSH_STATES.join(', ')}, not "${state}"`);
   return states as (typeof PUSH_STATES)[number][];
+}
+
+/** A device's settings in words: `blocked,done of api, quiet 22:00-07:00`. */
+function describeDevice(device: PushDevice): string {
+  const where = device.workspaces?.length ? ` of ${device.workspaces.join(', ')}` : ' of every workspace';
+  const quiet = device.quietHours === null || device.quietHours === undefined ? 'quiet hours of [notify]' : device.quietHours === 'off' ? 'no quiet hours' : `quiet ${device.quietHours}`;
+  return `receives ${device.states.join(',')}${where}, ${quiet}`;
 }

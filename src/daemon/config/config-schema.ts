@@ -15,6 +15,10 @@ export interface CorralConfig {
       /** RFC 8030 TTL of each push, and the life of its answer buttons. */
       ttlSeconds: number;
     };
+    /** `[notify] quiet_hours`: `HH:MM-HH:MM` in local time when pushes and webhook posts wait (docs/web.md); null: none. */
+    quietHours: string | null;
+    /** `[notify.webhook]` (docs/web.md, "A webhook"): off while `url` is null. */
+    webhook: WebhookConfig;
   };
   events: {
     retain: number;
@@ -51,11 +55,29 @@ export interface CorralConfig {
   budgets: readonly Budget[];
 }
 
+export interface WebhookConfig {
+  /** Where each item is posted: https, or http on a loopback address. */
+  url: string | null;
+  /** The HMAC-SHA256 key of the `X-Corral-Signature` header; null: unsigned. */
+  secret: string | null;
+  /** The item states posted (a spent budget always). */
+  events: readonly ('blocked' | 'done' | 'budget')[];
+  /** Only the items of these workspaces; empty: every one. */
+  workspaces: readonly string[];
+  /** Its own quiet hours, or `off`; null: `[notify] quiet_hours`. */
+  quietHours: string | null;
+  /** Where a person reaches `corral web` (its answer links start with it); null: no links. */
+  publicUrl: string | null;
+}
+
 const RESPAWN_POLICIES = ['never', 'ask', 'auto'] as const;
 export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
-  notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000, push: Object.freeze({ contact: null, ttlSeconds: 3600 }) }),
+  notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000, push: Object.freeze({ contact: null, ttlSeconds: 3600 }),
+    quietHours: null,
+    webhook: Object.freeze({ url: null, secret: null, events: Object.freeze(['blocked', 'done'] as const), workspaces: Object.freeze([]), quietHours: null, publicUrl: null }),
+  }),
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
   reports: Object.freeze({ inband: 'group' as InbandPolicy }),
@@ -75,6 +97,11 @@ export type KeySpec =
   | { kind: 'names'; maxItems: number; field: string }
   | { kind: 'paths'; maxItems: number; field: string }
   | { kind: 'contact'; field: string }
+  | { kind: 'quiet'; allowOff: boolean; field: string }
+  | { kind: 'url'; field: string }
+  | { kind: 'secret'; field: string }
+  | { kind: 'states'; values: readonly string[]; field: string }
+  | { kind: 'strings'; maxItems: number; field: string }
   | { kind: 'table'; keys: Record<string, KeySpec>; field: string };
 
 /** Every key the file may hold, by table; anything else is an error. `field` is the CorralConfig name. */
@@ -87,6 +114,19 @@ export const CONFIG_KEYS: Record<Exclude<keyof CorralConfig, 'budgets'>, Record<
       kind: 'table',
       field: 'push',
       keys: { contact: { kind: 'contact', field: 'contact' }, ttl_s: { kind: 'int', min: 60, max: 2_419_200, field: 'ttlSeconds' } },
+    },
+    quiet_hours: { kind: 'quiet', allowOff: false, field: 'quietHours' },
+    webhook: {
+      kind: 'table',
+      field: 'webhook',
+      keys: {
+        url: { kind: 'url', field: 'url' },
+        secret: { kind: 'secret', field: 'secret' },
+        events: { kind: 'states', values: ['blocked', 'done', 'budget'], field: 'events' },
+        workspaces: { kind: 'strings', maxItems: 32, field: 'workspaces' },
+        quiet_hours: { kind: 'quiet', allowOff: true, field: 'quietHours' },
+        public_url: { kind: 'url', field: 'publicUrl' },
+      },
     },
   },
   events: {

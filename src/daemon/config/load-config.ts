@@ -62,6 +62,8 @@ export function parseConfig(text: string, file: string): CorralConfig {
       target[spec.field] = checkValue(spec, value, `${table}.${key}`, (problem) => new ConfigError(file, line, problem), target[spec.field]);
     }
   }
+  const webhook = (document.notify as { webhook?: unknown } | undefined)?.webhook;
+  if (webhook !== undefined && config.notify.webhook.url === null) throw new ConfigError(file, lineOf(lines, null, 'notify.webhook'), '"notify.webhook" needs a "url" (where each item is posted)');
   return config;
 }
 
@@ -79,6 +81,27 @@ function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: 
   if (spec.kind === 'contact') {
     if (typeof value !== 'string' || value.length > 256 || !/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(value)) throw fail(`"${key}" must be a mailto: address or an https: URL`);
     return value;
+  }
+  if (spec.kind === 'quiet') {
+    if (typeof value !== 'string' || !(QUIET_HOURS.test(value) || (spec.allowOff && value === 'off'))) throw fail(`"${key}" must be "HH:MM-HH:MM" in local time (as "22:00-07:00")${spec.allowOff ? ' or "off"' : ''}`);
+    return value;
+  }
+  if (spec.kind === 'url') {
+    const problem = typeof value === 'string' && value.length <= 2048 ? webUrlProblem(value) : 'not a string of at most 2048 characters';
+    if (problem !== null) throw fail(`"${key}" must be an https URL (http only on a loopback address): ${problem}`);
+    return (value as string).replace(/\/+$/, '');
+  }
+  if (spec.kind === 'secret') {
+    if (typeof value !== 'string' || value.length < 16 || value.length > 256) throw fail(`"${key}" must be a string of 16 to 256 characters`);
+    return value;
+  }
+  if (spec.kind === 'states') {
+    if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string' && spec.values.includes(v))) throw fail(`"${key}" must be an array of some of ${spec.values.map((v) => `"${v}"`).join(', ')}`);
+    return [...new Set(value as string[])];
+  }
+  if (spec.kind === 'strings') {
+    if (!Array.isArray(value) || value.length > spec.maxItems || !value.every((v) => typeof v === 'string' && v !== '' && v.length <= 64)) throw fail(`"${key}" must be an array of at most ${spec.maxItems} names`);
+    return [...value];
   }
   if (spec.kind === 'int') {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < spec.min || value > spec.max) {
@@ -118,6 +141,22 @@ function checkValue(spec: KeySpec, value: unknown, key: string, fail: (problem: 
     }
   }
   return value;
+}
+
+const QUIET_HOURS = /^([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+/** Null for an https URL, or an http one on a loopback address; else what is wrong. */
+function webUrlProblem(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'no user or password in it';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && (url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\./.test(url.hostname))) return null;
+  return `${url.protocol} on ${url.hostname}`;
 }
 
 /** The 1-based line where `key` is set in `table` (or where the table starts), for messages. */

@@ -13,7 +13,16 @@ export interface TokenGrant {
   choice: string;
 }
 
+/** What a confirmation page shows of a token before it is spent (the prompt as it was when the token was minted). */
+export interface TokenAbout {
+  label: string;
+  agent: string | null;
+  paneName: string | null;
+  question: string;
+}
+
 interface Entry extends TokenGrant {
+  about: TokenAbout | null;
   expiresAt: number;
   /** Set once: the token was spent, or its prompt went. */
   closed: 'used' | 'prompt_changed' | null;
@@ -29,9 +38,9 @@ export class AnswerTokens {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  mint(grant: TokenGrant, ttlMs: number): string {
+  mint(grant: TokenGrant, ttlMs: number, about: TokenAbout | null = null): string {
     const token = randomBytes(32).toString('base64url');
-    this.entries.set(token, { ...grant, expiresAt: this.now() + ttlMs, closed: null });
+    this.entries.set(token, { ...grant, about, expiresAt: this.now() + ttlMs, closed: null });
     while (this.entries.size > MAX_TOKENS) this.entries.delete(this.entries.keys().next().value!);
     return token;
   }
@@ -41,13 +50,26 @@ export class AnswerTokens {
    * why not. Spent before anything is typed, so that two taps of one button type once.
    */
   spend(token: string, choice: string, pane: string | undefined): TokenGrant | { refused: TokenRefusal } {
+    const entry = this.open(token, choice, pane);
+    if ('refused' in entry) return entry;
+    entry.closed = 'used';
+    return { pane: entry.pane, promptId: entry.promptId, choice: entry.choice };
+  }
+
+  /** What a token would answer, as `spend` checks it, without spending it. */
+  peek(token: string, choice: string, pane: string | undefined): (TokenGrant & { about: TokenAbout | null }) | { refused: TokenRefusal } {
+    const entry = this.open(token, choice, pane);
+    if ('refused' in entry) return entry;
+    return { pane: entry.pane, promptId: entry.promptId, choice: entry.choice, about: entry.about };
+  }
+
+  private open(token: string, choice: string, pane: string | undefined): Entry | { refused: TokenRefusal } {
     // 256 random bits: a guess is hopeless, so a plain lookup serves.
     const entry = this.entries.get(token);
     if (entry === undefined || entry.expiresAt <= this.now()) return { refused: 'expired' };
     if (entry.closed !== null) return { refused: entry.closed };
     if (entry.choice !== choice || (pane !== undefined && pane !== entry.pane)) return { refused: 'invalid' };
-    entry.closed = 'used';
-    return { pane: entry.pane, promptId: entry.promptId, choice: entry.choice };
+    return entry;
   }
 
   /** The pane shows another prompt (or none): its tokens for any other prompt are closed. */

@@ -15,6 +15,10 @@ export interface StoredDevice {
   id: string;
   subscription: PushSubscriptionJson;
   states: PushDevice['states'];
+  /** Only these workspaces' items; empty or absent: every one. */
+  workspaces?: string[];
+  /** Its own quiet hours (`HH:MM-HH:MM`, `off`); null or absent: the daemon's. */
+  quietHours?: string | null;
   label: string | null;
   createdAt: number;
   /** Items up to this id were in the inbox before it subscribed: never pushed to it. */
@@ -63,6 +67,15 @@ export class DeviceStore {
     this.devices = [...others, device];
     this.write();
     return true;
+  }
+
+  /** Changes what a device receives; the device as it is now, or undefined when there is none. */
+  update(id: string, change: Partial<Pick<StoredDevice, 'states' | 'workspaces' | 'quietHours' | 'label'>>): StoredDevice | undefined {
+    const device = this.get(id);
+    if (!device) return undefined;
+    Object.assign(device, change);
+    this.write();
+    return device;
   }
 
   remove(id: string): boolean {
@@ -131,5 +144,15 @@ export function deviceView(device: StoredDevice): PushDevice {
   } catch {
     shown = '(not a URL)';
   }
-  return { id: device.id, endpoint: shown, states: device.states, label: device.label, createdAt: device.createdAt, sent: device.sent, lastStatus: device.lastStatus };
+  return {
+    id: device.id,
+    endpoint: shown,
+    states: device.states,
+    workspaces: device.workspaces ?? [],
+    quietHours: device.quietHours ?? null,
+    label: device.label,
+    createdAt: device.createdAt,
+    sent: device.sent,
+    lastStatus: device.lastStatus,
+  };
 }

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { CorralError } from '../../protocol/errors.ts';
 import { safeChoices } from '../../protocol/prompt.ts';
-import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_REMOVE, PUSH_SUBSCRIBE, PUSH_TEST, PUSH_STATES } from '../../protocol/methods/push.ts';
+import { DEFAULT_PUSH_STATES, PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_PEEK, PUSH_REMOVE, PUSH_SET, PUSH_SUBSCRIBE, PUSH_TEST } from '../../protocol/methods/push.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { CorralConfig } from '../config/index.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -12,6 +12,8 @@ import { PushChannel, type AttentionSource } from './push-channel.ts';
 import { testPayload } from './push-payload.ts';
 import { PushSender, endpointProblem } from './push-sender.ts';
 import { loadVapidKeys, vapidKeyPath, type VapidKeys } from './vapid-keys.ts';
+import { Webhook } from './webhook.ts';
+import { WebhookStore, webhookFilePath } from './webhook-store.ts';
 
 /** The VAPID `sub` when `[notify.push] contact` is not set (RFC 8292 asks for one; some push services require a real one). */
 const DEFAULT_CONTACT = 'mailto:corral@localhost';
@@ -20,7 +22,8 @@ interface PushOptions {
   attention: AttentionSource;
   hub: EventHub;
   socketPath: string;
-  config: CorralConfig['notify']['push'];
+  /** `[notify]`: its `push` and `webhook` tables and its `quiet_hours`. */
+  config: CorralConfig['notify'];
   /** Answers the pane's prompt as `agent.answer` does (the composition root hands its handler in). */
   answer(grant: TokenGrant, context: RequestContext): Promise<unknown>;
   /** Whether the approval policy may answer a whole prompt itself in a moment (the composition root asks the policy). */
@@ -38,9 +41,24 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
   const tokens = new AnswerTokens();
   let keys: VapidKeys | null = null;
   const vapid = () => (keys ??= loadVapidKeys(vapidKeyPath(options.socketPath), log));
-  const contact = options.config.contact ?? DEFAULT_CONTACT;
+  const push = options.config.push;
+  const contact = push.contact ?? DEFAULT_CONTACT;
   const sender = new PushSender(vapid, contact, log);
   const host = hostname();
+  const newestItem = () => Math.max(0, ...options.attention.list().map((item) => item.id));
+  const { url, ...webhookConfig } = options.config.webhook;
+  const webhook =
+    url === null
+      ? undefined
+      : new Webhook({
+          config: { url, ...webhookConfig },
+          store: new WebhookStore(webhookFilePath(options.socketPath), newestItem(), log),
+          tokens,
+          buttons: safeChoices,
+          host,
+          ttlSeconds: push.ttlSeconds,
+          log,
+        });
   const channel = new PushChannel({
     attention: options.attention,
     hub: options.hub,
@@ -50,23 +68,35 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
     buttons: safeChoices,
     ...(options.policyMayAnswer ? { policyMayAnswer: options.policyMayAnswer } : {}),
     host,
-    ttlSeconds: options.config.ttlSeconds,
+    ttlSeconds: push.ttlSeconds,
+    quietHours: options.config.quietHours,
+    ...(webhook ? { webhook } : {}),
     log,
   });
 
+  /** The pane an answer names, as the tokens know it; a pane not there is no token's. */
+  const paneIdOf = (pane: string | undefined): string | undefined => {
+    if (pane === undefined) return undefined;
+    try {
+      return core.registry.resolve(pane).id;
+    } catch {
+      throw refused('invalid', 'the pane named is not the one the token was minted for');
+    }
+  };
+
   const handlers: HandlerBinding[] = [
-    implement(PUSH_KEY, () => ({ publicKey: vapid().publicKey, contact: options.config.contact })),
+    implement(PUSH_KEY, () => ({ publicKey: vapid().publicKey, contact: push.contact })),
 
     implement(PUSH_SUBSCRIBE, ({ subscription, states, label }) => {
       const problem = endpointProblem(subscription.endpoint) ?? keyProblem(subscription.keys);
       if (problem !== null) throw new CorralError('invalid_params', `${problem}; pass the JSON of the browser's PushSubscription`, { field: 'subscription' });
       vapid();
       const id = deviceId(subscription.endpoint);
-      const fromItem = Math.max(0, ...options.attention.list().map((item) => item.id));
+      const fromItem = newestItem();
       const device = {
         id,
         subscription: { endpoint: subscription.endpoint, expirationTime: subscription.expirationTime ?? null, keys: subscription.keys },
-        states: [...new Set(states ?? PUSH_STATES)],
+        states: [...new Set(states ?? DEFAULT_PUSH_STATES)],
         label: label ?? null,
         createdAt: Date.now(),
         fromItem,
@@ -83,6 +113,21 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
 
     implement(PUSH_REMOVE, ({ id }) => ({ removed: devices.remove(id) })),
 
+    implement(PUSH_SET, ({ id, states, workspaces, quietHours, label }) => {
+      const change = {
+        ...(states !== undefined ? { states: [...new Set(states)] } : {}),
+        ...(workspaces !== undefined ? { workspaces: [...new Set(workspaces)] } : {}),
+        ...(quietHours !== undefined ? { quietHours } : {}),
+        ...(label !== undefined ? { label } : {}),
+      };
+      const device = devices.update(id, change);
+      if (!device) throw new CorralError('push_device_not_found', `no push device ${id}; \`corral notify push list\` names them`, { id });
+      log.info({ device: id, ...change }, 'push device changed');
+      // What its quiet hours held, or its new choices want, goes now.
+      channel.offerAll();
+      return { device: deviceView(device) };
+    }),
+
     implement(PUSH_TEST, async ({ id }) => {
       const targets = id === undefined ? devices.list() : devices.list().filter((device) => device.id === id);
       if (id !== undefined && targets.length === 0) throw new CorralError('push_device_not_found', `no push device ${id}; \`corral notify push list\` names them`, { id });
@@ -98,15 +143,7 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
     }),
 
     implement(PUSH_ANSWER, async ({ token, choice, pane }, context) => {
-      let paneId: string | undefined;
-      if (pane !== undefined) {
-        try {
-          paneId = core.registry.resolve(pane).id;
-        } catch {
-          throw refused('invalid', 'the pane named is not the one the token was minted for');
-        }
-      }
-      const grant = tokens.spend(token, choice, paneId);
+      const grant = tokens.spend(token, choice, paneIdOf(pane));
       if ('refused' in grant) throw refused(grant.refused, REFUSALS[grant.refused]);
       try {
         await options.answer(grant, context);
@@ -120,7 +157,15 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
       return { outcome: 'answered' as const, pane: grant.pane, promptId: grant.promptId, choice: grant.choice };
     }),
   ];
-  return { channel, handlers, dispose: () => (channel.dispose(), sender.dispose()) };
+  handlers.push(
+    implement(PUSH_PEEK, ({ token, choice, pane }) => {
+      const grant = tokens.peek(token, choice, paneIdOf(pane));
+      if ('refused' in grant) throw refused(grant.refused, REFUSALS[grant.refused]);
+      const about = grant.about ?? { label: grant.choice, agent: null, paneName: null, question: '' };
+      return { pane: grant.pane, promptId: grant.promptId, choice: grant.choice, label: about.label, agent: about.agent, paneName: about.paneName, host, question: about.question };
+    }),
+  );
+  return { channel, handlers, dispose: () => (channel.dispose(), sender.dispose(), webhook?.dispose()) };
 }
 
 /** Errors of `agent.answer` that mean the prompt the token was for is no longer on the pane; nothing was typed. */

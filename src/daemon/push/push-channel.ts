@@ -8,6 +8,8 @@ import type { AnswerTokens } from './answer-tokens.ts';
 import type { DeviceStore, StoredDevice } from './device-store.ts';
 import { attentionPayload, encodePayload, resolvedPayload, type PushAction, type PushPayload } from './push-payload.ts';
 import type { PushSender } from './push-sender.ts';
+import { deliveryOf } from './delivery-rules.ts';
+import type { Webhook } from './webhook.ts';
 
 /**
  * How long a blocked item waits for its prompt to be read whole before it is pushed anyway (saying
@@ -42,8 +44,16 @@ export interface PushChannelOptions {
   host: string;
   /** RFC 8030 TTL of a push, and the life of its answer tokens. */
   ttlSeconds: number;
+  /** `[notify] quiet_hours`, for the receivers with none of their own. */
+  quietHours: string | null;
+  /** `[notify.webhook]`, when set: offered each item as the devices are. */
+  webhook?: Webhook;
   log: Logger;
+  now?: () => number;
 }
+
+/** A quiet hours' end is acted on this long after its minute turns (quiet-hours.ts counts whole minutes). */
+const QUIET_END_MARGIN_MS = 50;
 
 /**
  * The Web Push channel beside the notify command: each inbox item is pushed once to each device that
@@ -57,9 +67,15 @@ export class PushChannel implements Disposable {
   private readonly waiting = new Map<string, { item: InboxItem; timer: NodeJS.Timeout }>();
   /** Items pushed in this daemon's life, by id: what an acknowledgement replaces. */
   private readonly pushed = new Map<number, InboxItem>();
+  /** Pushes queued and not yet told (`device item`): an item offered again meanwhile is not pushed twice. */
+  private readonly sending = new Set<string>();
+  /** Wakes the channel when the first quiet hours holding an item end. */
+  private quietTimer: { at: number; timer: NodeJS.Timeout } | null = null;
+  private readonly now: () => number;
 
   constructor(private readonly options: PushChannelOptions) {
     const { attention, hub } = options;
+    this.now = options.now ?? Date.now;
     this.subscriptions.add(attention.onAdded((item) => this.take(item)));
     this.subscriptions.add(hub.onPublish(({ event }) => this.observe(event)));
     for (const item of attention.list()) this.take(item);
@@ -69,17 +85,57 @@ export class PushChannel implements Disposable {
     this.subscriptions.dispose();
     for (const { timer } of this.waiting.values()) clearTimeout(timer);
     this.waiting.clear();
+    if (this.quietTimer) clearTimeout(this.quietTimer.timer);
+    this.quietTimer = null;
   }
 
-  /** Pushes an item to every device that wants it and has not had it yet. */
+  /**
+   * Pushes an item to every device that wants it now and has not had it yet, and offers it to the
+   * webhook. A receiver in its quiet hours gets it when they end, if it is still unacknowledged; a
+   * spent budget goes at once (src/daemon/push/delivery-rules.ts).
+   */
   push(item: InboxItem): void {
-    // A spent budget pages every device (docs/usage.md, "Budgets"); its 80% warning stays in the inbox.
-    const wanted = (device: StoredDevice) => (item.state === 'budget' ? item.budget?.percent === '100' : device.states.includes(item.state));
-    const devices = this.options.devices.list().filter((device) => wanted(device) && !this.options.devices.wasPushed(device, item.id));
-    if (devices.length === 0) return;
+    const now = new Date(this.now());
+    const { devices, quietHours, webhook } = this.options;
+    const later = webhook?.offer(item, quietHours, now);
+    if (later && 'hold' in later) this.wakeIn(later.hold);
+    const due: StoredDevice[] = [];
+    for (const device of devices.list()) {
+      if (devices.wasPushed(device, item.id) || this.sending.has(`${device.id} ${item.id}`)) continue;
+      const delivery = deliveryOf(item, device, quietHours, now);
+      if ('hold' in delivery) this.wakeIn(delivery.hold);
+      else if ('send' in delivery) due.push(device);
+    }
+    if (due.length === 0) return;
     this.pushed.set(item.id, item);
     while (this.pushed.size > 1000) this.pushed.delete(this.pushed.keys().next().value!);
-    for (const device of devices) this.deliver(device, attentionPayload(item, this.options.host, this.actions(item)), item);
+    const payload = attentionPayload(item, this.options.host, this.actions(item));
+    for (const device of due) {
+      const key = `${device.id} ${item.id}`;
+      this.sending.add(key);
+      this.deliver(device, payload, item, () => this.sending.delete(key));
+    }
+  }
+
+  /**
+   * Offers every unacknowledged item again: what quiet hours held, or a device's new choices now want.
+   * Items still waiting for their prompt or the policy are left to that wait.
+   */
+  offerAll(): void {
+    for (const item of this.options.attention.list()) if (this.waiting.get(item.pane.id)?.item.id !== item.id) this.push(item);
+  }
+
+  /** Offers everything again once the first quiet hours holding an item are over. */
+  private wakeIn(ms: number): void {
+    const at = this.now() + ms + QUIET_END_MARGIN_MS;
+    if (this.quietTimer && this.quietTimer.at <= at) return;
+    if (this.quietTimer) clearTimeout(this.quietTimer.timer);
+    const timer = setTimeout(() => {
+      this.quietTimer = null;
+      this.offerAll();
+    }, at - this.now());
+    timer.unref();
+    this.quietTimer = { at, timer };
   }
 
   /** Sends one payload to one device; `item` is recorded as pushed once the push service takes it. */
@@ -186,7 +242,7 @@ export class PushChannel implements Disposable {
     return this.options.buttons(prompt).map((choice) => ({
       action: choice.id,
       title: choice.label,
-      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs),
+      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs, { label: choice.label, agent: item.agent, paneName: item.pane.name, question: prompt.text }),
     }));
   }
 }

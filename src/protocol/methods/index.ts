@@ -14,7 +14,7 @@ import { RPC_DISCOVER } from './discover.ts';
 import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from './policy.ts';
-import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_REMOVE, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
+import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_PEEK, PUSH_REMOVE, PUSH_SET, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
 import { USAGE_REPORT } from './usage.ts';
 
 export * from './pane.ts';
@@ -84,8 +84,10 @@ export const ALL_METHODS = [
   PUSH_SUBSCRIBE,
   PUSH_LIST,
   PUSH_REMOVE,
+  PUSH_SET,
   PUSH_TEST,
   PUSH_ANSWER,
+  PUSH_PEEK,
   USAGE_REPORT,
 ] as const;
 

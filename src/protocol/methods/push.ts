@@ -3,8 +3,15 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Literals, Nullable, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
-/** What a push may be sent for: the inbox's item states (docs/web.md, "On your phone"). */
-export const PUSH_STATES = ['blocked', 'done'] as const;
+/** What a push may be sent for: the inbox's item states (docs/web.md, "On your phone"). A spent budget (100%) is sent whatever a device chose. */
+export const PUSH_STATES = ['blocked', 'done', 'budget'] as const;
+/** What a device receives when it names nothing: blocked and done. */
+export const DEFAULT_PUSH_STATES = ['blocked', 'done'] as const;
+
+/** Quiet hours, `HH:MM-HH:MM` in the daemon's local time (the end may be past midnight); `off` for none. */
+export const QuietHours = Type.String({ pattern: '^(off|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9])$', description: '`HH:MM-HH:MM` in local time, or `off`.' });
+/** Workspace names a device is pushed for; empty: every workspace. */
+const Workspaces = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 32, description: 'Only the items of panes in these workspaces; empty: every workspace.' });
 
 /** A browser's subscription as `PushSubscription.toJSON()` gives it (the Push API; RFC 8291 keys). */
 export const PushSubscriptionJson = Type.Object(
@@ -25,7 +32,9 @@ export const PushDevice = Type.Object(
   {
     id: Type.String({ description: 'Stable: `d` and 10 hex digits of the endpoint hash.' }),
     endpoint: Type.String({ description: 'The push service origin and the start of its path (the rest is a secret of the device).' }),
-    states: Type.Array(Literals(PUSH_STATES), { description: 'Which inbox items it receives.' }),
+    states: Type.Array(Literals(PUSH_STATES), { description: 'Which inbox items it receives (a spent budget whatever it says).' }),
+    workspaces: Type.Optional(Type.Array(Type.String(), { description: 'Only the items of panes in these workspaces; empty or absent: every one.' })),
+    quietHours: Type.Optional(Nullable(Type.String({ description: "Its own quiet hours (`HH:MM-HH:MM`, or `off`); null: `[notify] quiet_hours`." }))),
     label: Nullable(Type.String()),
     createdAt: Type.Number(),
     sent: Type.Number({ description: 'Pushes the push service took (201) for it since it subscribed.' }),
@@ -49,13 +58,30 @@ export const PUSH_SUBSCRIBE = defineMethod({
   params: Type.Object(
     {
       subscription: PushSubscriptionJson,
-      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: 2 })),
+      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: 3 })),
       label: Type.Optional(Type.String({ maxLength: 64 })),
     },
     STRICT,
   ),
   result: Type.Object({ device: PushDevice }),
   errors: ['invalid_params', 'push_limit'],
+});
+
+export const PUSH_SET = defineMethod({
+  name: 'push.set',
+  summary: "Change what a device receives: its states, its workspaces, its quiet hours, its label. Items held by quiet hours that are over now are pushed at once.",
+  params: Type.Object(
+    {
+      id: Type.String({ minLength: 1, maxLength: 64 }),
+      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: 3 })),
+      workspaces: Type.Optional(Workspaces),
+      quietHours: Type.Optional(Nullable(QuietHours)),
+      label: Type.Optional(Type.String({ maxLength: 64 })),
+    },
+    STRICT,
+  ),
+  result: Type.Object({ device: PushDevice }),
+  errors: ['push_device_not_found'],
 });
 
 export const PUSH_LIST = defineMethod({
@@ -101,6 +127,30 @@ export const PUSH_ANSWER = defineMethod({
     pane: Type.String(),
     promptId: Type.String(),
     choice: Type.String(),
+  }),
+  errors: ['answer_token_refused'],
+});
+
+export const PUSH_PEEK = defineMethod({
+  name: 'push.peek',
+  summary: "What an answer token would answer, without spending it: the confirmation page of a webhook's answer link shows it.",
+  params: Type.Object(
+    {
+      token: Type.String({ minLength: 1, maxLength: 128 }),
+      choice: Type.String({ minLength: 1, maxLength: 64 }),
+      pane: Type.Optional(paneTarget),
+    },
+    STRICT,
+  ),
+  result: Type.Object({
+    pane: Type.String(),
+    promptId: Type.String(),
+    choice: Type.String(),
+    label: Type.String({ description: "The choice's label, as the prompt offers it." }),
+    agent: Nullable(Type.String()),
+    paneName: Nullable(Type.String()),
+    host: Type.String(),
+    question: Type.String({ description: "The prompt's whole text, with its command." }),
   }),
   errors: ['answer_token_refused'],
 });

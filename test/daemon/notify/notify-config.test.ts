@@ -18,9 +18,17 @@ describe('config.toml', () => {
         'command = ["notify-send", "{agent} in {name}", "{state}: {message}"]',
         'cooldown_ms = 5000',
         'timeout_ms = 2000',
+        'quiet_hours = "22:00-07:00"',
         '[notify.push]',
         'contact = "mailto:me@example.org"',
         'ttl_s = 900',
+        '[notify.webhook]',
+        'url = "https://hooks.example.org/corral/"',
+        'secret = "0123456789abcdef"',
+        'events = ["blocked", "budget"]',
+        'workspaces = ["api"]',
+        'quiet_hours = "off"',
+        'public_url = "https://box.example.org:7380"',
         '[events]',
         'retain = 20000',
         'retain_bytes = 2097152',
@@ -39,7 +47,14 @@ describe('config.toml', () => {
       FILE,
     );
     assert.deepEqual(config, {
-      notify: { command: ['notify-send', '{agent} in {name}', '{state}: {message}'], cooldownMs: 5000, timeoutMs: 2000, push: { contact: 'mailto:me@example.org', ttlSeconds: 900 } },
+      notify: {
+        command: ['notify-send', '{agent} in {name}', '{state}: {message}'],
+        cooldownMs: 5000,
+        timeoutMs: 2000,
+        quietHours: '22:00-07:00',
+        push: { contact: 'mailto:me@example.org', ttlSeconds: 900 },
+        webhook: { url: 'https://hooks.example.org/corral', secret: '0123456789abcdef', events: ['blocked', 'budget'], workspaces: ['api'], quietHours: 'off', publicUrl: 'https://box.example.org:7380' },
+      },
       events: { retain: 20000, retainBytes: 2097152, subscriberBufferBytes: 65536 },
       arbiter: { debounceMs: 300 },
       reports: { inband: 'foreground' },
@@ -65,6 +80,19 @@ describe('config.toml', () => {
     assert.throws(() => parseConfig('\n[notfy]\n', FILE), { message: /:2: unknown key "notfy"/ });
     assert.throws(() => parseConfig('[notify.push]\ncontakt = "mailto:a@b"\n', FILE), { message: /unknown key "notify.push.contakt"/ });
     assert.throws(() => parseConfig('[notify.push]\ncontact = "http://example.org"\n', FILE), { message: /"notify.push.contact" must be a mailto: address or an https: URL/ });
+  });
+
+  it('checks [notify.webhook] strictly: https (http on loopback), a real secret, known events, quiet hours', () => {
+    const webhook = (lines: string) => parseConfig(`[notify.webhook]\n${lines}\n`, FILE).notify.webhook;
+    assert.equal(webhook('url = "http://127.0.0.1:9/hook"').url, 'http://127.0.0.1:9/hook');
+    assert.throws(() => webhook('url = "http://hooks.example.org/"'), { message: /"notify.webhook.url" must be an https URL \(http only on a loopback address\)/ });
+    assert.throws(() => webhook('url = "https://me:pw@hooks.example.org/"'), { message: /no user or password/ });
+    assert.throws(() => webhook('url = "https://h.example.org"\nsecret = "short"'), { message: /"notify.webhook.secret" must be a string of 16 to 256/ });
+    assert.throws(() => webhook('url = "https://h.example.org"\nevents = ["failed"]'), { message: /"notify.webhook.events" must be an array of some of "blocked", "done", "budget"/ });
+    assert.throws(() => webhook('url = "https://h.example.org"\nquiet_hours = "22-7"'), { message: /"notify.webhook.quiet_hours" must be "HH:MM-HH:MM"/ });
+    assert.throws(() => webhook('url = "https://h.example.org"\nurl_typo = 1'), { message: /unknown key "notify.webhook.url_typo"/ });
+    assert.throws(() => webhook('secret = "0123456789abcdef"'), { message: /:1: "notify.webhook" needs a "url"/ });
+    assert.throws(() => parseConfig('[notify]\nquiet_hours = "off"\n', FILE), { message: /"notify.quiet_hours" must be "HH:MM-HH:MM" in local time \(as "22:00-07:00"\);/ });
   });
 
   it('refuses wrong types, out-of-range values, bad TOML and unknown placeholders', () => {

@@ -1,0 +1,113 @@
+import { createHmac } from 'node:crypto';
+import type { InboxItem } from '../../protocol/methods/inbox.ts';
+import type { AgentPrompt, PromptChoice } from '../../protocol/prompt.ts';
+import type { Disposable } from '../../base/disposable.ts';
+import type { WebhookConfig } from '../config/index.ts';
+import type { Logger } from '../logger.ts';
+import type { AnswerTokens } from './answer-tokens.ts';
+import { deliveryOf, type Delivery } from './delivery-rules.ts';
+import { HttpQueue, post, type QueuedRequest } from './http-queue.ts';
+import { attentionPayload, type PushAction, type PushPayload } from './push-payload.ts';
+import type { WebhookStore } from './webhook-store.ts';
+
+/** Posts waiting at most; one more is dropped and logged (and posted at the next start, if still in the inbox). */
+export const MAX_QUEUED_POSTS = 64;
+export const SIGNATURE_HEADER = 'x-corral-signature';
+export const TIMESTAMP_HEADER = 'x-corral-timestamp';
+export const DELIVERY_HEADER = 'x-corral-delivery';
+
+/** A webhook's button: the push's action, and the link that opens its confirmation page in `corral web`. */
+export interface WebhookAction extends PushAction {
+  url: string;
+}
+
+/** What the webhook posts: the push payload (docs/web.md), its `url` absolute and a link per button when `public_url` is set. */
+export interface WebhookPayload extends Omit<PushPayload, 'actions'> {
+  actions: WebhookAction[];
+}
+
+/** `sha256=` and the hex HMAC-SHA256 of `TIMESTAMP.BODY` under the secret (docs/web.md, "Checking the signature"). */
+export function signature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+interface WebhookJob extends QueuedRequest {
+  item: number;
+  body: string;
+}
+
+export interface WebhookOptions {
+  config: WebhookConfig & { url: string };
+  store: WebhookStore;
+  tokens: AnswerTokens;
+  buttons(prompt: AgentPrompt): PromptChoice[];
+  host: string;
+  /** The life of its answer links (`[notify.push] ttl_s`). */
+  ttlSeconds: number;
+  log: Logger;
+}
+
+/**
+ * `[notify.webhook]`: each inbox item posted once as JSON to the URL set (durable across restarts, like
+ * a push device's), signed when a secret is set, with one single-use answer link per safe choice. A
+ * link opens a confirmation page in `corral web`: fetching it (a chat app's preview) answers nothing.
+ */
+export class Webhook implements Disposable {
+  private readonly queue: HttpQueue<WebhookJob>;
+  /** Items queued and not yet told: offered again meanwhile (a quiet hours' end), not posted twice. */
+  private readonly sending = new Set<number>();
+
+  constructor(private readonly options: WebhookOptions) {
+    const { url, secret } = options.config;
+    const sendOnce = (job: WebhookJob, signal: AbortSignal) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'corral-webhook', [DELIVERY_HEADER]: `item-${job.item}`, [TIMESTAMP_HEADER]: timestamp };
+      if (secret !== null) headers[SIGNATURE_HEADER] = signature(secret, timestamp, job.body);
+      return post(url, { headers, body: job.body }, signal);
+    };
+    this.queue = new HttpQueue(sendOnce, { maxQueued: MAX_QUEUED_POSTS, concurrent: 2, what: 'webhook' }, options.log);
+  }
+
+  /** Posts the item now if the webhook wants it and never took it; what it decided (a hold: when to offer it again). */
+  offer(item: InboxItem, daemonQuietHours: string | null, now: Date): Delivery {
+    const { store, config, log } = this.options;
+    if (store.wasPosted(item.id) || this.sending.has(item.id)) return { skip: true };
+    const delivery = deliveryOf(item, { states: config.events, workspaces: config.workspaces, quietHours: config.quietHours }, daemonQuietHours, now);
+    if (!('send' in delivery)) return delivery;
+    this.sending.add(item.id);
+    this.queue.send({
+      to: 'webhook',
+      item: item.id,
+      body: JSON.stringify(this.payload(item)),
+      done: (status, error) => {
+        this.sending.delete(item.id);
+        if (error === null) store.record(item.id);
+        else log.warn({ item: item.id, status, error }, 'webhook not delivered');
+      },
+    });
+    return delivery;
+  }
+
+  dispose(): void {
+    this.queue.dispose();
+  }
+
+  private payload(item: InboxItem): WebhookPayload {
+    const base = this.options.config.publicUrl;
+    const pushed = attentionPayload(item, this.options.host, base === null ? [] : this.actions(item));
+    const actions = pushed.actions.map((action) => ({ ...action, url: `${base}/answer?${new URLSearchParams({ token: action.token, choice: action.action, pane: item.pane.id })}` }));
+    return { ...pushed, url: base === null ? pushed.url : `${base}${pushed.url}`, actions };
+  }
+
+  /** The links' tokens: minted for this channel alone, with what the confirmation page shows. */
+  private actions(item: InboxItem): PushAction[] {
+    const prompt = item.prompt;
+    if (item.state !== 'blocked' || prompt === null || !prompt.complete) return [];
+    const ttlMs = this.options.ttlSeconds * 1000;
+    return this.options.buttons(prompt).map((choice) => ({
+      action: choice.id,
+      title: choice.label,
+      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs, { label: choice.label, agent: item.agent, paneName: item.pane.name, question: prompt.text }),
+    }));
+  }
+}
