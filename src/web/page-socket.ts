@@ -309,6 +309,8 @@ const LEASE_RULES: Record<PassedThroughName, 'holder' | 'free' | 'none'> = {
   'events.read': 'none',
   'push.key': 'none',
   'push.subscribe': 'none', // this browser's own subscription, on the daemon of this machine
+  'push.list': 'none',
+  'push.set': 'none', // what this browser receives (the page's notification settings)
 };
 
 function errorObject(error: unknown): { code: number; message: string; data: Record<string, unknown> } {

@@ -9,7 +9,7 @@ import { AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE } from '../p
 import { AGENT_EXPLAIN, AGENT_GET, AgentInfo } from '../protocol/methods/agent.ts';
 import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
 import { EVENTS_READ } from '../protocol/methods/events.ts';
-import { PUSH_KEY, PUSH_SUBSCRIBE } from '../protocol/methods/push.ts';
+import { PUSH_KEY, PUSH_LIST, PUSH_SET, PUSH_SUBSCRIBE } from '../protocol/methods/push.ts';
 import { paneCols, paneRows } from '../protocol/pane-size.ts';
 import { paneTarget } from '../protocol/pane-target.ts';
 import { Literals, Nullable, STRICT } from '../protocol/schema.ts';
@@ -37,7 +37,7 @@ function defineWebMethod<const N extends string, PS extends TObject, RS extends 
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
 
 /** Daemon methods a page calls as they are: the daemon validates and answers them. */
-export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ, PUSH_KEY, PUSH_SUBSCRIBE] as const;
+export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ, PUSH_KEY, PUSH_SUBSCRIBE, PUSH_LIST, PUSH_SET] as const;
 
 /** An inbox item as a card carries it. */
 export const CardInbox = Type.Object({

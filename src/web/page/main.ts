@@ -33,7 +33,9 @@ new BoardKeys(boardView, () => agentView === null && !signedOut, (id) => (locati
 const app = document.getElementById('app')!;
 const needs = document.getElementById('needs')!;
 const link = document.getElementById('link')!;
-const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement, rpc);
+const notifications = new PageNotifications(document.getElementById('notify') as HTMLButtonElement, rpc, document.getElementById('notify-settings') as HTMLButtonElement, () =>
+  [...new Set([...model.cards.values()].map((card) => card.info.workspace))].sort(),
+);
 let agentView: AgentView | null = null;
 /** Tails a round brought (board.tails), drawn on the page's next tick (pageTick). */
 const pendingTails = new Map<string, string[]>();

@@ -1,5 +1,6 @@
 import type { PageRpc } from './rpc.ts';
 import { pushAvailable, pushSubscribed, subscribePush } from './push-subscription.ts';
+import { openPushSettings } from './push-settings.ts';
 /** Item ids already notified, kept in the browser so that a reload or a second tab never notifies again. */
 const NOTIFIED_KEY = 'corral.notified';
 /** How many notified ids are kept: one per pane and turn, so a few hundred cover any board. */
@@ -25,8 +26,13 @@ export class PageNotifications {
   constructor(
     private readonly button: HTMLButtonElement,
     private readonly rpc: PageRpc,
+    /** "Notification settings", shown once this device is pushed to. */
+    private readonly settings: HTMLButtonElement,
+    /** The board's workspaces, offered as the settings' workspace filter. */
+    workspaces: () => string[],
   ) {
     if (!('Notification' in window)) return;
+    this.settings.onclick = () => void openPushSettings(this.rpc, workspaces()).catch((error: { message?: string }) => (this.settings.title = error.message ?? String(error)));
     void this.refresh();
     this.button.onclick = () =>
       void Notification.requestPermission()
@@ -42,6 +48,7 @@ export class PageNotifications {
   private async refresh(): Promise<void> {
     const subscribed = await pushSubscribed().catch(() => false);
     this.button.hidden = Notification.permission === 'denied' || (Notification.permission === 'granted' && (subscribed || !pushAvailable()));
+    this.settings.hidden = !(subscribed && Notification.permission === 'granted');
   }
 
   /** Shows the item's notification unless this browser already did; `looking` skips one the person is looking at. */

@@ -1,0 +1,59 @@
+// The board's "Notification settings" in Debian's chromium: what this device receives, saved to the
+// daemon (push.set through the page's socket). A browser here reaches no real push service, so the
+// page is shown the subscription of the test's device (harness/push-service.ts) as its own.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { PUSH_LIST } from '../../src/protocol/methods/index.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
+import { PushLab } from '../daemon/push-helpers.ts';
+
+describe('notification settings on the board', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
+  let lab: PushLab;
+  let web: WebProcess;
+  let browser: Browser;
+  let page: Page;
+  before(async () => {
+    lab = await PushLab.start();
+    await lab.agent('settings-agent');
+    web = await startWeb(lab.daemon);
+    browser = await launchChromium();
+    const context = await browser.newContext();
+    await context.grantPermissions(['notifications'], { origin: web.origin });
+    // A string, not a function: the test's compiled functions carry helpers the page does not have.
+    const subscription = JSON.stringify({ endpoint: lab.device.endpoint });
+    await context.addInitScript({ content: `navigator.serviceWorker.getRegistration = async () => ({ pushManager: { getSubscription: async () => (${subscription}) } });` });
+    page = await context.newPage();
+    await page.goto(web.url);
+    await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+  });
+  after(async () => {
+    await browser?.close();
+    await web?.dispose();
+    await lab?.dispose();
+  });
+
+  it("shows this device's settings and saves what it receives, from which workspace, and its quiet hours", async () => {
+    await page.locator('#notify-settings').click({ timeout: 20_000 });
+    const dialog = page.locator('#push-settings');
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('select').first().inputValue(), 'blocked,done', 'the default, as the daemon keeps it');
+    await dialog.locator('select').first().selectOption('blocked');
+    await dialog.locator('select').nth(1).selectOption('w1');
+    await dialog.locator('input').fill('22:00-07:00');
+    await dialog.getByText('Save').click();
+    await dialog.waitFor({ state: 'detached' });
+    const device = (await lab.call(PUSH_LIST, {})).devices.find((one) => one.id === lab.deviceId)!;
+    assert.deepEqual([device.states, device.workspaces, device.quietHours], [['blocked'], ['w1'], '22:00-07:00']);
+
+    await page.locator('#notify-settings').click();
+    await dialog.waitFor();
+    assert.equal(await dialog.locator('input').inputValue(), '22:00-07:00');
+    await dialog.locator('input').fill('');
+    await dialog.locator('select').nth(1).selectOption('');
+    await dialog.getByText('Save').click();
+    await dialog.waitFor({ state: 'detached' });
+    const after = (await lab.call(PUSH_LIST, {})).devices.find((one) => one.id === lab.deviceId)!;
+    assert.deepEqual([after.workspaces, after.quietHours], [[], null], "every workspace, the daemon's quiet hours");
+  });
+});
