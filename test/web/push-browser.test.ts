@@ -84,5 +84,13 @@ describe('the service worker shows a push and answers from its button', { skip: 
       { what: 'the refusal shown' },
     ))!;
     assert.match(refused, /nothing was typed again; open to answer/);
+
+    // The other button, of the prompt that left: nothing typed, and the next notification says the question changed.
+    await worker.evaluate(async (data) => (self as any).answer(data, data.actions[1]), shown.data);
+    const changed = (await waitFor(
+      () => worker.evaluate(async () => ((await (self as any).registration.getNotifications()) as any[]).map((n) => n.body).find((body: string) => /question changed/.test(body)) ?? null),
+      { what: 'the prompt_changed refusal shown' },
+    ))!;
+    assert.equal(changed, 'the question changed before the tap: nothing was typed; open to answer');
   });
 });
