@@ -9,7 +9,7 @@ export const PUSH_STATES = ['blocked', 'done', 'budget'] as const;
 export const DEFAULT_PUSH_STATES = ['blocked', 'done'] as const;
 
 /** Quiet hours, `HH:MM-HH:MM` in the daemon's local time (the end may be past midnight); `off` for none. */
-export const QuietHours = Type.String({ pattern: '^(off|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9])$', description: '`HH:MM-HH:MM` in local time, or `off`.' });
+export const QuietHours = Type.String({ maxLength: 11, pattern: '^(off|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9])$', description: '`HH:MM-HH:MM` in local time, or `off`.' });
 /** Workspace names a device is pushed for; empty: every workspace. */
 const Workspaces = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 32, description: 'Only the items of panes in these workspaces; empty: every workspace.' });
 

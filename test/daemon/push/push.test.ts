@@ -150,7 +150,7 @@ describe('corral notify push', () => {
       const id = /^subscribed (d[0-9a-f]{10}) \(blocked\)/.exec(subscribed.stdout)?.[1];
       assert.ok(id, subscribed.stdout);
       const listed = await runCli([...socket, 'notify', 'push', 'list']);
-      assert.match(listed.stdout, new RegExp(`^${id}\\s+tablet\\s+blocked\\s+0\\s+-\\s+http://127\\.0\\.0\\.1:\\d+/notify/`, 'm'));
+      assert.match(listed.stdout, new RegExp(`^${id}\\s+tablet\\s+blocked\\s+all\\s+default\\s+0\\s+-\\s+http://127\\.0\\.0\\.1:\\d+/notify/`, 'm'));
       const tested = await runCli([...socket, 'notify', 'push', 'test', id!]);
       assert.match(tested.stdout, new RegExp(`^${id}\\s+201\\s+-$`, 'm'));
       assert.deepEqual((lab.service.messages(second) as Pushed[]).map((push) => push.kind), ['test']);
