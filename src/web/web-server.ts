@@ -35,7 +35,8 @@ export interface WebServerOptions {
 export const SIGNED_OUT_CLOSE_CODE = 4401;
 
 /**
- * `corral web`'s HTTP and WebSocket server. Every request but the token exchange needs a session
+ * `corral web`'s HTTP and WebSocket server. Every request but the token exchange and the token answers
+ * (`/push/answer`, `/answer`: a daemon's single-use token is their whole authority) needs a session
  * cookie, and the WebSocket, through which alone a page reads the daemon or acts, needs the session's
  * key as well (src/web/sessions.ts); every request's Host must be ours, and every upgrade and POST
  * must come from our own page (src/web/origin-check.ts). The token is never logged.
