@@ -69,6 +69,8 @@ export class PushChannel implements Disposable {
   private readonly pushed = new Map<number, InboxItem>();
   /** Pushes queued and not yet told (`device item`): an item offered again meanwhile is not pushed twice. */
   private readonly sending = new Set<string>();
+  /** The prompt each blocked pane shows now, as its events said: a held item is pushed with it, not with the one it entered with. */
+  private readonly prompts = new Map<string, AgentPrompt>();
   /** Wakes the channel when the first quiet hours holding an item end. */
   private quietTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private readonly now: () => number;
@@ -122,7 +124,11 @@ export class PushChannel implements Disposable {
    * Items still waiting for their prompt or the policy are left to that wait.
    */
   offerAll(): void {
-    for (const item of this.options.attention.list()) if (this.waiting.get(item.pane.id)?.item.id !== item.id) this.push(item);
+    for (const item of this.options.attention.list()) {
+      if (this.waiting.get(item.pane.id)?.item.id === item.id) continue;
+      const prompt = item.state === 'blocked' ? this.prompts.get(item.pane.id) : undefined;
+      this.push(prompt ? { ...item, prompt } : item);
+    }
   }
 
   /** Offers everything again once the first quiet hours holding an item are over. */
@@ -203,6 +209,7 @@ export class PushChannel implements Disposable {
     if (event.kind === 'agent.promptChanged') {
       const { prompt } = (event as CorralEvent<'agent.promptChanged'>).data;
       tokens.promptLeft(pane, prompt.id);
+      this.prompts.set(pane, prompt);
       const waiting = this.waiting.get(pane);
       // Whole now: pushed, unless the policy may answer it first (then held on, from now).
       if (prompt.complete && waiting && this.policyMayAnswer(pane, prompt)) this.hold({ ...waiting.item, prompt }, POLICY_WAIT_MS);
@@ -217,8 +224,11 @@ export class PushChannel implements Disposable {
     } else if (event.kind === 'agent.stateChanged') {
       const { to, prompt } = (event as CorralEvent<'agent.stateChanged'>).data;
       tokens.promptLeft(pane, to === 'blocked' ? prompt?.id ?? null : null);
+      if (to === 'blocked' && prompt) this.prompts.set(pane, prompt);
+      else this.prompts.delete(pane);
     } else if (event.kind === 'pane.removed') {
       tokens.forgetPane(pane);
+      this.prompts.delete(pane);
       this.forget(pane);
     } else if (event.kind === 'inbox.acknowledged') {
       for (const id of (event as CorralEvent<'inbox.acknowledged'>).data.ids) this.replace(id);
