@@ -169,6 +169,10 @@ describe('[notify.webhook]', () => {
     const reopened = await httpRequest(web.origin, `${link.pathname}${link.search}`);
     assert.deepEqual([reopened.status, outcomeOf(reopened.body)], [409, 'used']);
     assert.equal(receiver.posts.filter((one) => one.json.item === item.id).length, 1, 'posted once, after the 503 retried');
+    const forged = await httpRequest(web.origin, `/answer?${new URLSearchParams({ token: 'x'.repeat(43), choice: 'yes', pane })}`);
+    assert.deepEqual([forged.status, outcomeOf(forged.body)], [410, 'expired']);
+    const partial = await httpRequest(web.origin, '/answer?token=abc');
+    assert.deepEqual([partial.status, outcomeOf(partial.body)], [400, 'invalid']);
   });
 
   it('refuses the link of a prompt that changed, typing nothing', async () => {
