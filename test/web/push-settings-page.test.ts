@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { PUSH_LIST } from '../../src/protocol/methods/index.ts';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
-import { PushLab } from '../daemon/push-helpers.ts';
+import { PushLab } from '../daemon/push/push-helpers.ts';
 
 describe('notification settings on the board', { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
   let lab: PushLab;

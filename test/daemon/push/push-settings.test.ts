@@ -8,7 +8,7 @@ import type { TestSubscription } from '../../../harness/push-service.ts';
 import { testEnv } from '../../../harness/daemon.ts';
 import { waitFor } from '../../../harness/wait.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { PushLab, type Pushed } from '../push-helpers.ts';
+import { PushLab, type Pushed } from './push-helpers.ts';
 
 /** Quiet hours from an hour ago to an hour ahead, local time: now is inside them. */
 function quietNow(): string {
