@@ -223,6 +223,14 @@ export class PaneArbiter {
     return this.#reject(source, reason, detail, '');
   }
 
+  /**
+   * Whether the process `pid` speaks for this pane's agent as a hook's reporter must (binding.ts): null
+   * when it does, else its refusal, recorded as a report's is. A hook's question to the policy is bound so.
+   */
+  bindCaller(source: string, pid: number, summary: string): ReportOutcome | null {
+    return this.#refuseEarly(source, pid, undefined, summary);
+  }
+
   /** `pane.reportAgent`. */
   reportAgent(params: AgentReportParams): ReportOutcome {
     const checked = checkAgentReport(params);

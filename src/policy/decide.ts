@@ -1,4 +1,4 @@
-import type { AgentPrompt, PromptChoice } from '../protocol/prompt.ts';
+import type { AgentPrompt, PromptChoice, PromptKind } from '../protocol/prompt.ts';
 import { defaultChoice } from './choice-roles.ts';
 import { isCompound } from './compound.ts';
 import type { Policy, PolicyAction, PolicyRule } from './policy-spec.ts';
@@ -46,26 +46,54 @@ const ASKED_ALWAYS = new Set(['trust', 'auth']);
  */
 export function decide(policy: Policy, input: DecisionInput): Decision {
   const subject = promptSubject(input.prompt);
-  const ask = (reason: string, rule: PolicyRule | null = null): Decision => ({ action: 'ask', rule: rule && ruleRef(rule), choice: null, message: null, reason, subject });
-  if (!input.prompt.complete) return ask(`the prompt is not complete (${input.prompt.incomplete ?? 'not read whole'}): no policy answers it`);
+  if (!input.prompt.complete) return asking(subject, `the prompt is not complete (${input.prompt.incomplete ?? 'not read whole'}): no policy answers it`);
+  return byRules(policy, input, input.prompt.kind, subject, (rule) => chosen(rule, input.prompt));
+}
+
+/** What a hook's tool request is decided on (the hook path): no dialog, the subject exact from its payload. */
+export type RequestInput = Omit<DecisionInput, 'prompt'> & { subject: PromptSubject };
+
+/**
+ * Decides a permission a hook asks about before its agent draws the dialog: as `decide` does, but an
+ * allow or deny is the hook's answer itself (its choice `allow` or `deny`), never a choice of a dialog.
+ * Null when the first rule that matches names a choice: only the dialog offers one, so the screen path
+ * decides it. Pure.
+ */
+export function decideRequest(policy: Policy, input: RequestInput): Decision | null {
+  let named = false;
+  const decision = byRules(policy, input, 'permission', input.subject, (rule) => {
+    if (rule.choice === null) return { id: rule.action };
+    named = true;
+    return 'it names a choice of the dialog';
+  });
+  return named ? null : decision;
+}
+
+function asking(subject: PromptSubject, reason: string, rule: PolicyRule | null = null): Decision {
+  return { action: 'ask', rule: rule && ruleRef(rule), choice: null, message: null, reason, subject };
+}
+
+/** The identity check, then the rules in order; `pick` names the choice a matching allow or deny takes, or why it cannot. */
+function byRules(policy: Policy, input: Omit<DecisionInput, 'prompt'>, kind: PromptKind, subject: PromptSubject, pick: (rule: PolicyRule) => { id: string } | string): Decision {
+  const ask = (reason: string, rule: PolicyRule | null = null) => asking(subject, reason, rule);
   if (input.identity !== 'process') {
     return ask(`the agent is identified by ${input.identity === 'hint' ? 'a CORRAL_AGENT hint' : input.identity === 'report' ? 'its own report' : 'nothing'}, not by its process: any program in a pane can draw a dialog`);
   }
   const skipped: string[] = [];
   for (const rule of policy.rules) {
-    if (!matches(rule, input, subject)) continue;
+    if (!matches(rule, input, kind, subject)) continue;
     if (rule.action === 'allow' && !rule.compound && subject.command !== null && isCompound(subject.command)) {
       skipped.push(`rule ${rule.number} allows no compound command (compound = true would)`);
       continue;
     }
     // A permission whose command could not be read alone may be compound: no plain allow takes it.
-    if (rule.action === 'allow' && !rule.compound && input.prompt.kind === 'permission' && subject.command === null && (subject.tool === null || subject.tool === 'bash')) {
+    if (rule.action === 'allow' && !rule.compound && kind === 'permission' && subject.command === null && (subject.tool === null || subject.tool === 'bash')) {
       skipped.push(`rule ${rule.number} allows no command it cannot read alone`);
       continue;
     }
     const name = `rule ${rule.number} (${rule.file}:${rule.line})${rule.name ? ` "${rule.name}"` : ''}`;
     if (rule.action === 'ask') return ask(`${name} asks`, rule);
-    const choice = chosen(rule, input.prompt);
+    const choice = pick(rule);
     if (typeof choice === 'string') return ask(`${name} would ${rule.action}, but ${choice}`, rule);
     return { action: rule.action, rule: ruleRef(rule), choice: choice.id, message: rule.message, reason: `${name} ${rule.action === 'allow' ? 'allows' : 'denies'}`, subject };
   }
@@ -89,12 +117,12 @@ function chosen(rule: PolicyRule, prompt: AgentPrompt): PromptChoice | string {
   return defaultChoice(prompt, role) ?? `the prompt has no one ${role} choice to take by default (${prompt.choices.map((c) => `${c.id}: ${c.role}`).join(', ') || 'no choices'}); name one with "choice"`;
 }
 
-function matches(rule: PolicyRule, input: DecisionInput, subject: PromptSubject): boolean {
+function matches(rule: PolicyRule, input: Omit<DecisionInput, 'prompt'>, kind: PromptKind, subject: PromptSubject): boolean {
   const listed = (names: readonly string[] | null, value: string | null) => names === null || (value !== null && names.includes(value));
   if (!listed(rule.agent, input.agent) || !listed(rule.host, input.host) || !listed(rule.workspace, input.workspace)) return false;
   if (rule.pane !== null && !rule.pane.includes(input.pane.id) && !(input.pane.name !== null && rule.pane.includes(input.pane.name))) return false;
   // A trust or auth dialog is decided only by a rule that names its kind.
-  if (rule.kind === null ? ASKED_ALWAYS.has(input.prompt.kind) : !rule.kind.includes(input.prompt.kind)) return false;
+  if (rule.kind === null ? ASKED_ALWAYS.has(kind) : !rule.kind.includes(kind)) return false;
   if (!listed(rule.tool, subject.tool)) return false;
   if (rule.command !== null && (subject.command === null || !rule.command.matches(subject.command))) return false;
   if (rule.path !== null && (subject.path === null || !rule.path.matches(subject.path))) return false;

@@ -16,20 +16,25 @@ const TOOLS: Record<string, string> = {
   shell: 'bash',
   'shell command': 'bash',
   run_commands: 'bash',
+  run_shell_command: 'bash',
   'edit file': 'edit',
   edit: 'edit',
   'create file': 'write',
   'write file': 'write',
   writefile: 'write',
+  write_file: 'write',
   write: 'write',
   'read file': 'read',
   readfile: 'read',
+  read_file: 'read',
   read: 'read',
   fetch: 'webfetch',
   'web fetch': 'webfetch',
   webfetch: 'webfetch',
+  web_fetch: 'webfetch',
   'web search': 'websearch',
   websearch: 'websearch',
+  web_search: 'websearch',
   'tool use': 'mcp',
   'mcp tool': 'mcp',
 };
@@ -74,4 +79,14 @@ export function promptSubject(prompt: AgentPrompt): PromptSubject {
   // Copilot: the command, then `Do you want to run this command?`.
   if (/^Do you want to run this command\?$/.test(lines.at(-1) ?? '') && lines.length >= 2) return subjectOf('bash', lines.slice(0, -1));
   return NONE;
+}
+
+/**
+ * What a hook's tool request asks to do, from its payload (the hook path): exact, no screen read. The
+ * command counts for a shell tool only and the path for a file tool only, as on the screen.
+ */
+export function requestSubject(tool: string, input: { command?: string; path?: string }): PromptSubject {
+  const name = toolName(tool);
+  if (name === 'bash') return { tool: name, command: input.command !== undefined && input.command.trim() !== '' ? input.command : null, path: null };
+  return { tool: name, command: null, path: FILE_TOOLS.has(name) && input.path !== undefined && input.path !== '' ? input.path : null };
 }

@@ -6,10 +6,10 @@ export function ruleName(rule: PolicyDecision['rule']): string {
 }
 
 /** What the policy did with a prompt, as a person reads it: `answered by policy rule 1 (file:line) with yes`. */
-export function decisionLine(decision: Pick<PolicyDecision, 'action' | 'choice' | 'rule' | 'reason' | 'mode' | 'answered' | 'outcome'>): string {
+export function decisionLine(decision: Pick<PolicyDecision, 'action' | 'choice' | 'rule' | 'reason' | 'mode' | 'answered' | 'outcome'> & { source?: PolicyDecision['source'] }): string {
   if (decision.action === 'ask') return `left to the person by the policy: ${decision.reason}`;
   const verb = decision.action === 'allow' ? 'answered' : 'denied';
-  if (decision.answered) return `${verb} by policy ${ruleName(decision.rule)} with ${decision.choice}`;
+  if (decision.answered) return `${verb} by policy ${ruleName(decision.rule)} with ${decision.choice}${decision.source === 'hook' ? " through the agent's hook" : ''}`;
   const why = decision.mode !== 'on' ? `the policy is ${decision.mode}` : `not typed: ${decision.outcome ?? 'unknown'}`;
   return `policy ${ruleName(decision.rule)} would ${decision.action} with ${decision.choice} (${why})`;
 }

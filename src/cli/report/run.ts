@@ -7,6 +7,7 @@ import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../.
 import type { HookAction, Payload } from './action.ts';
 import { parseReportArgs, type ReportArgs } from './args.ts';
 import { HOOK_MAPPINGS } from './mappings.ts';
+import { askPolicy, permissionOutput, POLICY_WAIT_MS } from './permission.ts';
 import { sendOnce } from './send.ts';
 import { readStdin } from './stdin.ts';
 import { recordOf } from './record.ts';
@@ -20,8 +21,9 @@ export const PAYLOAD_WAIT_MS = 2000;
 const STRICT_EXIT = { ok: 0, rejected: 1, usage: 2, unreachable: 4, timeout: 124 } as const;
 
 /**
- * `corral report`: what an agent's hook runs. It prints nothing on stdout, never waits longer than
- * HOOK_DEADLINE_MS, and exits 0 whatever happens unless --strict.
+ * `corral report`: what an agent's hook runs. It prints nothing on stdout but a permission hook's
+ * decision, never waits longer than HOOK_DEADLINE_MS (POLICY_WAIT_MS for that decision), and exits 0
+ * whatever happens unless --strict.
  */
 export async function runReport(
   argv: readonly string[],
@@ -79,6 +81,17 @@ export async function runReport(
   const named = record !== undefined ? { record } : {};
 
   const socket = resolveSocketPath(args.socket, env);
+  // A permission hook in a pane asks the policy first: an allow or deny goes to the agent on stdout, and
+  // the dialog it would have drawn is never shown, so nothing is blocked to report.
+  const request = payload !== null && target !== undefined && args.state === undefined ? (mapping?.permission?.(payload) ?? null) : null;
+  if (request !== null) {
+    const answer = await askPolicy(socket, { ...request, target: target!, source, agent, ...pid }, Date.now() + POLICY_WAIT_MS);
+    if (answer !== null) {
+      process.stdout.write(permissionOutput(answer));
+      return 0;
+    }
+    deadline = Date.now() + deadlineMs(env);
+  }
   let outcome;
   if (action.kind === 'state') {
     // The agent's own numbering first (OpenCode's plugin counts its events), then the payload's time, then the start.

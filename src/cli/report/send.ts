@@ -1,19 +1,19 @@
 import { connect } from 'node:net';
 
-export type SendOutcome =
-  | { ok: true; result: { accepted: boolean; reason?: string } }
+export type SendOutcome<R = { accepted: boolean; reason?: string }> =
+  | { ok: true; result: R }
   | { ok: false; code: 'daemon_unreachable' | 'timeout' | 'bad_reply' | 'daemon_error'; message: string };
 
 /**
  * One JSON-RPC request on a fresh connection, answered or abandoned by `deadline` (ms since epoch):
  * connect, write and the answer all fit in it. No protocol check: one round trip is the whole budget.
  */
-export function sendOnce(socketPath: string, method: string, params: object, deadline: number): Promise<SendOutcome> {
+export function sendOnce<R = { accepted: boolean; reason?: string }>(socketPath: string, method: string, params: object, deadline: number): Promise<SendOutcome<R>> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
     let buffered = '';
     let settled = false;
-    const finish = (outcome: SendOutcome) => {
+    const finish = (outcome: SendOutcome<R>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -38,7 +38,7 @@ export function sendOnce(socketPath: string, method: string, params: object, dea
         return;
       }
       try {
-        const reply = JSON.parse(buffered.slice(0, end)) as { result?: { accepted: boolean; reason?: string }; error?: { message?: string } };
+        const reply = JSON.parse(buffered.slice(0, end)) as { result?: R; error?: { message?: string } };
         if (reply.result) finish({ ok: true, result: reply.result });
         else finish({ ok: false, code: 'daemon_error', message: reply.error?.message ?? 'the daemon answered with an error' });
       } catch {

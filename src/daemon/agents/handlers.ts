@@ -1,8 +1,8 @@
-import type { PaneArbiter, ReportOutcome } from '../../arbiter/index.ts';
 import { AGENT_EXPLAIN, AGENT_GET } from '../../protocol/methods/agent.ts';
 import { PANE_RELEASE_AGENT, PANE_REPORT_AGENT, PANE_REPORT_SESSION } from '../../protocol/methods/report.ts';
 import type { AgentService } from './agent-service.ts';
 import { implement, type DaemonPart, type HandlerBinding, type RequestContext } from '../rpc/handler.ts';
+import { bound } from './reporter-binding.ts';
 import type { PaneRegistry } from '../panes/pane-registry.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { DaemonCore } from './core.ts';
@@ -81,22 +81,4 @@ function reportHandlers(registry: PaneRegistry, agents: AgentService, externals:
 function named(agents: AgentService, pane: PaneRecord, record: { format: string; path: string } | undefined, answer: Answer): Answer {
   if (record !== undefined && answer.accepted) agents.nameRecord({ pane, ...record });
   return answer;
-}
-
-/**
- * A report's reporter is the process on the other end of the socket, as the kernel says
- * (SO_PEERCRED), never the pid the report claims: a claimed pid that differs is refused
- * (`pid_mismatch`), and a report whose peer cannot be read binds to nothing (`not_in_pane`).
- */
-function bound<P extends { source: string; pid?: number }>(
-  arbiter: PaneArbiter,
-  params: P,
-  context: RequestContext,
-  deliver: (params: P & { declaredPid?: number }) => ReportOutcome,
-): ReportOutcome {
-  const peer = context.connection.peer;
-  if (peer === null) return arbiter.refuse(params.source, 'not_in_pane', 'the reporting process could not be identified from the socket');
-  if (peer.uid !== process.getuid?.()) return arbiter.refuse(params.source, 'not_in_pane', `the reporter runs as uid ${peer.uid}`);
-  const { pid: declared, ...rest } = params;
-  return deliver({ ...(rest as unknown as P), pid: peer.pid, ...(declared !== undefined ? { declaredPid: declared } : {}) });
 }

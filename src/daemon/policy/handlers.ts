@@ -3,9 +3,11 @@ import { PolicyError } from '../../policy/policy-error.ts';
 import { EMPTY_POLICY, type Policy } from '../../policy/policy-spec.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from '../../protocol/methods/policy.ts';
+import { POLICY_HOOK_REQUEST } from '../../protocol/methods/policy-hook.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import { implement, type DaemonPart } from '../rpc/handler.ts';
+import { bound } from '../agents/reporter-binding.ts';
 import { AuditLog } from './audit-log.ts';
 import { PolicyService, type AnswerPrompt } from './policy-service.ts';
 
@@ -62,6 +64,21 @@ export function startPolicy(
           decision: decision && prompt ? { pane: { id: pane.id, name: pane.name }, agent, promptId: prompt.id, mode: service.mode(), ...decision } : null,
           last: service.lastDecision(pane.id),
         };
+      }),
+      // Bound as a hook report is: only a process under the pane's own agent is given its decision.
+      implement(POLICY_HOOK_REQUEST, ({ target, source, pid, ...request }, context) => {
+        const pane = core.registry.resolve(target);
+        const agent = core.agents.find(pane);
+        if (agent === undefined) return { behavior: null, message: null, reason: 'pane_exited' };
+        const summary = `policy ${request.tool}`;
+        const refused = bound(agent.arbiter, { source, ...(pid !== undefined ? { pid } : {}) }, context, (caller) => {
+          if (caller.declaredPid !== undefined && caller.declaredPid !== caller.pid) {
+            return agent.arbiter.refuse(source, 'pid_mismatch', `the request says pid ${caller.declaredPid}, the socket's peer is pid ${caller.pid}`);
+          }
+          return agent.arbiter.bindCaller(source, caller.pid!, summary) ?? { accepted: true, changes: [] };
+        });
+        if (!refused.accepted) return { behavior: null, message: null, reason: refused.reason ?? 'not_in_pane' };
+        return service.decideHook(pane, request);
       }),
       implement(POLICY_LOG, ({ limit, target }) => ({
         decisions: service.auditLog.recent(limit ?? 100, target === undefined ? undefined : core.registry.resolve(target).id),

@@ -1,21 +1,32 @@
 import { hostname } from 'node:os';
 import type { Disposable } from '../../base/disposable.ts';
 import { DisposableStore } from '../../base/disposable.ts';
-import { decide, type Decision, type DecisionInput, type IdentityBasis } from '../../policy/decide.ts';
+import { decide, decideRequest, type Decision, type DecisionInput, type IdentityBasis } from '../../policy/decide.ts';
 import { withProjectRules } from '../../policy/load-policy.ts';
 import type { Policy } from '../../policy/policy-spec.ts';
+import { promptSubject, requestSubject } from '../../policy/subject.ts';
 import { CorralError } from '../../protocol/errors.ts';
 import type { AnswerResult } from '../../protocol/methods/agent-act.ts';
 import type { PolicyDecision, PolicyStatus } from '../../protocol/methods/policy.ts';
+import type { PolicyHookAnswer } from '../../protocol/methods/policy-hook.ts';
 import type { AgentPrompt } from '../../protocol/prompt.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { AuditLog } from './audit-log.ts';
+import { HookDecisions } from './hook-decisions.ts';
 import { LoopGuard } from './loop-guard.ts';
 
 /** Types a choice into a pane's prompt as `agent.answer` does: on that prompt id or nowhere. */
 export type AnswerPrompt = (pane: PaneRecord, request: { choice: string; promptId: string }) => Promise<AnswerResult>;
+
+/** A tool request a pane's agent asks its permission hook about (docs/policy.md, the hook path). */
+export interface HookRequest {
+  agent: string;
+  tool: string;
+  command?: string;
+  path?: string;
+}
 
 /** Prompt ids a pane remembers as decided: a dialog comes back under a new id. */
 const DECIDED_PER_PANE = 64;
@@ -34,6 +45,8 @@ export class PolicyService implements Disposable {
   private readonly busy = new Set<string>();
   private readonly again = new Set<string>();
   private readonly guard = new LoopGuard();
+  private readonly hooked = new HookDecisions();
+  private hookRequests = 0;
   private readonly owned = new DisposableStore();
   private readonly host = hostname();
   private disposed = false;
@@ -56,6 +69,7 @@ export class PolicyService implements Disposable {
       core.registry.onRemoved((info) => {
         for (const map of [this.decided, this.last]) map.delete(info.id);
         this.guard.forget(info.id);
+        this.hooked.forget(info.id);
       }),
     );
   }
@@ -95,7 +109,7 @@ export class PolicyService implements Disposable {
    */
   mayAnswerAtOnce(paneId: string, promptId: string): boolean {
     const { mode, rules, answerDelayMs } = this.current;
-    if (mode !== 'on' || rules.length === 0 || this.paused || answerDelayMs > 0) return false;
+    if (mode !== 'on' || rules.length === 0 || this.paused || answerDelayMs > 0 || this.hooked.pending(paneId)) return false;
     return this.last.get(paneId)?.promptId !== promptId;
   }
 
@@ -112,15 +126,58 @@ export class PolicyService implements Disposable {
   }
 
   private decideOn(pane: PaneRecord, prompt: AgentPrompt): Decision {
+    const { input, narrowed } = this.inputOf(pane);
+    if (!('rules' in narrowed)) return { ...decide({ ...this.current, rules: [] }, { ...input, prompt }), reason: unusable(narrowed.message) };
+    return decide(narrowed, { ...input, prompt });
+  }
+
+  /** What every decision on the pane is taken on, and the policy narrowed by its project's own file. */
+  private inputOf(pane: PaneRecord) {
     const agent = this.core.agents.of(pane);
     const view = agent.view();
     const byProcess = agent.arbiter.processIdentity();
     const identity: IdentityBasis = view.identity === 'process' ? (byProcess === 'hint' ? 'hint' : 'process') : view.identity;
     const cwd = pane.identity.cwd || null;
-    const input: DecisionInput = { agent: view.agent, identity, host: this.host, workspace: pane.identity.workspace, pane: { id: pane.id, name: pane.name }, cwd, prompt };
-    const narrowed = withProjectRules(this.current, cwd);
-    if (!('rules' in narrowed)) return { ...decide({ ...this.current, rules: [] }, input), reason: `the project's policy cannot be used (${narrowed.message}): the person decides` };
-    return decide(narrowed, input);
+    const input: Omit<DecisionInput, 'prompt'> = { agent: view.agent, identity, host: this.host, workspace: pane.identity.workspace, pane: { id: pane.id, name: pane.name }, cwd };
+    return { input, narrowed: withProjectRules(this.current, cwd) };
+  }
+
+  /**
+   * The hook path: the pane's agent asks, from its permission hook and before it draws the dialog,
+   * about one tool request, exact from the hook's payload. Decided with the same safety and rules as
+   * a dialog, logged with source `hook`; an allow or deny goes back to the hook, which gives it to the
+   * agent, and nothing is typed. Anything else answers nothing: the agent shows its dialog. The caller
+   * was bound to the pane as a hook report is (handlers.ts).
+   */
+  decideHook(pane: PaneRecord, request: HookRequest): PolicyHookAnswer {
+    const policy = this.current;
+    const none = (reason: string): PolicyHookAnswer => ({ behavior: null, message: null, reason });
+    if (policy.mode === 'off' || policy.rules.length === 0) return none('no policy is on');
+    if (pane.lifecycle !== 'running' || this.core.agents.find(pane) === undefined) return none('the pane runs no agent');
+    // A grace is there for the person to step in, which a hook cannot wait for: the dialog's to decide.
+    if (policy.answerDelayMs > 0) return none('answer_delay_ms holds each answer for a grace: the screen path decides');
+    const { input, narrowed } = this.inputOf(pane);
+    const subject = requestSubject(request.tool, request);
+    let decision: Decision | null;
+    if (input.agent !== request.agent) {
+      decision = { action: 'ask', rule: null, choice: null, message: null, reason: `the hook is ${request.agent}'s, the pane's agent is ${input.agent ?? 'not known'}: the person decides`, subject };
+    } else if (!('rules' in narrowed)) {
+      decision = { ...decideRequest({ ...policy, rules: [] }, { ...input, subject })!, reason: unusable(narrowed.message) };
+    } else {
+      decision = decideRequest(narrowed, { ...input, subject });
+    }
+    if (decision === null) return none('the rule that matches names a choice of the dialog: the screen path decides');
+    const mode = this.mode();
+    if (decision.action !== 'ask' && mode === 'on' && !this.guard.admit(pane.id, policy.loopLimit)) {
+      decision = { ...decision, action: 'ask', choice: null, reason: `${decision.reason}, but the loop guard stops it: ${policy.loopLimit} automatic answers in this pane within a minute; the person decides` };
+    }
+    const answered = decision.action !== 'ask' && mode === 'on';
+    this.hookRequests += 1;
+    const id = `hook-${Date.now().toString(36)}-${this.hookRequests}`;
+    const entry = this.record(pane, input.agent, id, decision, mode, answered, null, 'hook');
+    this.hooked.remember(pane.id, entry);
+    if (!answered) return none(decision.reason);
+    return { behavior: decision.action as 'allow' | 'deny', message: decision.action === 'deny' ? decision.message : null, reason: decision.reason };
   }
 
   /** Decides the pane's prompt if it is complete and not decided yet; one at a time per pane. */
@@ -146,6 +203,14 @@ export class PolicyService implements Disposable {
     const agent = this.core.agents.find(pane);
     const prompt = agent?.prompt() ?? null;
     if (agent === undefined || prompt === null || !prompt.complete || !this.firstTime(pane.id, prompt.id)) return;
+    // A dialog whose request the agent's hook asked about was decided then: never decided (or typed) twice.
+    const hooked = this.hooked.claim(pane.id, prompt, promptSubject(prompt));
+    if (hooked !== null && !hooked.answered) return;
+    if (hooked !== null) {
+      const reason = `the hook path ${hooked.action === 'allow' ? 'allowed' : 'denied'} this request (${hooked.reason}), yet the agent shows its dialog: the person decides`;
+      this.record(pane, agent.view().agent, prompt.id, { action: 'ask', rule: hooked.rule, choice: null, message: null, reason, subject: hooked.subject }, this.mode(), false, null, 'screen');
+      return;
+    }
     let decision = this.decideOn(pane, prompt);
     let mode = this.mode();
     const acts = decision.action !== 'ask' && decision.choice !== null;
@@ -168,7 +233,7 @@ export class PolicyService implements Disposable {
         outcome = error.code;
       }
     }
-    this.record(pane, agent.view().agent, prompt, decision, mode, answered, outcome);
+    this.record(pane, agent.view().agent, prompt.id, decision, mode, answered, outcome, 'screen');
   }
 
   private firstTime(paneId: string, promptId: string): boolean {
@@ -180,18 +245,27 @@ export class PolicyService implements Disposable {
     return true;
   }
 
-  private record(pane: PaneRecord, agent: string | null, prompt: AgentPrompt, decision: Decision, mode: PolicyDecision['mode'], answered: boolean, outcome: string | null): void {
+  private record(
+    pane: PaneRecord,
+    agent: string | null,
+    promptId: string,
+    decision: Decision,
+    mode: PolicyDecision['mode'],
+    answered: boolean,
+    outcome: string | null,
+    source: PolicyDecision['source'],
+  ): PolicyDecision {
     const entry: PolicyDecision = {
       ts: Date.now(),
       pane: { id: pane.id, name: pane.name },
       agent,
-      promptId: prompt.id,
+      promptId,
       action: decision.action,
       choice: decision.choice,
       rule: decision.rule,
       message: decision.message,
       reason: decision.reason,
-      source: 'screen',
+      source,
       mode,
       answered,
       outcome,
@@ -200,10 +274,15 @@ export class PolicyService implements Disposable {
     this.last.set(pane.id, entry);
     this.auditLog.append(entry);
     this.hub.publish('policy.decided', { id: pane.id, name: pane.name }, { decision: entry }, agent);
+    return entry;
   }
 
   dispose(): void {
     this.disposed = true;
     this.owned.dispose();
   }
+}
+
+function unusable(message: string): string {
+  return `the project's policy cannot be used (${message}): the person decides`;
 }

@@ -15,6 +15,7 @@ import { PANE_RECORD, PANE_RECORD_ENDED, PANE_RECORDED } from './record.ts';
 import { INBOX_ACK, INBOX_LIST } from './inbox.ts';
 import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } from './policy.ts';
 import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_PEEK, PUSH_REMOVE, PUSH_SET, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
+import { POLICY_HOOK_REQUEST } from './policy-hook.ts';
 import { USAGE_REPORT } from './usage.ts';
 
 export * from './pane.ts';
@@ -32,6 +33,7 @@ export * from './discover.ts';
 export * from './record.ts';
 export * from './inbox.ts';
 export * from './policy.ts';
+export * from './policy-hook.ts';
 export * from './push.ts';
 export * from './usage.ts';
 
@@ -80,6 +82,7 @@ export const ALL_METHODS = [
   POLICY_LOG,
   POLICY_PAUSE,
   POLICY_RESUME,
+  POLICY_HOOK_REQUEST,
   PUSH_KEY,
   PUSH_SUBSCRIBE,
   PUSH_LIST,
