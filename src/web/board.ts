@@ -1,8 +1,9 @@
 import { Emitter } from '../base/emitter.ts';
 import { SerialReads } from '../base/serial-reads.ts';
-import { LiveAgents, LiveFeed, liveSourceOf, type CorralClient, type LiveChange } from '../client/index.ts';
+import { LiveAgents, LiveFeed, liveSourceOf, type AnyCorralEvent, type CorralClient, type CorralEvent, type LiveChange } from '../client/index.ts';
 import type { AgentInfo } from '../protocol/methods/agent.ts';
 import type { InboxItem } from '../protocol/methods/inbox.ts';
+import type { PolicyStatus } from '../protocol/methods/policy.ts';
 import { CardFlow } from './card-flow.ts';
 import { TAIL_LINES, type BoardCard, type CardInbox } from './wire.ts';
 
@@ -26,7 +27,8 @@ export type BoardChange =
   | { kind: 'tails'; cards: BoardCard[] }
   | { kind: 'removed'; id: string }
   | { kind: 'reset' }
-  | { kind: 'attention'; item: InboxItem };
+  | { kind: 'attention'; item: InboxItem }
+  | { kind: 'policy' };
 
 /**
  * Every agent of one daemon as cards, for all pages: the agents are the client's live model
@@ -58,6 +60,8 @@ export class Board {
   private readonly timer: NodeJS.Timeout;
   private readonly now: () => number;
   private closed = false;
+  /** The daemon's approval policy, as its last `policy.changed` event (or `policy.status`) said. */
+  private policyStatus: PolicyStatus | null = null;
   /** Each page's cards on its screen, by pane id; null until it says (every card, then). */
   private readonly watching = new Map<object, ReadonlySet<string> | null>();
 
@@ -66,15 +70,40 @@ export class Board {
     options: { now?: () => number } = {},
   ) {
     this.now = options.now ?? Date.now;
-    this.feed = new LiveFeed(liveSourceOf(client), this.live);
+    // The policy rides on the same stream: its `policy.changed` events carry its status whole.
+    const source = liveSourceOf(client);
+    const policyTap = (event: AnyCorralEvent) => {
+      if (event.kind === 'policy.changed') this.setPolicy((event as CorralEvent<'policy.changed'>).data.status);
+    };
+    this.feed = new LiveFeed({ ...source, subscribe: (onEvent) => source.subscribe((event) => (policyTap(event), onEvent(event))) }, this.live);
     this.live.onChange((change) => this.onLive(change));
     this.timer = setInterval(() => this.refreshTails(), TAIL_REFRESH_MS);
     this.timer.unref();
   }
 
-  /** Resolves once the first whole board (snapshot and inbox) is known. */
-  start(): Promise<void> {
-    return this.feed.start();
+  /** Resolves once the first whole board (snapshot and inbox) and the policy are known. */
+  async start(): Promise<void> {
+    await this.feed.start();
+    await this.readPolicy();
+  }
+
+  policy(): PolicyStatus | null {
+    return this.policyStatus;
+  }
+
+  /** `policy.status`, read at start and whenever the stream starts again (a daemon back may run another policy). */
+  private async readPolicy(): Promise<void> {
+    try {
+      this.setPolicy(await this.client.call('policy.status', {}));
+    } catch {
+      // a daemon before 2.7, or gone again: the board shows no policy line
+    }
+  }
+
+  private setPolicy(status: PolicyStatus): void {
+    if (this.closed || JSON.stringify(status) === JSON.stringify(this.policyStatus)) return;
+    this.policyStatus = status;
+    this.changes.fire({ kind: 'policy' });
   }
 
   list(): BoardCard[] {
@@ -130,6 +159,7 @@ export class Board {
         this.told.clear();
         for (const id of this.tails.keys()) if (this.live.get(id) === null) this.tails.delete(id);
         this.changes.fire({ kind: 'reset' });
+        void this.readPolicy();
         for (const info of this.live.list()) if (this.watched(info.id) && this.tailOutOfDate(info)) void this.reads.request(info.id);
         return;
       case 'agent':

@@ -66,6 +66,11 @@ export class FleetBoard implements WebBoard {
     return [...this.parts.values()].flatMap((part) => (part.live && part.board ? part.board.list().map((card) => onHost(card, part.name, false)) : part.lastKnown.map((card) => onHost(card, part.name, true))));
   }
 
+  /** Each host runs its own policy (`corral policy` on that host): the fleet's board shows none. */
+  policy(): null {
+    return null;
+  }
+
   hosts(): WebHost[] {
     return this.fleet.hosts().map(({ name, state, since, reason, code }) => ({ name, state, since, reason, why: shortReason(code, reason) }));
   }
@@ -150,6 +155,7 @@ export class FleetBoard implements WebBoard {
     if (change.kind === 'card') this.changes.fire({ kind: 'card', card: onHost(change.card, name, false) });
     else if (change.kind === 'tails') this.changes.fire({ kind: 'tails', cards: change.cards.map((card) => onHost(card, name, false)) });
     else if (change.kind === 'removed') this.changes.fire({ kind: 'removed', id: qualify(change.id, name) });
+    else if (change.kind === 'policy') return; // each host's policy is its own: `corral policy` on that host
     else this.changes.fire({ kind: 'attention', item: { ...change.item, pane: { ...change.item.pane, id: qualify(change.item.pane.id, name) } } });
   }
 }

@@ -1,6 +1,7 @@
 import type { CorralClient } from '../client/index.ts';
 import { Board } from './board.ts';
 import type { PaneRoute, WebBoard } from './web-board.ts';
+import type { PolicyStatus } from '../protocol/methods/policy.ts';
 import type { BoardCard, WebHost } from './wire.ts';
 
 /** A plain `corral web`: one daemon's board, every target and id as that daemon names it. Closing it closes the client. */
@@ -31,6 +32,10 @@ export class OneDaemonBoard implements WebBoard {
 
   hosts(): WebHost[] {
     return [];
+  }
+
+  policy(): PolicyStatus | null {
+    return this.board.policy();
   }
 
   route(target: string): PaneRoute {

@@ -16,6 +16,7 @@ import {
   BOARD_CARD,
   BOARD_GET,
   BOARD_HOSTS,
+  BOARD_POLICY,
   BOARD_REMOVED,
   BOARD_RESET,
   BOARD_TAILS,
@@ -134,6 +135,7 @@ export class PageSocket implements LeaseHolder {
     else if (change.kind === 'removed') this.notify(BOARD_REMOVED, { id: change.id }, true);
     else if (change.kind === 'reset') this.notify(BOARD_RESET, this.wholeBoard(), true);
     else if (change.kind === 'hosts') this.notify(BOARD_HOSTS, { hosts: this.board.hosts() }, true);
+    else if (change.kind === 'policy') this.notify(BOARD_POLICY, { policy: this.board.policy() }, true);
     else {
       const { item } = change;
       const who = item.pane.name ?? item.pane.id;
@@ -144,7 +146,7 @@ export class PageSocket implements LeaseHolder {
   }
 
   private wholeBoard() {
-    return { cards: this.board.list(), leases: this.leases.all(this), hosts: this.board.hosts() };
+    return { cards: this.board.list(), leases: this.leases.all(this), hosts: this.board.hosts(), policy: this.board.policy() };
   }
 
   /** A socket that fell behind and has drained: the whole board again and a redraw of each terminal. */
@@ -311,6 +313,10 @@ const LEASE_RULES: Record<PassedThroughName, 'holder' | 'free' | 'none'> = {
   'push.subscribe': 'none', // this browser's own subscription, on the daemon of this machine
   'push.list': 'none',
   'push.set': 'none', // what this browser receives (the page's notification settings)
+  'policy.check': 'none',
+  // The kill switch, of this machine's daemon: any signed-in viewer may press it, as on the command line.
+  'policy.pause': 'none',
+  'policy.resume': 'none',
 };
 
 function errorObject(error: unknown): { code: number; message: string; data: Record<string, unknown> } {

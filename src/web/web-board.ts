@@ -1,6 +1,7 @@
 import type { Event } from '../base/emitter.ts';
 import type { CorralClient } from '../client/index.ts';
 import type { BoardChange } from './board.ts';
+import type { PolicyStatus } from '../protocol/methods/policy.ts';
 import type { BoardCard, WebHost } from './wire.ts';
 
 /** What pages are told of: a board's changes, and with --fleet a host that changed state. */
@@ -33,6 +34,8 @@ export interface WebBoard {
   start(): Promise<void>;
   list(): BoardCard[];
   hosts(): WebHost[];
+  /** The daemon's approval policy; null with --fleet (each host runs its own) or a daemon with none. */
+  policy(): PolicyStatus | null;
   /** Where a page's target is; fails with `host_not_found` or `daemon_unreachable` (a host away). */
   route(target: string): PaneRoute;
   close(): void;

@@ -10,6 +10,7 @@ import { AGENT_EXPLAIN, AGENT_GET, AgentInfo } from '../protocol/methods/agent.t
 import { AGENT_FOCUS, AGENT_READ } from '../protocol/methods/agent-query.ts';
 import { EVENTS_READ } from '../protocol/methods/events.ts';
 import { PUSH_KEY, PUSH_LIST, PUSH_SET, PUSH_SUBSCRIBE } from '../protocol/methods/push.ts';
+import { POLICY_CHECK, POLICY_PAUSE, POLICY_RESUME, PolicyStatus } from '../protocol/methods/policy.ts';
 import { paneCols, paneRows } from '../protocol/pane-size.ts';
 import { paneTarget } from '../protocol/pane-target.ts';
 import { Literals, Nullable, STRICT } from '../protocol/schema.ts';
@@ -37,7 +38,7 @@ function defineWebMethod<const N extends string, PS extends TObject, RS extends 
 export const WEB_MAX_MESSAGE_BYTES = 256 * 1024;
 
 /** Daemon methods a page calls as they are: the daemon validates and answers them. */
-export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ, PUSH_KEY, PUSH_SUBSCRIBE, PUSH_LIST, PUSH_SET] as const;
+export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS, AGENT_ANSWER, AGENT_PROMPT, AGENT_QUEUE, AGENT_CLEAR_QUEUE, EVENTS_READ, PUSH_KEY, PUSH_SUBSCRIBE, PUSH_LIST, PUSH_SET, POLICY_CHECK, POLICY_PAUSE, POLICY_RESUME] as const;
 
 /** An inbox item as a card carries it. */
 export const CardInbox = Type.Object({
@@ -79,6 +80,7 @@ const Board = Type.Object({
   cards: Type.Array(BoardCard),
   leases: Type.Array(LeaseInfo),
   hosts: Type.Array(WebHost, { description: 'Every host of the fleet with `corral web --fleet`; empty for one daemon.' }),
+  policy: Nullable(PolicyStatus, { description: "The daemon's approval policy (docs/policy.md); null with `--fleet`, where each host runs its own, or from a daemon that has none." }),
 });
 
 export const BOARD_GET = defineWebMethod({
@@ -207,6 +209,12 @@ export const BOARD_HOSTS = defineNotification({
   params: Type.Object({ hosts: Type.Array(WebHost) }),
 });
 
+export const BOARD_POLICY = defineNotification({
+  name: 'board.policy',
+  summary: "The daemon's approval policy was paused, resumed or reloaded: its status now.",
+  params: Type.Object({ policy: Nullable(PolicyStatus) }),
+});
+
 export const ATTENTION = defineNotification({
   name: 'attention',
   summary: 'An item entered the attention inbox (an agent entered blocked or done), outside the cooldown: what a notification shows.',
@@ -239,7 +247,7 @@ export const LEASE_CHANGED = defineNotification({
   params: LeaseInfo,
 });
 
-export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, BOARD_HOSTS, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
+export const WEB_NOTIFICATIONS = [BOARD_CARD, BOARD_TAILS, BOARD_REMOVED, BOARD_RESET, BOARD_HOSTS, BOARD_POLICY, ATTENTION, TERMINAL_OUTPUT, TERMINAL_ENDED, LEASE_CHANGED] as const;
 
 /** How long a card's screen tail is, in lines. */
 export const TAIL_LINES = 4;

@@ -1,6 +1,7 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { LeaseInfo } from '../wire.ts';
 import { age, el, metadataLabels, usageLabel } from './format.ts';
+import { lastDecisionLine } from './policy-view.ts';
 import { renderPrompt, type PagePrompt } from './prompt-view.ts';
 import type { PageRpc, RpcError } from './rpc.ts';
 import { TerminalView } from './terminal-view.ts';
@@ -23,6 +24,9 @@ export class AgentView {
   private readonly termBox = el('div', 'term');
   private readonly termBar = el('div', 'term-bar');
   private readonly notice = el('div', 'notice');
+  /** What the approval policy last did on this pane's prompts (policy.check's `last`), read as its state changes. */
+  private readonly policyLine = el('div', 'policy-decision');
+  private policyReadFor = '';
   private readonly events = el('ol', 'events');
   private terminal: TerminalView | null = null;
   /** Output that came before terminal.open's reply (its redraw does): written once the terminal exists. */
@@ -45,7 +49,7 @@ export class AgentView {
     explain.ontoggle = () => {
       if (explain.open) void this.rpc.call('agent.explain', { target: id }).then((result) => (explainText.textContent = describeExplain(result)), (error: RpcError) => (explainText.textContent = error.message));
     };
-    this.root.append(this.head, this.action, this.notice, this.termBar, this.termBox, explain, el('h3', '', 'Recent events'), this.events);
+    this.root.append(this.head, this.policyLine, this.action, this.notice, this.termBar, this.termBox, explain, el('h3', '', 'Recent events'), this.events);
   }
 
   /** Opens the terminal and reads the events; called on (re)connect. */
@@ -117,6 +121,7 @@ export class AgentView {
   update(info: AgentInfo, where: Where = {}): void {
     this.info = info;
     this.where = where;
+    this.readPolicy(info);
     const name = info.name ?? info.id;
     this.head.replaceChildren(
       el('a', 'back', '← all agents'),
@@ -214,6 +219,19 @@ export class AgentView {
     now.onclick = () => submit({ now: true });
     box.append(input, el('div', 'composer-buttons', '', send, now), status);
     return box;
+  }
+
+  /** The policy's last decision on the pane, read again once per state the agent enters. */
+  private readPolicy(info: AgentInfo): void {
+    const key = `${info.state}#${info.stateSince}`;
+    if (key === this.policyReadFor || !this.rpc.open) return;
+    this.policyReadFor = key;
+    void this.rpc.call('policy.check', { target: this.id }).then(
+      ({ last }) => {
+        if (!this.closed) this.policyLine.textContent = last === null ? '' : lastDecisionLine(last);
+      },
+      () => {}, // a daemon with no policy methods (before 2.7): no line
+    );
   }
 
   private async loadEvents(): Promise<void> {

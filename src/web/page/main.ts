@@ -3,6 +3,7 @@
 import '@xterm/xterm/css/xterm.css';
 import './styles.css';
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
+import type { PolicyStatus } from '../../protocol/methods/policy.ts';
 import type { BoardCard, LeaseInfo, WebHost } from '../wire.ts';
 import { AgentView } from './agent-view.ts';
 import { BoardModel, BoardView } from './board-view.ts';
@@ -11,6 +12,7 @@ import { HostsView } from './hosts-view.ts';
 import { CardWatch } from './card-watch.ts';
 import { PageNotifications, type Attention } from './notifications.ts';
 import { ageChangesIn, nextTick } from './format.ts';
+import { PolicyBar } from './policy-view.ts';
 import { PageRpc } from './rpc.ts';
 import { signIn } from './sign-in.ts';
 
@@ -18,6 +20,7 @@ const rpc = new PageRpc();
 const model = new BoardModel();
 const boardView = new BoardView();
 const hostsView = new HostsView();
+const policyBar = new PolicyBar(rpc);
 const watch = new CardWatch(rpc);
 boardView.onShown = (ids) => {
   watch.show(ids);
@@ -68,6 +71,9 @@ function draw(): void {
         if (app.firstChild !== hostsView.root) app.prepend(hostsView.root);
         hostsView.render(model.cards.values());
       }
+      // The approval policy and its kill switch, above everything.
+      policyBar.render();
+      if (policyBar.visible && app.firstChild !== policyBar.root) app.prepend(policyBar.root);
     }
     else {
       const card = model.cards.get(agentView.id);
@@ -112,12 +118,17 @@ function route(): void {
   draw(); // a done agent is seen once drawn (seeShown); a blocked one stays blocked
 }
 
-rpc.on('board.reset', ({ cards, hosts }: { cards: BoardCard[]; hosts: WebHost[] }) => {
+rpc.on('board.reset', ({ cards, hosts, policy }: { cards: BoardCard[]; hosts: WebHost[]; policy: PolicyStatus | null }) => {
   pendingTails.clear();
   model.reset(cards);
   hostsView.hosts = hosts;
+  policyBar.status = policy;
   // The daemon (with --fleet, the host) of a terminal that ended with it is back: its board is whole again.
   if (agentView?.terminalLost && rpc.open && model.cards.get(agentView.id)?.stale !== true) void agentView.open().catch(() => {});
+  draw();
+});
+rpc.on('board.policy', ({ policy }: { policy: PolicyStatus | null }) => {
+  policyBar.status = policy;
   draw();
 });
 rpc.on('board.hosts', ({ hosts }: { hosts: WebHost[] }) => {
@@ -162,10 +173,11 @@ rpc.onStatus = (connected) => {
   link.classList.toggle('down', !connected);
   if (!connected) return;
   watch.reconnected();
-  void rpc.call('board.get').then(({ cards, hosts }) => {
+  void rpc.call('board.get').then(({ cards, hosts, policy }) => {
     pendingTails.clear();
     model.reset(cards);
     hostsView.hosts = hosts;
+    policyBar.status = policy;
     draw();
   });
   if (agentView) void agentView.open().catch(() => {});
