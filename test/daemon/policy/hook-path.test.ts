@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { makeTempDir } from '../../../harness/daemon.ts';
 import { waitFor } from '../../../harness/wait.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { FAKE_CLAUDE, useDaemon } from '../../helpers/session.ts';
 
 const POLICY = `
@@ -83,6 +84,8 @@ describe("the hook path: the policy's decision goes back through the agent's own
     const events = await call('events.read', { filter: `kind:policy.decided pane:${id}` });
     assert.equal(events.events.at(-1).data.decision.source, 'hook');
     assert.equal((await call('inbox.list', {})).items.some((item: any) => item.pane.id === id), false, 'never blocked, never in the inbox');
+    const explained = await runCli(['--socket', session.daemon.socket, 'agent', 'explain', id]);
+    assert.match(explained.stdout, /policy: prompt hook-\S+ answered by policy rule 1 \(.*policy\.toml:2\) "tests" with allow through the agent's hook/);
     await call('pane.kill', { target: id });
   });
 
