@@ -85,7 +85,8 @@ export async function runReport(
   // the dialog it would have drawn is never shown, so nothing is blocked to report.
   const request = payload !== null && target !== undefined && args.state === undefined ? (mapping?.permission?.(payload) ?? null) : null;
   if (request !== null) {
-    const answer = await askPolicy(socket, { ...request, target: target!, source, agent, ...pid }, Date.now() + POLICY_WAIT_MS);
+    // CORRAL_HOOK_DEADLINE_MS stretches this wait too when it is longer (a loaded machine, a test).
+    const answer = await askPolicy(socket, { ...request, target: target!, source, agent, ...pid }, Date.now() + Math.max(POLICY_WAIT_MS, deadlineMs(env)));
     if (answer !== null) {
       process.stdout.write(permissionOutput(answer));
       return 0;
