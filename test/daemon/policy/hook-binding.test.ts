@@ -33,7 +33,7 @@ describe("a permission hook gets the policy's decision only for its own pane, an
     const hook = async (where: 'A' | 'A-bg' | 'C' | 'outside'): Promise<string> => {
       count += 1;
       const out = join(dir, `hook-${count}.out`);
-      const line = `echo ${Buffer.from(PAYLOAD).toString('base64')} | base64 -d | CORRAL_PANE=${paneA} ${process.execPath} ${CORRAL_BIN} report --hook claude > ${out}.tmp; mv ${out}.tmp ${out}`;
+      const line = `echo ${Buffer.from(PAYLOAD).toString('base64')} | base64 -d | CORRAL_PANE=${paneA} CORRAL_HOOK_DEADLINE_MS=10000 ${process.execPath} ${CORRAL_BIN} report --hook claude > ${out}.tmp; mv ${out}.tmp ${out}`;
       if (where === 'outside') spawn('/bin/bash', ['-c', line], { env: { ...process.env, CORRAL_SOCKET: session.daemon.socket }, stdio: 'ignore' });
       else writeFileSync(fifo(where), `${line}\n`);
       const printed = await waitFor(() => (existsSync(out) ? { text: readFileSync(out, 'utf8') } : null), { what: `the hook run from ${where}`, timeoutMs: 20_000 });

@@ -55,7 +55,7 @@ describe("the hook path: the policy's decision goes back through the agent's own
     const pane = await call('pane.spawn', {
       command: launcher,
       cwd: dir,
-      env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, FAKE_NO_DESCRIPTION: '1', FAKE_PERMISSION_HOOK: '1', FAKE_HOOK_STDOUT: hookOut, CORRAL_HOOK_DEADLINE_MS: '5000' },
+      env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, FAKE_NO_DESCRIPTION: '1', FAKE_PERMISSION_HOOK: '1', FAKE_HOOK_STDOUT: hookOut, CORRAL_HOOK_DEADLINE_MS: '10000' },
     });
     assert.equal((await agentUntil(pane.id, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box')).identity, 'process');
     const keys = () => {
