@@ -56,6 +56,7 @@ const ONE_PANE: Record<string, (target: string) => object> = {
   'agent.clearQueue': (target) => ({ target }),
   'policy.check': (target) => ({ target }),
   'policy.log': (target) => ({ target }),
+  'policy.hookRequest': (target) => ({ target, source: 'probe', agent: 'claude', tool: 'Bash', command: 'true' }),
 };
 
 /** Methods that change nothing on a pane that is not a running agent: safe to try on any target. */
