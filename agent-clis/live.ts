@@ -5,6 +5,7 @@
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
 // Usage (from the repo root, as root): node --import tsx agent-clis/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
 // Each CLI runs at its newest installed version (NEWEST below); `claude@2.1.197` picks another one.
+// LIVE_STEPS=usage runs the start, the two turns and the usage comparison only.
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -718,6 +719,39 @@ async function step7RestartMidTurn(run: AgentRun, signal: 'SIGTERM' | 'SIGKILL')
   await run.explain('after the restarted turn');
 }
 
+/**
+ * Usage: Corral's figures for the agent (read from its own record, docs/usage.md) against the mock's
+ * own count of what its answers said they cost (agent-clis/mock-usage.ts), once both have settled.
+ * Equal to every answer's sum, or to the turns' alone (an agent may keep its side requests out of its
+ * record), passes; `unknown` for an agent Corral has no reader for is a note; any other figure fails.
+ */
+async function stepUsage(run: AgentRun): Promise<void> {
+  const sum = (t: any): string => `${t.input}/${t.output}/${t.cacheRead}/${t.cacheWrite}`;
+  const add = (a: any, b: any) => ({ input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead, cacheWrite: a.cacheWrite + b.cacheWrite });
+  let usage: any;
+  let mock = run.mock!.usage();
+  // Codex names its record at a turn's end and a record is read every second: both settle within seconds.
+  const deadline = Date.now() + 15_000 * run.patience;
+  for (;;) {
+    usage = (await run.corral(['agent', 'get', PANE])).json?.usage;
+    mock = run.mock!.usage();
+    const all = sum(add(mock.main.tokens, mock.side.tokens));
+    const settled = typeof usage === 'object' && (sum(usage.tokens) === all || sum(usage.tokens) === sum(mock.main.tokens));
+    if (settled || Date.now() > deadline) break;
+    await sleep(500);
+  }
+  const said = `mock: ${mock.main.answers} turn answers ${sum(mock.main.tokens)}, ${mock.side.answers} side answers ${sum(mock.side.tokens)} (input/output/cacheRead/cacheWrite)`;
+  if (usage === undefined || usage === 'unknown') {
+    const readers = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
+    run.record('8 usage', readers.includes(run.spec.id) ? 'FAIL' : 'NOTE', `Corral: ${usage ?? 'absent'}; ${said}`);
+    return;
+  }
+  const corral = sum(usage.tokens);
+  const verdict = corral === sum(add(mock.main.tokens, mock.side.tokens)) ? 'equal to every answer' : corral === sum(mock.main.tokens) ? 'equal to the turn answers (side answers not in the record)' : 'differs';
+  run.record('8 usage', verdict === 'differs' ? 'FAIL' : 'PASS',
+    `Corral ${corral} from ${usage.source} (model ${usage.model}, skipped ${usage.skipped}): ${verdict}; ${said}`);
+}
+
 /** Polls `probe` until it returns something, or undefined after `ms`. */
 async function waitFor<T>(probe: () => T | undefined, ms: number): Promise<T | undefined> {
   const deadline = Date.now() + ms;
@@ -742,6 +776,9 @@ async function runAgent(spec: AgentSpec, version: string, keep: boolean): Promis
         await step2Startup(run);
         await step3SlowTurn(run);
         await step4Permission(run);
+        await stepUsage(run);
+        // LIVE_STEPS=usage: the turns and their usage only.
+        if (process.env.LIVE_STEPS === 'usage') return;
         await step5Events(run);
         stepPromptIds(run);
         await step6Hooks(run);

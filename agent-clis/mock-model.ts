@@ -14,6 +14,7 @@
 //   - anything else: a slow text answer (several seconds) so a working screen can be recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { appendFileSync } from 'node:fs';
+import { anthropicUsage, chatUsage, geminiUsage, MockUsage, responsesUsage, type MockUsageReport } from './mock-usage.ts';
 
 export const SLOW_ANSWER_END = 'ANSWER-COMPLETE';
 export const TOOL_ANSWER_END = 'TOOL-FLOW-COMPLETE';
@@ -243,7 +244,7 @@ function sseHeaders(res: ServerResponse): void {
 
 // ---------- OpenAI chat completions (Qwen Code, Copilot, OpenCode) ----------
 
-async function openAiChat(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
+async function openAiChat(body: any, res: ServerResponse, hold: () => Hold, count: MockUsage): Promise<void> {
   const messages: any[] = body.messages ?? [];
   const last = messages[messages.length - 1] ?? {};
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
@@ -259,6 +260,7 @@ async function openAiChat(body: any, res: ServerResponse, hold: () => Hold): Pro
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);
+  const usage = chatUsage(count.take(sideRequest ? 'side' : 'main', 'chat'));
   const chunk = (delta: unknown, finish: string | null = null): string =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
@@ -268,7 +270,7 @@ async function openAiChat(body: any, res: ServerResponse, hold: () => Hold): Pro
         ? { role: 'assistant', content: null, tool_calls: [toolCall(turn)] }
         : { role: 'assistant', content: turn.words.join(' ') };
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'call' ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } }));
+    res.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: turn.kind === 'call' ? 'tool_calls' : 'stop' }], usage }));
     return;
   }
   sseHeaders(res);
@@ -282,7 +284,7 @@ async function openAiChat(body: any, res: ServerResponse, hold: () => Hold): Pro
     for await (const word of paced(turn)) res.write(chunk({ content: word.text }));
     res.write(chunk({}, 'stop'));
   }
-  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 } })}\n\n`);
+  res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage })}\n\n`);
   res.end('data: [DONE]\n\n');
 }
 
@@ -299,7 +301,7 @@ function toolNameOfResult(messages: any[], callId: string | undefined): string {
 
 // ---------- Gemini generateContent / streamGenerateContent ----------
 
-async function gemini(body: any, stream: boolean, res: ServerResponse, hold: () => Hold): Promise<void> {
+async function gemini(body: any, stream: boolean, res: ServerResponse, hold: () => Hold, count: MockUsage): Promise<void> {
   const contents: any[] = body.contents ?? [];
   const last = contents[contents.length - 1] ?? {};
   const lastParts: any[] = last.parts ?? [];
@@ -309,7 +311,8 @@ async function gemini(body: any, stream: boolean, res: ServerResponse, hold: () 
   const tools: ToolShape[] = (body.tools ?? []).flatMap((t: any) =>
     (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })),
   );
-  const usage = { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 };
+  // Every chunk of a streamed answer repeats the answer's usage, as one answer's.
+  const usage = geminiUsage(count.take(stream && tools.length > 0 ? 'main' : 'side', 'gemini'));
   const candidate = (parts: unknown[], finish?: string): unknown => ({
     candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
     usageMetadata: usage,
@@ -382,7 +385,7 @@ function anthropicToolName(messages: any[], id: string | undefined): string {
   return '';
 }
 
-async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
+async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hold, count: MockUsage): Promise<void> {
   const messages: any[] = body.messages ?? [];
   const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.input_schema }));
   const { userText, toolName, toolResults } = anthropicLastTurn(messages);
@@ -390,7 +393,7 @@ async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hol
   const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold, toolResults);
   const id = `msg_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
-  const usage = { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = anthropicUsage(count.take(tools.length === 0 ? 'side' : 'main', 'anthropic'));
   const toolUse = turn.kind === 'call' ? { type: 'tool_use', id: `toolu_mock_${Date.now()}`, name: turn.tool.name, input: turn.args } : null;
   if (!body.stream) {
     const content = toolUse ? [toolUse] : [{ type: 'text', text: (turn as { words: string[] }).words.join(' ') }];
@@ -411,7 +414,7 @@ async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hol
     for await (const word of paced(turn)) send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word.text } });
     send('content_block_stop', { index: 0 });
   }
-  send('message_delta', { delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } });
+  send('message_delta', { delta: { stop_reason: toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   send('message_stop', {});
   res.end();
 }
@@ -451,7 +454,7 @@ function codexExecArguments(schema: Record<string, any> | undefined): Record<str
   return args;
 }
 
-async function openAiResponses(body: any, res: ServerResponse, hold: () => Hold): Promise<void> {
+async function openAiResponses(body: any, res: ServerResponse, hold: () => Hold, count: MockUsage): Promise<void> {
   const input: any[] = Array.isArray(body.input) ? body.input : [{ role: 'user', content: textOf(body.input) }];
   const tools: ToolShape[] = (body.tools ?? []).filter((t: any) => t?.name).map((t: any) => ({ name: t.name, schema: t.parameters }));
   const { userText, toolName } = responsesLastTurn(input);
@@ -460,7 +463,7 @@ async function openAiResponses(body: any, res: ServerResponse, hold: () => Hold)
   if (turn.kind === 'call' && exec && !QUESTION_TOOL_NAMES.includes(turn.tool.name)) turn = { kind: 'call', tool: exec, args: codexExecArguments(exec.schema as any) };
   const id = `resp_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
+  const usage = responsesUsage(count.take(tools.length === 0 ? 'side' : 'main', 'responses'));
   const response = (status: string, output: unknown[]): unknown => ({ id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output, ...(status === 'completed' ? { usage } : {}) });
   let item: any;
   sseHeaders(res);
@@ -494,6 +497,8 @@ export interface MockModel {
   port: number;
   /** Lets every held answer so far (a turn asked to last through a restart) finish; returns their end words. */
   release(): string[];
+  /** The mock's own count of the tokens its answers said they cost (agent-clis/mock-usage.ts). */
+  usage(): MockUsageReport;
   close(): Promise<void>;
 }
 
@@ -503,6 +508,7 @@ export function startMockModel(options: Options): Promise<MockModel> {
   };
   const pending = new Set<Hold>();
   let holds = 0;
+  const count = new MockUsage();
   const hold = (): Hold => {
     const held = { released: false, end: `${HELD_ANSWER_END}-${++holds}` };
     pending.add(held);
@@ -517,8 +523,8 @@ export function startMockModel(options: Options): Promise<MockModel> {
       const question = JSON.stringify(body.tools ?? []).match(/"(question|ask_user|ask_user_question|AskUserQuestion)"/);
       if (question && options.logFile) log(`QUESTION TOOL ${JSON.stringify(body.tools).slice(0, 20000)}`);
       try {
-        if (url.includes(':streamGenerateContent')) return await gemini(body, true, res, hold);
-        if (url.includes(':generateContent')) return await gemini(body, false, res, hold);
+        if (url.includes(':streamGenerateContent')) return await gemini(body, true, res, hold, count);
+        if (url.includes(':generateContent')) return await gemini(body, false, res, hold, count);
         if (url.includes(':countTokens')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ totalTokens: 10 }));
@@ -527,14 +533,14 @@ export function startMockModel(options: Options): Promise<MockModel> {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ embedding: { values: [0.1, 0.2] }, embeddings: [{ values: [0.1, 0.2] }] }));
         }
-        if (url.endsWith('/chat/completions')) return await openAiChat(body, res, hold);
+        if (url.endsWith('/chat/completions')) return await openAiChat(body, res, hold, count);
         const path = url.split('?')[0]!;
         if (path.endsWith('/messages/count_tokens')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ input_tokens: 10 }));
         }
-        if (path.endsWith('/v1/messages')) return await anthropicMessages(body, res, hold);
-        if (path.endsWith('/responses')) return await openAiResponses(body, res, hold);
+        if (path.endsWith('/v1/messages')) return await anthropicMessages(body, res, hold, count);
+        if (path.endsWith('/responses')) return await openAiResponses(body, res, hold, count);
         if (url.endsWith('/models') || url.includes('/models?')) {
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock', capabilities: { supports: { tool_calls: true, streaming: true } } }] }));
@@ -564,6 +570,7 @@ export function startMockModel(options: Options): Promise<MockModel> {
           pending.clear();
           return ends;
         },
+        usage: () => count.report(),
         close: () =>
           new Promise<void>((done) => {
             clearTimeout(lifetime);

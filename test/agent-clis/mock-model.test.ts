@@ -102,3 +102,29 @@ test('"shell twice" calls Bash twice in one turn, then closes; only the Anthropi
   const chat = await chatToolCall('Use the shell twice', [{ name: 'run_commands', parameters: RUN_COMMANDS }]);
   assert.deepEqual(chat, { name: 'run_commands', arguments: { commands: [SHELL_COMMAND] } }, 'other routes keep the one-call shell turn');
 });
+
+test('the mock counts the tokens each answer says it cost, apart for turns with tools and side requests', async () => {
+  const model = await startMockModel({ lifetimeMs: 30_000, logFile: undefined });
+  try {
+    const ask = async (tools: unknown[]): Promise<any> => {
+      const res = await fetch(`http://127.0.0.1:${model.port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'mock-model', stream: false, messages: [{ role: 'user', content: 'Use the shell to create a file' }], tools }),
+      });
+      return (await res.json()).usage;
+    };
+    const main = await ask([{ type: 'function', function: { name: 'bash', parameters: BASH } }]);
+    const side = await ask([]);
+    const count = model.usage();
+    assert.deepEqual(count.main, {
+      answers: 1,
+      tokens: { input: main.prompt_tokens - main.prompt_tokens_details.cached_tokens, output: main.completion_tokens, cacheRead: main.prompt_tokens_details.cached_tokens, cacheWrite: 0 },
+    });
+    assert.equal(count.side.answers, 1);
+    assert.equal(count.side.tokens.output, side.completion_tokens);
+    assert.notEqual(main.completion_tokens, side.completion_tokens, 'each answer has figures of its own');
+  } finally {
+    await model.close();
+  }
+});

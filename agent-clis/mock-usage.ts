@@ -1,0 +1,79 @@
+// What the mock model says each answer cost, and its own count of what it said: the live check compares
+// Corral's usage of an agent (read from the agent's record) with this count (docs/usage.md).
+
+/** Tokens of one answer, in Corral's four kinds: `input` is neither read from nor written to the cache. */
+export interface MockTokens {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface MockUsageCount {
+  /** Answers that carried usage. */
+  answers: number;
+  tokens: MockTokens;
+}
+
+/**
+ * `main`: answers to requests that offered tools (the agent's own turns); `side`: the rest (titles,
+ * next-speaker checks, summaries), which an agent may keep out of its record.
+ */
+export interface MockUsageReport {
+  main: MockUsageCount;
+  side: MockUsageCount;
+}
+
+const empty = (): MockUsageCount => ({ answers: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+
+/**
+ * Hands out each answer's tokens and counts them. Every answer's figures differ (they grow with its
+ * number), so an answer counted twice or missed shows in the sums; each API gets cache figures only
+ * where its usage has a field for them (`cacheWrite` only on Anthropic's).
+ */
+export class MockUsage {
+  private next = 0;
+  private readonly counts: MockUsageReport = { main: empty(), side: empty() };
+
+  take(kind: 'main' | 'side', api: 'anthropic' | 'chat' | 'gemini' | 'responses'): MockTokens {
+    const n = ++this.next;
+    const tokens: MockTokens = { input: 100 + n, output: 20 + n, cacheRead: 30 + n, cacheWrite: api === 'anthropic' ? 5 + n : 0 };
+    const count = this.counts[kind];
+    count.answers += 1;
+    count.tokens.input += tokens.input;
+    count.tokens.output += tokens.output;
+    count.tokens.cacheRead += tokens.cacheRead;
+    count.tokens.cacheWrite += tokens.cacheWrite;
+    return tokens;
+  }
+
+  report(): MockUsageReport {
+    return structuredClone(this.counts);
+  }
+}
+
+/** OpenAI chat completions' usage: the prompt counts the cached tokens too. */
+export function chatUsage(t: MockTokens): Record<string, unknown> {
+  return { prompt_tokens: t.input + t.cacheRead, completion_tokens: t.output, total_tokens: t.input + t.cacheRead + t.output, prompt_tokens_details: { cached_tokens: t.cacheRead } };
+}
+
+/** Gemini's usageMetadata: the prompt counts the cached tokens too. */
+export function geminiUsage(t: MockTokens): Record<string, unknown> {
+  return { promptTokenCount: t.input + t.cacheRead, cachedContentTokenCount: t.cacheRead, candidatesTokenCount: t.output, totalTokenCount: t.input + t.cacheRead + t.output };
+}
+
+/** Anthropic's usage: input, cache read and cache write are apart. */
+export function anthropicUsage(t: MockTokens): Record<string, number> {
+  return { input_tokens: t.input, output_tokens: t.output, cache_creation_input_tokens: t.cacheWrite, cache_read_input_tokens: t.cacheRead };
+}
+
+/** OpenAI responses' usage: the input counts the cached tokens too. */
+export function responsesUsage(t: MockTokens): Record<string, unknown> {
+  return {
+    input_tokens: t.input + t.cacheRead,
+    input_tokens_details: { cached_tokens: t.cacheRead },
+    output_tokens: t.output,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: t.input + t.cacheRead + t.output,
+  };
+}
