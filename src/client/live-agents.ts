@@ -105,6 +105,8 @@ export class LiveAgents implements Disposable {
     const id = event.pane.id;
     const inboxChanged = this.inbox.apply(event) !== null;
     if (inboxChanged && tell) this.changes.fire({ kind: 'inbox', paneId: id, added: event.kind === 'inbox.added' ? event.data.item : null });
+    // A budget's item is not the pane's attention item (the view keeps none of it), but it is told as one enters.
+    else if (tell && event.kind === 'inbox.added' && event.data.item.state === 'budget') this.changes.fire({ kind: 'inbox', paneId: id, added: event.data.item });
     switch (event.kind) {
       case 'pane.removed':
       case 'agent.released':
@@ -122,6 +124,12 @@ export class LiveAgents implements Disposable {
       case 'metadata.changed':
         if (event.data.info) return this.takeInfo(event.data.info, tell);
         return this.patch(event, tell);
+      case 'agent.usageChanged': {
+        // The figures (and the budget share they stand at) change without a new revision of the agent.
+        const known = this.agents.get(id);
+        if (known) this.put({ ...known, usage: event.data.usage }, tell);
+        return;
+      }
       default:
         return;
     }

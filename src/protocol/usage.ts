@@ -24,6 +24,22 @@ export const ModelUsage = Type.Object(
 );
 export type ModelUsage = Static<typeof ModelUsage>;
 
+/** A budget's crossing of 80% or 100% of its limit in its period. */
+export const BudgetCrossing = Type.Object(
+  {
+    budget: Type.String({ description: 'The budget\'s name (its `name`, or `scope:match/period`).' }),
+    scope: Literals(['agent', 'workspace', 'host', 'fleet']),
+    period: Literals(['day', 'week', 'session']),
+    unit: Literals(['tokens', 'money']),
+    limit: Type.Number(),
+    spent: Type.Number(),
+    percent: Literals(['80', '100']),
+    periodStart: Type.Number({ description: 'ms since the epoch' }),
+  },
+  { $id: 'BudgetCrossing', description: "A budget's crossing of 80% or 100% of its limit in its period." },
+);
+export type BudgetCrossing = Static<typeof BudgetCrossing>;
+
 /**
  * What an agent spent, read from its own record. `cost` is null when a model used has no price; the
  * table's version (`prices`) is named in every figure.
@@ -40,6 +56,8 @@ export const AgentUsage = Type.Object(
     models: Type.Array(ModelUsage),
     skipped: Type.Number({ description: 'Lines of the record skipped: corrupt, truncated or over the line bound.' }),
     updatedAt: Type.Number({ description: 'When the record was last read with something new (ms since the epoch).' }),
+    // The budget the agent stands at 80% or more of in its current period (one at 100% first); absent when none.
+    budget: Type.Optional(BudgetCrossing),
   },
   { $id: 'AgentUsage', description: "What an agent spent, read from its own record (docs/usage.md)." },
 );
@@ -65,18 +83,3 @@ export const UsageRow = Type.Object(
 );
 export type UsageRow = Static<typeof UsageRow>;
 
-/** A budget's crossing of 80% or 100% of its limit in its period. */
-export const BudgetCrossing = Type.Object(
-  {
-    budget: Type.String({ description: 'The budget\'s name (its `name`, or `scope:match/period`).' }),
-    scope: Literals(['agent', 'workspace', 'host', 'fleet']),
-    period: Literals(['day', 'week', 'session']),
-    unit: Literals(['tokens', 'money']),
-    limit: Type.Number(),
-    spent: Type.Number(),
-    percent: Literals(['80', '100']),
-    periodStart: Type.Number({ description: 'ms since the epoch' }),
-  },
-  { $id: 'BudgetCrossing', description: "A budget's crossing of 80% or 100% of its limit in its period." },
-);
-export type BudgetCrossing = Static<typeof BudgetCrossing>;

@@ -196,9 +196,12 @@ export class Board {
     return tail === undefined || tail.revision !== info.revision || tail.state !== info.state;
   }
 
-  /** Pages notify of an item entering the inbox, unless one of the same pane and state did within the cooldown. */
+  /**
+   * Pages notify of an item entering the inbox, unless one of the same pane and state did within the
+   * cooldown; a budget's 80% and 100% are told apart (docs/usage.md, "Budgets").
+   */
   private attention(item: InboxItem): void {
-    const key = `${item.pane.id}\0${item.state}`;
+    const key = `${item.pane.id}\0${item.state}${item.budget?.percent ?? ''}`;
     const now = this.now();
     const last = this.notified.get(key);
     if (last !== undefined && now - last < NOTIFY_COOLDOWN_MS) return;

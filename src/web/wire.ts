@@ -217,13 +217,13 @@ export const BOARD_POLICY = defineNotification({
 
 export const ATTENTION = defineNotification({
   name: 'attention',
-  summary: 'An item entered the attention inbox (an agent entered blocked or done), outside the cooldown: what a notification shows.',
+  summary: 'An item entered the attention inbox (an agent entered blocked or done, or reached 80% or 100% of a budget), outside the cooldown: what a notification shows.',
   params: Type.Object({
     id: Type.String(),
     item: Type.Number(),
     host: Nullable(Type.String(), { description: "The pane's host with `--fleet` (item numbers are each host's own), else null." }),
     name: Nullable(Type.String()),
-    state: Literals(['blocked', 'done']),
+    state: Literals(['blocked', 'done', 'budget']),
     title: Type.String(),
     body: Type.String(),
   }),

@@ -198,3 +198,20 @@ test('the top line says when an approval policy is on, in dry-run or paused', ()
   }
   assert.doesNotMatch(renderFrame(rows, { cols: 120, height: 30, now: NOW, selected: 0, color: false, policy: null })[0]!, /policy/);
 });
+
+test('a SPENT column once an agent has usage, marking the share of a budget it stands at', () => {
+  const tokens = { input: 2000, output: 1000, cacheRead: 100, cacheWrite: 0 };
+  const usage = { tokens, cost: 0.5, currency: 'USD', model: 'm', since: 0, source: 'transcript:claude', prices: 'v', models: [], skipped: 0, updatedAt: 0 };
+  const crossing = { budget: 'daily', scope: 'agent' as const, period: 'day' as const, unit: 'tokens' as const, limit: 3000, spent: 3100, percent: '100' as const, periodStart: 0 };
+  const rows = [
+    agent('w1:p1', 'idle', 1_000, { name: 'spent', usage: { ...usage, budget: crossing } }),
+    agent('w1:p2', 'idle', 2_000, { name: 'plain', usage }),
+    agent('w1:p3', 'idle', 3_000, { name: 'bare', usage: 'unknown' }),
+  ];
+  const lines = renderFrame(rows, { cols: 100, height: 10, now: NOW, selected: -1, color: false });
+  assert.match(lines[1]!, /SPENT/);
+  assert.ok(lines.some((line) => /spent .*3\.1k \$0\.50 !100%/.test(line)), lines.join('\n'));
+  assert.ok(lines.some((line) => /plain .*3\.1k \$0\.50(?! !)/.test(line)), lines.join('\n'));
+  assert.ok(lines.some((line) => /bare .* \?\s*$/.test(line)), lines.join('\n'));
+  for (const line of renderFrame(rows, { cols: 80, height: 10, now: NOW, selected: -1, color: false })) assert.ok(visibleWidth(line) <= 80, `too wide: ${line}`);
+});

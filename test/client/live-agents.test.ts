@@ -65,3 +65,20 @@ test('an event of a daemon before 2.7 patches what it says and asks for the rest
   live.take(agentInfo('w1:p9', 'working'));
   assert.equal(live.get('w1:p9')?.state, 'working');
 });
+
+test("agent.usageChanged updates the agent's figures, and a budget's inbox item is told as it enters though the view keeps none", () => {
+  const live = new LiveAgents();
+  live.reset([agentInfo('w1:p1', 'idle', { revision: 2 })]);
+  const changes: LiveChange[] = [];
+  live.onChange((change) => changes.push(change));
+  const crossing = { budget: 'daily', scope: 'agent', period: 'day', unit: 'tokens', limit: 100, spent: 90, percent: '80', periodStart: 0 } as const;
+  const usage = { tokens: { input: 60, output: 30, cacheRead: 0, cacheWrite: 0 }, cost: null, currency: 'USD', model: 'm', since: 0, source: 'transcript:claude', prices: 'v', models: [], skipped: 0, updatedAt: 1, budget: crossing };
+  live.apply(event('agent.usageChanged', 'w1:p1', { agent: 'claude', usage }));
+  assert.deepEqual(live.get('w1:p1')?.usage, usage);
+  assert.equal(live.get('w1:p1')?.revision, 2, 'the agent itself did not change');
+  const item = { id: 7, pane: { id: 'w1:p1', name: null }, agent: 'claude', state: 'budget', message: 'budget daily: 80% spent', title: null, prompt: null, ts: 0, seq: 0, cursor: 0, budget: crossing };
+  live.apply(event('inbox.added', 'w1:p1', { item }));
+  assert.deepEqual(changes.map((change) => change.kind), ['agent', 'inbox']);
+  assert.equal(changes[1]!.kind === 'inbox' ? changes[1]!.added?.id : null, 7);
+  assert.equal(live.inbox.of('w1:p1'), null, "a budget's item is not the pane's attention item");
+});

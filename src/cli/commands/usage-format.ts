@@ -14,10 +14,14 @@ export function formatCost(cost: number | null, unpriced: number, currency: stri
   return unpriced > 0 ? `${text}+` : text;
 }
 
-/** An agent's usage as one cell of `agent list` and `top`: tokens in all, and the cost; `?` when unknown. */
+/**
+ * An agent's usage as one cell of `agent list` and `top`: tokens in all, and the cost; `?` when unknown;
+ * `!80%` or `!100%` after it while the agent stands at that share of a budget (docs/usage.md, "Budgets").
+ */
 export function usageCell(usage: AgentUsageField | undefined): string {
   if (usage === undefined) return '-';
   if (usage === 'unknown') return '?';
   const total = usage.tokens.input + usage.tokens.output + usage.tokens.cacheRead + usage.tokens.cacheWrite;
-  return `${formatTokens(total)} ${usage.cost === null ? 'no price' : formatCost(usage.cost, 0, usage.currency)}`;
+  const budget = usage.budget ? ` !${usage.budget.percent}%` : '';
+  return `${formatTokens(total)} ${usage.cost === null ? 'no price' : formatCost(usage.cost, 0, usage.currency)}${budget}`;
 }

@@ -37,8 +37,8 @@ const AGE_W = 5;
 const AGENT_W = 8;
 const QUEUED_W = 3;
 const TOKENS_W = 6;
-/** `12.3M $123.45`: an agent's spend read from its own record (docs/usage.md). */
-const USAGE_W = 14;
+/** `12.3M $123.45 !100%`: an agent's spend read from its own record, and the budget share it stands at (docs/usage.md). */
+const USAGE_W = 19;
 const WORKSPACE_MAX = 12;
 const GAP = 2;
 const MARKER_W = 1; // '>' on the selected row when there is no colour, '*' on a row that needs you

@@ -32,6 +32,8 @@ export function periodStart(period: Budget['period'], now: number, sessionSince:
 export class BudgetWatch {
   private readonly crossed: Set<string>;
   held = new Map<string, BudgetCrossing>();
+  /** Each pane's highest crossing standing in its budget's current period (AgentUsage `budget`): at 100% before 80%. */
+  standing = new Map<string, BudgetCrossing>();
 
   constructor(crossed: readonly string[] = []) {
     this.crossed = new Set(crossed.slice(-MAX_CROSSED));
@@ -44,6 +46,7 @@ export class BudgetWatch {
   evaluate(budgets: readonly Budget[], trackers: readonly RecordTracker[], prices: PriceTable, now: number): Crossed[] {
     const told: Crossed[] = [];
     const held = new Map<string, BudgetCrossing>();
+    const standing = new Map<string, BudgetCrossing>();
     for (const budget of budgets) {
       for (const subject of subjects(budget, trackers)) {
         const current = subject.filter((tracker) => tracker.current);
@@ -68,6 +71,7 @@ export class BudgetWatch {
             periodStart: start,
           };
           if (percent === 100) for (const tracker of current) if (!held.has(tracker.paneId)) held.set(tracker.paneId, crossing);
+          for (const tracker of current) if (higher(crossing, standing.get(tracker.paneId))) standing.set(tracker.paneId, crossing);
           const key = `${budget.name}\0${subjectKey}\0${start}\0${percent}`;
           if (this.crossed.has(key)) continue;
           this.crossed.add(key);
@@ -77,8 +81,16 @@ export class BudgetWatch {
       }
     }
     this.held = held;
+    this.standing = standing;
     return told;
   }
+}
+
+/** Whether crossing `a` says more than `b`: 100% before 80%, then the larger share of its limit. */
+function higher(a: BudgetCrossing, b: BudgetCrossing | undefined): boolean {
+  if (b === undefined) return true;
+  if (a.percent !== b.percent) return a.percent === '100';
+  return a.spent / a.limit > b.spent / b.limit;
 }
 
 /** The budget's subjects: the records of each pane, workspace or the whole host it applies to. */

@@ -1,4 +1,4 @@
-import type { AgentUsage, UsageTokens } from '../../protocol/usage.ts';
+import type { AgentUsage, BudgetCrossing, UsageTokens } from '../../protocol/usage.ts';
 import { lineReader, RECORD_SOURCES, type RecordFormat, type RecordLineReader } from './record-formats.ts';
 import { RecordTail, type TailOutcome, type TailPosition } from './record-tail.ts';
 import { UsageLedger, addTokens, ZERO, type StoredLedger } from './usage-ledger.ts';
@@ -90,8 +90,8 @@ export class RecordTracker {
     return { added: added || this.tail.skipped !== skippedBefore, outcome };
   }
 
-  /** AgentUsage as AgentInfo and `agent.usageChanged` carry it. */
-  usage(prices: PriceTable): AgentUsage {
+  /** AgentUsage as AgentInfo and `agent.usageChanged` carry it, with the budget the pane stands at 80% or more of. */
+  usage(prices: PriceTable, budget?: BudgetCrossing): AgentUsage {
     const tokens: UsageTokens = { ...ZERO };
     let cost: number | null = 0;
     const models = [...this.ledger.models].map(([model, modelTokens]) => {
@@ -112,6 +112,7 @@ export class RecordTracker {
       models,
       skipped: this.tail.skipped,
       updatedAt: this.updatedAt,
+      ...(budget ? { budget } : {}),
     };
   }
 

@@ -116,7 +116,7 @@ export class UsageService implements Disposable {
   /** AgentInfo's `usage`: the current record's figures, or `unknown` while no record is known. */
   usageOf(paneId: string): AgentUsageField {
     const tracker = this.currentOf(paneId);
-    return tracker ? tracker.usage(this.options.prices) : 'unknown';
+    return tracker ? this.figures(tracker) : 'unknown';
   }
 
   /** Sums of every record, current and retired, spent at or after `since`, grouped. */
@@ -158,6 +158,10 @@ export class UsageService implements Disposable {
     this.holdsChanged.dispose();
   }
 
+  private figures(tracker: RecordTracker): AgentUsage {
+    return tracker.usage(this.options.prices, this.watch.standing.get(tracker.paneId));
+  }
+
   private currentOf(paneId: string): RecordTracker | undefined {
     return this.trackers.find((tracker) => tracker.paneId === paneId && tracker.current);
   }
@@ -192,18 +196,30 @@ export class UsageService implements Disposable {
     }
     if (!changed || this.disposed) return;
     this.scheduleSave();
-    if (tracker.current) this.usage.fire({ paneId: tracker.paneId, usage: tracker.usage(this.options.prices) });
-    this.judge();
+    // Judged first: the figures told carry the budget they crossed, if any.
+    const told = this.judge();
+    if (tracker.current && !told.has(tracker.paneId)) this.usage.fire({ paneId: tracker.paneId, usage: this.figures(tracker) });
   }
 
-  private judge(): void {
-    if (this.disposed) return;
+  /** Judges every budget; answers the panes whose figures it told because the budget they stand at changed. */
+  private judge(): Set<string> {
+    const toldUsage = new Set<string>();
+    if (this.disposed) return toldUsage;
     const before = this.watch.held;
+    const standingBefore = this.watch.standing;
     const told = this.watch.evaluate(this.budgets, this.trackers, this.options.prices, this.now());
     if (told.length > 0) this.save();
-    for (const crossed of told) this.crossed.fire(crossed);
     const after = this.watch.held;
+    for (const paneId of new Set([...standingBefore.keys(), ...this.watch.standing.keys()])) {
+      if (sameCrossing(standingBefore.get(paneId), this.watch.standing.get(paneId))) continue;
+      const tracker = this.currentOf(paneId);
+      if (!tracker) continue;
+      toldUsage.add(paneId);
+      this.usage.fire({ paneId, usage: this.figures(tracker) });
+    }
+    for (const crossed of told) this.crossed.fire(crossed);
     for (const paneId of new Set([...before.keys(), ...after.keys()])) if (before.has(paneId) !== after.has(paneId)) this.holdsChanged.fire(paneId);
+    return toldUsage;
   }
 
   private retire(paneId: string): void {
@@ -266,4 +282,9 @@ export class UsageService implements Disposable {
     }
     return stored.crossed.filter((key): key is string => typeof key === 'string');
   }
+}
+
+/** The same standing crossing: its budget, period and threshold (its `spent` grows without changing what it says). */
+function sameCrossing(a: BudgetCrossing | undefined, b: BudgetCrossing | undefined): boolean {
+  return a?.budget === b?.budget && a?.percent === b?.percent && a?.periodStart === b?.periodStart;
 }

@@ -1,6 +1,6 @@
 import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import type { LeaseInfo } from '../wire.ts';
-import { age, el, metadataLabels, usageLabel } from './format.ts';
+import { age, budgetBadge, el, metadataLabels, usageLabel } from './format.ts';
 import { lastDecisionLine } from './policy-view.ts';
 import { renderPrompt, type PagePrompt } from './prompt-view.ts';
 import type { PageRpc, RpcError } from './rpc.ts';
@@ -127,6 +127,7 @@ export class AgentView {
       el('a', 'back', '← all agents'),
       el('h2', '', name),
       el('span', `badge badge-${info.state}`, `${info.state} ${age(info.stateSince)}${where.stale ? ' (stale: its host is away)' : ''}`),
+      ...[budgetBadge(info.usage)].filter((node): node is HTMLElement => node !== null),
       el('div', 'card-meta', [info.agent ?? 'no agent', `@${info.workspace}`, where.host !== undefined ? `on ${where.host}` : '', `by ${info.source}`, info.queued > 0 ? `${info.queued} queued` : '', usageLabel(info.usage)].filter(Boolean).join(' · ')),
       ...metadataLabels(info.metadata).map((label) => el('span', 'chip', label)),
       ...(where.inbox && where.stale !== true ? [this.reminder(where.inbox.id)] : []),

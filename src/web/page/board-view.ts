@@ -2,7 +2,7 @@ import type { AgentInfo } from '../../protocol/methods/agent.ts';
 import { needsYou } from '../../protocol/states.ts';
 import type { BoardCard } from '../wire.ts';
 import { cutToCells } from '../../base/cells.ts';
-import { ATTENTION_ORDER, age, ageChangesIn, el, metadataLabels, usageLabel } from './format.ts';
+import { ATTENTION_ORDER, age, ageChangesIn, budgetBadge, el, metadataLabels, usageLabel } from './format.ts';
 import { CARD_HEIGHT, boardHeight, cardLayout, slotTransform, tailWidth, type CardLayout } from './card-slots.ts';
 import { BoardFilter, workspaceKey } from './board-filter.ts';
 import { answerFromCard, cardAnswers, renderAnswers, type CardAnswers } from './card-answers.ts';
@@ -86,6 +86,8 @@ interface Looks {
   /** A blocked card's safe choices to tap, or its "open to answer" (card-answers.ts). */
   answers: CardAnswers | null;
   inbox: number | null;
+  /** The budget share the agent stands at, `80` or `100` (docs/usage.md); null when none. */
+  budget: string | null;
   /** With --fleet: the host it runs on, and whether its state is the last known (the host is away). */
   host: string | null;
   stale: boolean;
@@ -102,6 +104,7 @@ function looksOf({ info, inbox, host, stale }: BoardCard): Looks {
     question: info.state === 'blocked' ? questionOf(info) : null,
     answers: cardAnswers(info, stale === true),
     inbox: inbox?.id ?? null,
+    budget: typeof info.usage === 'object' ? info.usage.budget?.percent ?? null : null,
     host: host ?? null,
     stale: stale === true,
   };
@@ -130,7 +133,7 @@ function build(entry: BoardCard, label: string, columns: number): BuiltCard {
 
 /** Draws a card's content into its node, which stays the same: in its place, still observed. */
 function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, columns: number, transform: string): BuiltCard {
-  const { state, name, meta, title, chips, question, answers, inbox, host, stale } = looks;
+  const { state, name, meta, title, chips, question, answers, inbox, host, stale, budget } = looks;
   link.className = `card state-${state}${inbox !== null ? ' needs-you' : ''}${stale ? ' stale' : ''}`;
   link.dataset.state = state;
   if (inbox !== null) link.dataset.inbox = String(inbox);
@@ -139,11 +142,13 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
   else delete link.dataset.host;
   if (stale) link.dataset.stale = 'true';
   else delete link.dataset.stale;
+  if (budget !== null) link.dataset.budget = budget;
+  else delete link.dataset.budget;
   const badge = el('span', `badge badge-${state}`, badgeText(entry, label));
   const tail = el('pre', 'card-tail');
   link.replaceChildren(
     ...[
-      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox, stale) : null, badge),
+      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox, stale) : null, budgetBadge(entry.info.usage), badge),
       el('div', 'card-meta', meta),
       title ? el('div', 'card-title', title) : null,
       chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,

@@ -54,6 +54,18 @@ export function usageLabel(usage: AgentUsageField | undefined): string {
 }
 
 /**
+ * The budget share the agent stands at (docs/usage.md, "Budgets"), as a badge: `budget 80%` with its
+ * budget and figures on hover; null when it stands at none.
+ */
+export function budgetBadge(usage: AgentUsageField | undefined): HTMLElement | null {
+  if (usage === undefined || usage === 'unknown' || !usage.budget) return null;
+  const { budget, percent, spent, limit, unit, period } = usage.budget;
+  const badge = el('span', `budget budget-${percent}`, `budget ${percent}%`);
+  badge.title = `budget ${budget}: ${unit === 'money' ? spent.toFixed(2) : Math.round(spent)} of ${limit} ${unit === 'money' ? usage.currency ?? '' : 'tokens'} this ${period}${percent === '100' ? '; prompts wait until it turns' : ''}`;
+  return badge;
+}
+
+/**
  * Milliseconds until this page's next tick of `ms`: ticks fall at `phase` past each multiple of `ms`,
  * so what is due on a page (its age labels, a round of tails) is drawn together, once per tick, and
  * pages given different phases do not all draw at the same instant.

@@ -137,9 +137,14 @@ describe('usage through the daemon', () => {
       await waitFor(async () => (await crossings()).length === 1, { what: 'the 80% crossing' });
       const items = (await client.call('inbox.list', {})).items.filter((item: any) => item.state === 'budget');
       assert.deepEqual(items.map((item: any) => [item.pane.id, item.budget.percent]), [[pane, '80']], 'an inbox item at 80%');
+      assert.equal((await client.call('agent.get', { target: pane })).usage.budget?.percent, '80', 'the agent stands at 80% of its budget');
+      await waitFor(async () => (await client.call('events.read', { since: 0, filter: 'kind:agent.usageChanged' })).events.some((e: any) => e.data.usage.budget?.percent === '80'), { what: 'a usage event carrying the 80% standing', timeoutMs: 10_000 });
+      const listed = await runCli(['--socket', daemons[0]!.socket, 'agent', 'list'], { env: { ...process.env, ...testEnv(dir) } });
+      assert.match(listed.stdout, /spender .* !80% /, 'agent list marks the agent at 80% of a budget');
       await turn(client, pane, 3000);
       await waitFor(async () => (await crossings()).length === 2, { what: 'the 100% crossing' });
       assert.deepEqual(await crossings(), ['80', '100']);
+      assert.equal((await client.call('agent.get', { target: pane })).usage.budget?.percent, '100', 'the agent stands at 100% of its budget');
       await waitFor(() => existsSync(paged) && readFileSync(paged, 'utf8').includes(`${pane} budget`), { what: 'the page at 100%' });
 
       const refused = await errorOf(client, 'agent.prompt', { target: pane, text: 'more' });
@@ -156,6 +161,7 @@ describe('usage through the daemon', () => {
       client = await connect(daemons[1]!);
       await waitFor(async () => (await client.call('agent.get', { target: pane })).usage?.tokens?.input === 4000, { what: 'the usage taken back after the restart', timeoutMs: 30_000 });
       assert.equal((await errorOf(client, 'agent.prompt', { target: pane, text: 'more' })).data.code, 'budget_exceeded', 'still spent after the restart');
+      assert.equal((await client.call('agent.get', { target: pane })).usage.budget?.percent, '100', 'still at 100% after the restart');
       await client.call('agent.prompt', { target: pane, text: 'forced again', force: true });
       await waitFor(async () => (await client.call('agent.get', { target: pane })).usage.tokens.input === 5000, { what: 'the next forced turn read, not the earlier ones again' });
       assert.deepEqual(await crossings(), ['80', '100'], 'no crossing told again after the restart');
