@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -98,4 +98,15 @@ test('OpenCode gets one more config folder holding a plugin that hands each list
   await waitFor(() => existsSync(out) && readFileSync(out, 'utf8').includes('permission.asked'), { what: 'the plugin to run the hook' });
   assert.doesNotMatch(readFileSync(out, 'utf8'), /message\.part/);
   assert.equal(integrate(launch('opencode', [], { OPENCODE_CONFIG_DIR: '/theirs' }), ctx), null);
+  // Each assistant message's tokens go to the session's record (docs/usage.md), once per change, never through the hook.
+  const info = { id: 'msg_1', role: 'assistant', sessionID: 'ses_1', modelID: 'm', providerID: 'p', tokens: { input: 1, output: 2, reasoning: 0, cache: { read: 3, write: 0 } }, time: { created: 5 } };
+  for (const tokens of [{ ...info.tokens, output: 0, input: 0, cache: { read: 0, write: 0 } }, info.tokens, info.tokens, { ...info.tokens, output: 9 }]) {
+    await hooks.event({ event: { id: 'm', type: 'message.updated', properties: { info: { ...info, tokens } } } });
+  }
+  await hooks.event({ event: { id: 'u', type: 'message.updated', properties: { info: { ...info, id: 'msg_0', role: 'user' } } } });
+  await hooks.event({ event: { id: 'x', type: 'message.updated', properties: { info: { ...info, sessionID: '../x' } } } });
+  const lines = readFileSync(join(dir, 'usage', 'ses_1.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((line) => [line.id, line.tokens.output]), [['msg_1', 2], ['msg_1', 9]], 'a message with tokens, again when they change; no user message, no empty tokens');
+  assert.deepEqual(readdirSync(join(dir, 'usage')), ['ses_1.jsonl'], 'a session id is a name, never a path');
+  assert.doesNotMatch(readFileSync(out, 'utf8'), /message\.updated/);
 });

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { PLUGIN_RECORDS } from '../../integration/plugin-dir.ts';
 import { text, type Payload } from './action.ts';
 
 /** The agent's own record of its session, which the daemon reads usage from (docs/usage.md). */
@@ -13,13 +14,22 @@ const MAX_PATH = 4096;
 
 /**
  * Where the hook's agent keeps its session's record: Claude Code, Qwen Code and Gemini CLI name their
- * transcript in the payload (`transcript_path`); Codex's notify names its thread, whose rollout file is
+ * transcript in the payload (`transcript_path`); OpenCode's is the one Corral's plugin writes for the
+ * event's `sessionID`, in the folder the launch names (OPENCODE_CONFIG_DIR); Codex's notify names its thread, whose rollout file is
  * `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`, looked for under today and yesterday.
  */
 export function recordOf(hook: string, payload: Payload, env: NodeJS.ProcessEnv, now = new Date()): AgentRecord | undefined {
   if (hook === 'claude' || hook === 'qwen' || hook === 'gemini') {
     const path = text(payload, 'transcript_path');
     return path !== undefined && path.startsWith('/') && path.length <= MAX_PATH ? { format: hook, path } : undefined;
+  }
+  if (hook === 'opencode') {
+    // Corral's plugin keeps the session's messages under its own folder (src/integration/plugin-dir.ts).
+    const properties = payload['properties'];
+    const session = typeof properties === 'object' && properties !== null ? (properties as Payload)['sessionID'] : undefined;
+    const dir = env.OPENCODE_CONFIG_DIR;
+    if (typeof session !== 'string' || !/^[\w-]{1,128}$/.test(session) || dir === undefined || !dir.startsWith('/') || dir.length > MAX_PATH - 200) return undefined;
+    return { format: 'opencode', path: join(dir, PLUGIN_RECORDS, `${session}.jsonl`) };
   }
   if (hook === 'codex') {
     const thread = text(payload, 'thread-id');

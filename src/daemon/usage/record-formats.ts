@@ -1,7 +1,7 @@
 import type { UsageTokens } from '../../protocol/usage.ts';
 
 /** The agents' records Corral reads usage from (docs/usage.md, "Where the numbers come from"). */
-export const RECORD_FORMATS = ['claude', 'codex', 'gemini', 'qwen'] as const;
+export const RECORD_FORMATS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
 export type RecordFormat = (typeof RECORD_FORMATS)[number];
 
 /** What the AgentUsage `source` says of each format. */
@@ -10,6 +10,7 @@ export const RECORD_SOURCES: Record<RecordFormat, string> = {
   codex: 'rollout:codex',
   gemini: 'chat:gemini',
   qwen: 'chat:qwen',
+  opencode: 'messages:opencode',
 };
 
 /**
@@ -41,6 +42,8 @@ export function lineReader(format: RecordFormat): RecordLineReader {
       return { needles: [Buffer.from('"tokens"')], read: geminiLine };
     case 'qwen':
       return { needles: [Buffer.from('"usageMetadata"')], read: qwenLine };
+    case 'opencode':
+      return { needles: [Buffer.from('"tokens"')], read: opencodeLine };
     case 'codex':
       return new CodexLines();
   }
@@ -91,6 +94,25 @@ function qwenLine(line: Record<string, unknown>): UsageEntry | null {
     model,
     tokens: { input: Math.max(0, count(usage['promptTokenCount']) - cached), output: count(usage['candidatesTokenCount']) + count(usage['thoughtsTokenCount']), cacheRead: cached, cacheWrite: 0 },
     at: time(line['timestamp']),
+  };
+}
+
+/**
+ * OpenCode's assistant messages as Corral's plugin keeps them (src/integration/plugin-dir.ts): each
+ * `message.updated` of OpenCode's bus with its `tokens` (`input` without the cache, as OpenCode's store
+ * holds it; `reasoning` is output) and `modelID`, keyed by the message id, whose later line replaces it.
+ */
+function opencodeLine(line: Record<string, unknown>): UsageEntry | null {
+  if (line['type'] !== 'assistant') return null;
+  const tokens = object(line['tokens']);
+  const model = name(line['modelID']);
+  if (tokens === null || model === null) return null;
+  const cache = object(tokens['cache']);
+  return {
+    key: typeof line['id'] === 'string' ? line['id'] : null,
+    model,
+    tokens: { input: count(tokens['input']), output: count(tokens['output']) + count(tokens['reasoning']), cacheRead: count(cache?.['read']), cacheWrite: count(cache?.['write']) },
+    at: typeof line['time'] === 'number' && Number.isFinite(line['time']) ? line['time'] : null,
   };
 }
 

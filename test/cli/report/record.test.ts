@@ -1,5 +1,5 @@
 // The record a hook names for usage (docs/usage.md): from the payload's transcript_path, or Codex's
-// rollout file found by its thread id under CODEX_HOME.
+// rollout file found by its thread id under CODEX_HOME, or the record Corral's OpenCode plugin keeps.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,13 @@ describe('the record a hook names', () => {
       assert.equal(record?.path, payload(file)['transcript_path']);
     }
     assert.equal(recordOf('claude', { transcript_path: 'relative/path.jsonl' }, {}), undefined, 'only an absolute path');
-    assert.equal(recordOf('opencode', payload('opencode/session.idle-1.json'), {}), undefined);
+  });
+
+  it("names the record Corral's OpenCode plugin keeps for the event's session, in the launch's config folder", () => {
+    const idle = payload('opencode/session.idle-1.json');
+    assert.deepEqual(recordOf('opencode', idle, { OPENCODE_CONFIG_DIR: '/run/corral/p1' }), { format: 'opencode', path: '/run/corral/p1/usage/ses_dd0c919f2ffeOFh7SJ11AJ7jP3.jsonl' });
+    assert.equal(recordOf('opencode', idle, {}), undefined, 'no plugin folder, no record');
+    assert.equal(recordOf('opencode', { type: 'session.idle', properties: { sessionID: '../../etc/passwd' } }, { OPENCODE_CONFIG_DIR: '/run/corral/p1' }), undefined, 'a session id is a name, never a path');
   });
 
   it("finds Codex's rollout file by the notify payload's thread id, today's folder or yesterday's", () => {
