@@ -260,7 +260,7 @@ async function openAiChat(body: any, res: ServerResponse, hold: () => Hold, coun
   const id = `chatcmpl-${Date.now()}`;
   const model = body.model ?? 'mock-model';
   const created = Math.floor(Date.now() / 1000);
-  const usage = chatUsage(count.take(sideRequest ? 'side' : 'main', 'chat'));
+  const usage = chatUsage(count.take(sideRequest ? 'side' : 'main', 'chat', `${system.slice(0, 30)} | ${last.role}: ${textOf(last.content).slice(0, 40)}`));
   const chunk = (delta: unknown, finish: string | null = null): string =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
@@ -312,7 +312,7 @@ async function gemini(body: any, stream: boolean, res: ServerResponse, hold: () 
     (t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, schema: f.parametersJsonSchema ?? f.parameters })),
   );
   // Every chunk of a streamed answer repeats the answer's usage, as one answer's.
-  const usage = geminiUsage(count.take(stream && tools.length > 0 ? 'main' : 'side', 'gemini'));
+  const usage = geminiUsage(count.take(stream && tools.length > 0 ? 'main' : 'side', 'gemini', `${stream ? 'stream' : 'generateContent'}: ${textOf(body.systemInstruction?.parts)}`));
   const candidate = (parts: unknown[], finish?: string): unknown => ({
     candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }],
     usageMetadata: usage,
@@ -393,7 +393,7 @@ async function anthropicMessages(body: any, res: ServerResponse, hold: () => Hol
   const turn: Turn = tools.length === 0 ? { kind: 'text', words: ['Mock', 'capture', 'session'], delayMs: 0 } : decideTurn(userText, toolName, tools, hold, toolResults);
   const id = `msg_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
-  const usage = anthropicUsage(count.take(tools.length === 0 ? 'side' : 'main', 'anthropic'));
+  const usage = anthropicUsage(count.take(tools.length === 0 ? 'side' : 'main', 'anthropic', textOf(body.system)));
   const toolUse = turn.kind === 'call' ? { type: 'tool_use', id: `toolu_mock_${Date.now()}`, name: turn.tool.name, input: turn.args } : null;
   if (!body.stream) {
     const content = toolUse ? [toolUse] : [{ type: 'text', text: (turn as { words: string[] }).words.join(' ') }];
@@ -463,7 +463,7 @@ async function openAiResponses(body: any, res: ServerResponse, hold: () => Hold,
   if (turn.kind === 'call' && exec && !QUESTION_TOOL_NAMES.includes(turn.tool.name)) turn = { kind: 'call', tool: exec, args: codexExecArguments(exec.schema as any) };
   const id = `resp_mock_${Date.now()}`;
   const model = body.model ?? 'mock-model';
-  const usage = responsesUsage(count.take(tools.length === 0 ? 'side' : 'main', 'responses'));
+  const usage = responsesUsage(count.take(tools.length === 0 ? 'side' : 'main', 'responses', textOf(body.instructions)));
   const response = (status: string, output: unknown[]): unknown => ({ id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model, output, ...(status === 'completed' ? { usage } : {}) });
   let item: any;
   sseHeaders(res);

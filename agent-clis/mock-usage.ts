@@ -15,6 +15,16 @@ export interface MockUsageCount {
   tokens: MockTokens;
 }
 
+/** One answer as the mock counted it: its number, its figures and what the request looked like. */
+export interface MockAnswer {
+  n: number;
+  kind: 'main' | 'side';
+  api: string;
+  tokens: MockTokens;
+  /** The head of the request's system prompt, to tell a turn from a side request in a report. */
+  what: string;
+}
+
 /**
  * `main`: answers to requests that offered tools (the agent's own turns); `side`: the rest (titles,
  * next-speaker checks, summaries), which an agent may keep out of its record.
@@ -22,28 +32,34 @@ export interface MockUsageCount {
 export interface MockUsageReport {
   main: MockUsageCount;
   side: MockUsageCount;
+  answers: MockAnswer[];
 }
+
+/** Answers whose input names them (2^(n-1)); later ones say 1 (a live run has a few dozen at most). */
+export const MAX_NAMED = 30;
 
 const empty = (): MockUsageCount => ({ answers: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
 
 /**
- * Hands out each answer's tokens and counts them. Every answer's figures differ (they grow with its
- * number), so an answer counted twice or missed shows in the sums; each API gets cache figures only
- * where its usage has a field for them (`cacheWrite` only on Anthropic's).
+ * Hands out each answer's tokens and counts them. Answer n's input is 2^(n-1), so any sum of inputs
+ * names the answers it counts (its bits), and an answer counted twice or missed shows; the other kinds
+ * grow with n. Each API gets cache figures only where its usage has a field for them (`cacheWrite`
+ * only on Anthropic's).
  */
 export class MockUsage {
   private next = 0;
-  private readonly counts: MockUsageReport = { main: empty(), side: empty() };
+  private readonly counts: MockUsageReport = { main: empty(), side: empty(), answers: [] };
 
-  take(kind: 'main' | 'side', api: 'anthropic' | 'chat' | 'gemini' | 'responses'): MockTokens {
+  take(kind: 'main' | 'side', api: 'anthropic' | 'chat' | 'gemini' | 'responses', what = ''): MockTokens {
     const n = ++this.next;
-    const tokens: MockTokens = { input: 100 + n, output: 20 + n, cacheRead: 30 + n, cacheWrite: api === 'anthropic' ? 5 + n : 0 };
+    const tokens: MockTokens = { input: n <= MAX_NAMED ? 2 ** (n - 1) : 1, output: 20 + n, cacheRead: 30 + n, cacheWrite: api === 'anthropic' ? 5 + n : 0 };
     const count = this.counts[kind];
     count.answers += 1;
     count.tokens.input += tokens.input;
     count.tokens.output += tokens.output;
     count.tokens.cacheRead += tokens.cacheRead;
     count.tokens.cacheWrite += tokens.cacheWrite;
+    this.counts.answers.push({ n, kind, api, tokens, what: what.replace(/\s+/g, ' ').trim().slice(0, 80) });
     return tokens;
   }
 
