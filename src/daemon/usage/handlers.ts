@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { USAGE_REPORT } from '../../protocol/methods/usage.ts';
-import type { AgentUsage } from '../../protocol/usage.ts';
 import type { DaemonCore } from '../agents/core.ts';
 import type { Budget } from '../config/budgets-config.ts';
 import type { EventHub } from '../events/event-hub.ts';
@@ -11,7 +10,7 @@ import type { PriceTable } from './price-table.ts';
 import { UsageService } from './usage-service.ts';
 
 /** At most one `agent.usageChanged` per pane in this long; the newest figures go out at its end. */
-export const USAGE_EVENT_MS = 3000;
+export const USAGE_EVENT_MS = 5000;
 const DAY = 86_400_000;
 
 /** `usage-<socket hash>.json` beside the daemon's other state files. */
@@ -37,11 +36,12 @@ export function startUsage(
   const usage = new UsageService({ registry, log, prices: options.prices, budgets: options.budgets, path: options.path, agentOf });
   const named = agents.onRecordNamed(({ pane, format, path }) => usage.follow(pane, format, path));
   const field = agents.registerExtra('usage', (paneId) => usage.usageOf(paneId));
-  const coalesce = new UsageEvents((paneId, figures) => {
+  const coalesce = new UsageEvents((paneId) => {
     const pane = registry.get(paneId);
-    if (pane) options.hub.publish('agent.usageChanged', { id: pane.id, name: pane.name }, { agent: agentOf(pane), usage: figures }, agentOf(pane));
+    const figures = usage.usageOf(paneId);
+    if (pane && figures !== 'unknown') options.hub.publish('agent.usageChanged', { id: pane.id, name: pane.name }, { agent: agentOf(pane), usage: figures }, agentOf(pane));
   });
-  const changes = usage.onUsage(({ paneId, usage: figures }) => coalesce.changed(paneId, figures));
+  const changes = usage.onUsage(({ paneId }) => coalesce.changed(paneId));
   const crossings = usage.onCrossed(({ crossing, paneId }) => {
     const pane = registry.get(paneId);
     log.info({ pane: paneId, budget: crossing.budget, percent: crossing.percent, spent: crossing.spent }, 'budget crossed');
@@ -68,37 +68,35 @@ export function startUsage(
   };
 }
 
-/** Holds back a pane's usage events to one per USAGE_EVENT_MS, sending the newest figures when the time is up. */
+/**
+ * Holds back a pane's usage events to one per USAGE_EVENT_MS; the figures are read when the event goes
+ * out, so they are the newest, and none are figured for the changes held back.
+ */
 class UsageEvents {
   private readonly last = new Map<string, number>();
-  private readonly pending = new Map<string, { figures: AgentUsage; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<string, NodeJS.Timeout>();
 
-  constructor(private readonly send: (paneId: string, figures: AgentUsage) => void) {}
+  constructor(private readonly send: (paneId: string) => void) {}
 
-  changed(paneId: string, figures: AgentUsage): void {
-    const waiting = this.pending.get(paneId);
-    if (waiting) {
-      waiting.figures = figures;
-      return;
-    }
+  changed(paneId: string): void {
+    if (this.pending.has(paneId)) return;
     const since = Date.now() - (this.last.get(paneId) ?? 0);
-    if (since >= USAGE_EVENT_MS) return this.emit(paneId, figures);
+    if (since >= USAGE_EVENT_MS) return this.emit(paneId);
     const timer = setTimeout(() => {
-      const entry = this.pending.get(paneId);
       this.pending.delete(paneId);
-      if (entry) this.emit(paneId, entry.figures);
+      this.emit(paneId);
     }, USAGE_EVENT_MS - since);
     timer.unref();
-    this.pending.set(paneId, { figures, timer });
+    this.pending.set(paneId, timer);
   }
 
   dispose(): void {
-    for (const { timer } of this.pending.values()) clearTimeout(timer);
+    for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
   }
 
-  private emit(paneId: string, figures: AgentUsage): void {
+  private emit(paneId: string): void {
     this.last.set(paneId, Date.now());
-    this.send(paneId, figures);
+    this.send(paneId);
   }
 }

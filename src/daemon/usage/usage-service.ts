@@ -46,7 +46,8 @@ export interface UsageServiceOptions {
  */
 export class UsageService implements Disposable {
   private readonly trackers: RecordTracker[] = [];
-  private readonly usage: Emitter<{ paneId: string; usage: AgentUsage }>;
+  /** A pane's figures changed: its listener reads them (`usageOf`) when it needs them, not at each read. */
+  private readonly usage: Emitter<{ paneId: string }>;
   private readonly crossed: Emitter<Crossed>;
   private readonly holdsChanged: Emitter<string>;
   private readonly subscriptions = new DisposableStore();
@@ -72,7 +73,7 @@ export class UsageService implements Disposable {
     setImmediate(() => this.judge());
   }
 
-  onUsage(listener: (change: { paneId: string; usage: AgentUsage }) => void): Disposable {
+  onUsage(listener: (change: { paneId: string }) => void): Disposable {
     return this.usage.event(listener);
   }
 
@@ -198,13 +199,14 @@ export class UsageService implements Disposable {
     this.scheduleSave();
     // Judged first: the figures told carry the budget they crossed, if any.
     const told = this.judge();
-    if (tracker.current && !told.has(tracker.paneId)) this.usage.fire({ paneId: tracker.paneId, usage: this.figures(tracker) });
+    if (tracker.current && !told.has(tracker.paneId)) this.usage.fire({ paneId: tracker.paneId });
   }
 
   /** Judges every budget; answers the panes whose figures it told because the budget they stand at changed. */
   private judge(): Set<string> {
     const toldUsage = new Set<string>();
-    if (this.disposed) return toldUsage;
+    // No budget, and none standing to clear: nothing to judge (most daemons, at every read).
+    if (this.disposed || (this.budgets.length === 0 && this.watch.held.size === 0 && this.watch.standing.size === 0)) return toldUsage;
     const before = this.watch.held;
     const standingBefore = this.watch.standing;
     const told = this.watch.evaluate(this.budgets, this.trackers, this.options.prices, this.now());
@@ -215,7 +217,7 @@ export class UsageService implements Disposable {
       const tracker = this.currentOf(paneId);
       if (!tracker) continue;
       toldUsage.add(paneId);
-      this.usage.fire({ paneId, usage: this.figures(tracker) });
+      this.usage.fire({ paneId });
     }
     for (const crossed of told) this.crossed.fire(crossed);
     for (const paneId of new Set([...before.keys(), ...after.keys()])) if (before.has(paneId) !== after.has(paneId)) this.holdsChanged.fire(paneId);
