@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IntegratedLaunch, IntegrationContext, Launch } from './launch.ts';
 
-/** The folder, beside the plugin, where it keeps each session's assistant messages (docs/usage.md). */
+/** The folder, beside the plugin, where it keeps each session's assistant messages (docs/usage.md); `corral report` names the same (src/cli/report/record.ts). */
 export const PLUGIN_RECORDS = 'usage';
 
 /**

@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { PLUGIN_RECORDS } from '../../integration/plugin-dir.ts';
 import { text, type Payload } from './action.ts';
 
 /** The agent's own record of its session, which the daemon reads usage from (docs/usage.md). */
@@ -11,6 +10,12 @@ export interface AgentRecord {
 }
 
 const MAX_PATH = 4096;
+/**
+ * The folder, in the launch's OpenCode config folder, where Corral's plugin keeps each session's messages
+ * (PLUGIN_RECORDS of src/integration/plugin-dir.ts, which the hook's small bundle does not load; the
+ * tests of both name it).
+ */
+const OPENCODE_RECORDS = 'usage';
 
 /**
  * Where the hook's agent keeps its session's record: Claude Code, Qwen Code and Gemini CLI name their
@@ -29,7 +34,7 @@ export function recordOf(hook: string, payload: Payload, env: NodeJS.ProcessEnv,
     const session = typeof properties === 'object' && properties !== null ? (properties as Payload)['sessionID'] : undefined;
     const dir = env.OPENCODE_CONFIG_DIR;
     if (typeof session !== 'string' || !/^[\w-]{1,128}$/.test(session) || dir === undefined || !dir.startsWith('/') || dir.length > MAX_PATH - 200) return undefined;
-    return { format: 'opencode', path: join(dir, PLUGIN_RECORDS, `${session}.jsonl`) };
+    return { format: 'opencode', path: join(dir, OPENCODE_RECORDS, `${session}.jsonl`) };
   }
   if (hook === 'codex') {
     const thread = text(payload, 'thread-id');
