@@ -2,13 +2,14 @@
 // with 100 other panes redrawing a working screen at 10 Hz (bench/lib/busy-agent.sh), against the raw
 // PTY round trip of the same bytes to a plain node-pty reader under the same load in the same run.
 // Run: node --import tsx bench/attention-latency.ts   (CORRAL_BENCH_TRIALS, default 200;
-// CORRAL_BENCH_BUSY, the busy panes, default 100)
+// CORRAL_BENCH_BUSY, the busy panes, default 100; CORRAL_BENCH_SPINNERS, processes that spin on the
+// CPU meanwhile as other work, default 0: the machine's load average is reported beside the figures)
 //
 // The program (bench/lib/blocking-agent.ts) draws a permission form on "b" and stamps the moment; both
 // ends read CLOCK_MONOTONIC, one clock for the whole machine, so times taken in different processes
 // compare directly.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn as spawnPty } from 'node-pty';
 import { DaemonConnection } from '../src/cli/with-daemon.ts';
@@ -18,12 +19,14 @@ import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';
 import { clockNow, FORM_END, IDLE_END, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
 import { BUSY_AGENT } from './lib/programs.ts';
+import { CpuSpinners } from './lib/cpu-spinners.ts';
 import { summary } from '../harness/figures.ts';
 import { cpuShare, daemonPids } from '../harness/proc.ts';
 import { sleep } from '../harness/wait.ts';
 
 const TRIALS = Number(process.env.CORRAL_BENCH_TRIALS ?? 200);
 const BUSY = Number(process.env.CORRAL_BENCH_BUSY ?? 100);
+const SPINNERS = Number(process.env.CORRAL_BENCH_SPINNERS ?? 0);
 const now = clockNow('monotonic');
 
 /** The baseline: the same program on a plain node-pty, timed until the form's last line arrives. */
@@ -116,18 +119,28 @@ try {
   const program = writeBlockingAgent(dir, 'monotonic');
   const daemon = await startBenchDaemon(dir);
   let plain, attention, daemonCpu;
+  const loads: number[] = [];
+  const spinners = new CpuSpinners(SPINNERS);
   try {
     await startLoad(daemon, dir);
+    // The load average is a 1-minute mean: with spinners, wait until it shows them.
+    if (SPINNERS > 0) await sleep(Number(process.env.CORRAL_BENCH_SPIN_WARM_MS ?? 45_000));
+    loads.push(loadavg()[0]!);
     daemonCpu = Number((await cpuShare(() => daemonPids(daemon.pid), 5000)).toFixed(3));
     plain = summary(await plainPty(dir, program));
+    loads.push(loadavg()[0]!);
     attention = summary(await throughDaemon(daemon, dir, program));
+    loads.push(loadavg()[0]!);
   } finally {
+    spinners.dispose();
     await daemon.dispose();
   }
   const result = {
     bench: 'attention-latency',
     trials: TRIALS,
     busyPanes: BUSY,
+    spinners: SPINNERS,
+    loadAverage: loads.map((load) => Number(load.toFixed(1))),
     daemonCpuUnderLoad: daemonCpu,
     plainPty: plain,
     attentionEvent: attention,
@@ -136,7 +149,7 @@ try {
   };
   console.log(JSON.stringify(result));
   console.log(
-    `with ${BUSY} panes redrawing at 10 Hz (daemon CPU ${(daemonCpu * 100).toFixed(1)}% of a core), blocked screen to agent.attention at a subscriber over ${TRIALS} trials: median ${attention.medianMs} ms, p99 ${attention.p99Ms} ms; ` +
+    `with ${BUSY} panes redrawing at 10 Hz (daemon CPU ${(daemonCpu * 100).toFixed(1)}% of a core), blocked screen to agent.attention at a subscriber over ${TRIALS} trials, ${SPINNERS} spinners, load average ${result.loadAverage.join(' / ')}: median ${attention.medianMs} ms, p99 ${attention.p99Ms} ms; ` +
       `raw PTY round trip median ${plain.medianMs} ms, p99 ${plain.p99Ms} ms (ratio ${result.medianRatio}x median, ${result.p99Ratio}x p99)`,
   );
 } finally {
