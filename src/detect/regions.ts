@@ -1,7 +1,7 @@
 import type { DetectInput } from './types.ts';
 import type { RegionSpec } from './region-spec.ts';
 import { joinWrapped } from './logical-lines.ts';
-import { isBlank, ruleRows, startsWithPromptMarker, stripSideBorders } from './screen-structure.ts';
+import { isBlank, lastRuleRows, startsWithPromptMarker, stripSideBorders } from './screen-structure.ts';
 
 const NBSP = /\u00a0/g;
 const NO_ROW = -1;
@@ -103,8 +103,9 @@ export class RegionReader {
     return view;
   }
 
+  /** The last two horizontal rules' rows (fewer when there are fewer): the regions use no other. */
   #ruleRows(): number[] {
-    return (this.#rules ??= ruleRows(this.#lines));
+    return (this.#rules ??= lastRuleRows(this.#lines, 2));
   }
 
   #rowsFrom(start: number, end: number): Cut {

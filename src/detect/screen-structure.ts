@@ -54,9 +54,12 @@ export function stripSideBorders(line: string): string {
   return line.replace(SIDE_BORDER, '').trimEnd();
 }
 
-/** Row indexes of horizontal rules, top to bottom. */
-export function ruleRows(lines: readonly string[]): number[] {
+/**
+ * Row indexes of the last `count` horizontal rules, top to bottom. Read from the bottom up, stopping
+ * at the last one wanted: the regions need only the last two, and a transcript above them is long.
+ */
+export function lastRuleRows(lines: readonly string[], count: number): number[] {
   const rows: number[] = [];
-  for (let i = 0; i < lines.length; i++) if (isHorizontalRule(lines[i]!)) rows.push(i);
-  return rows;
+  for (let i = lines.length - 1; i >= 0 && rows.length < count; i--) if (isHorizontalRule(lines[i]!)) rows.push(i);
+  return rows.reverse();
 }

@@ -61,3 +61,13 @@ describe('regions', () => {
     assert.equal(isHorizontalRule('───────'), false);
   });
 });
+
+describe('horizontal rules', () => {
+  it('cut the prompt box and what follows by the last two rules, whatever rules the transcript above holds', () => {
+    const text = [RULE, 'old box', RULE, 'transcript', RULE, '❯ draft', RULE, '  footer'].join('\n');
+    assert.deepEqual(cut('prompt_box_body', text), ['❯ draft']);
+    assert.deepEqual(cut('above_prompt_box', text), [RULE, 'old box', RULE, 'transcript']);
+    assert.deepEqual(cut('after_last_horizontal_rule', text), ['  footer']);
+    assert.deepEqual(cut('prompt_box_body', ['one', RULE, 'only one rule'].join('\n')), []);
+  });
+});

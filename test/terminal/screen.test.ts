@@ -25,3 +25,29 @@ test('a long write is parsed whole, a character split between its slices include
     screen.dispose();
   }
 });
+
+test('a snapshot reads each row as a fresh read does, over redraws, scrolls, wide and combined characters', async () => {
+  const screen = new Screen({ cols: 24, rows: 6 });
+  try {
+    const rows = ['plain', 'café 漢字 — wide', 'e\u0301 combined', '😀 pair', 'x'.repeat(30)];
+    const frames: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      // Redrawn whole (the busy agent's way), scrolled by a line, then one row rewritten in place.
+      frames.push(`\x1b[H\x1b[2J${rows.map((_row, k) => `${rows[(k + i) % rows.length]} ${i % 3}`).join('\r\n')}`);
+      frames.push(`\r\n${rows[i % rows.length]}`);
+      frames.push(`\x1b[2;1H\x1b[2K${rows[(i + 2) % rows.length]}`);
+    }
+    for (const frame of frames) {
+      await screen.writeAsync(frame);
+      const snapshot = screen.snapshot();
+      const fresh = screen.read({ source: 'screen' }).split('\n');
+      assert.deepEqual(
+        snapshot.lines,
+        fresh.map((line, y) => (snapshot.wrapped[y + 1] ? line : line.trimEnd())),
+        JSON.stringify(frame),
+      );
+    }
+  } finally {
+    screen.dispose();
+  }
+});
