@@ -3,7 +3,9 @@
 // emulator's parse, the snapshot detection reads and the evaluation of Claude Code's manifest, each
 // timed apart over the same frames, as the daemon runs them for one pane (parse, then snapshot and
 // evaluate once per frame).
-// Run: node --import tsx bench/probes/redraw-frame.ts [frames, default 5000] [repeats, default 3]
+// With a number of screens, the frames go to each in turn, as the daemon's 100 panes do (each screen's
+// cells are out of the processor's caches again by its next frame).
+// Run: node --import tsx bench/probes/redraw-frame.ts [frames, default 5000] [repeats, default 3] [screens, default 1]
 import { loadavg } from 'node:os';
 import { Screen } from '../../src/terminal/screen.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
@@ -12,6 +14,7 @@ import { ManifestSet } from '../../src/manifest-store/manifest-set.ts';
 
 const FRAMES = Number(process.argv[2] ?? 5000);
 const REPEATS = Number(process.argv[3] ?? 3);
+const SCREENS = Number(process.argv[4] ?? 1);
 const SPIN = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const RULE = '─'.repeat(100);
 
@@ -33,24 +36,24 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 };
 
 async function once(): Promise<{ parse: number; snapshot: number; evaluate: number; states: Set<string> }> {
-  const screen = new Screen({ cols: 120, rows: 32 });
-  const memory = new ScreenMemory();
+  const screens = Array.from({ length: SCREENS }, () => ({ screen: new Screen({ cols: 120, rows: 32 }), memory: new ScreenMemory() }));
   const states = new Set<string>();
   let parse = 0;
   let snapshot = 0;
   let evaluation = 0;
   for (let i = 0; i < frames.length; i++) {
+    const { screen, memory } = screens[i % SCREENS]!;
     let from = process.cpuUsage();
-    await screen.writeAsync(frames[i]!);
+    await screen.writeAsync(frames[Math.floor(i / SCREENS)]!);
     parse += cpuMs(from);
     from = process.cpuUsage();
-    const input = { ...screen.snapshot(), at: i * 100 };
+    const input = { ...screen.snapshot(), at: Math.floor(i / SCREENS) * 100 };
     snapshot += cpuMs(from);
     from = process.cpuUsage();
     states.add(evaluate(manifest!, input, memory).state);
     evaluation += cpuMs(from);
   }
-  screen.dispose();
+  for (const { screen } of screens) screen.dispose();
   return { parse, snapshot, evaluate: evaluation, states };
 }
 
@@ -61,6 +64,7 @@ const perFrameUs = (key: 'parse' | 'snapshot' | 'evaluate') => +((Math.min(...ru
 console.log(
   JSON.stringify({
     frames: FRAMES,
+    screens: SCREENS,
     perFrameUs: { parse: perFrameUs('parse'), snapshot: perFrameUs('snapshot'), evaluate: perFrameUs('evaluate') },
     states: [...runs[0]!.states],
     load: +loadavg()[0]!.toFixed(1),
