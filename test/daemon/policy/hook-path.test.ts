@@ -1,49 +1,15 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { before, describe, it } from 'node:test';
-import { makeTempDir } from '../../../harness/daemon.ts';
+import { describe, it } from 'node:test';
 import { waitFor } from '../../../harness/wait.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { FAKE_CLAUDE, useDaemon } from '../../helpers/session.ts';
-
-const POLICY = `
-[[rule]]
-name = "tests"
-tool = "Bash"
-command = 'npm test'
-action = "allow"
-
-[[rule]]
-name = "no downloads"
-command = 'curl .*'
-action = "deny"
-message = "no downloads here"
-`;
+import { TEST_POLICY, usePolicyDaemon } from './policy-daemon.ts';
 
 describe("the hook path: the policy's decision goes back through the agent's own permission hook, and nothing is typed", () => {
-  const dir = makeTempDir();
-  const configDir = join(dir, 'config', 'corral');
-  mkdirSync(configDir, { recursive: true });
-  writeFileSync(join(configDir, 'policy.toml'), POLICY);
-  const session = useDaemon({ dir });
+  const { dir, session, launcher, usePolicy } = usePolicyDaemon();
   const { call, agentUntil } = session;
-  let launcher = '';
   let panes = 0;
-
-  before(() => {
-    // A program named claude: identified by its process, and started with the hooks per-launch integration adds.
-    launcher = join(dir, 'bin', 'claude');
-    mkdirSync(join(dir, 'bin'), { recursive: true });
-    writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(pathToFileURL(FAKE_CLAUDE).href)});\n`);
-    chmodSync(launcher, 0o755);
-  });
-
-  const usePolicy = async (text: string) => {
-    writeFileSync(join(configDir, 'policy.toml'), text);
-    await call('server.reloadConfig', {});
-  };
 
   const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []);
 
@@ -85,7 +51,7 @@ describe("the hook path: the policy's decision goes back through the agent's own
     assert.equal(events.events.at(-1).data.decision.source, 'hook');
     assert.equal((await call('inbox.list', {})).items.some((item: any) => item.pane.id === id), false, 'never blocked, never in the inbox');
     const explained = await runCli(['--socket', session.daemon.socket, 'agent', 'explain', id]);
-    assert.match(explained.stdout, /policy: prompt hook-\S+ answered by policy rule 1 \(.*policy\.toml:2\) "tests" with allow through the agent's hook/);
+    assert.match(explained.stdout, /policy: prompt hook-\S+ answered by policy rule 1 \(.*policy\.toml:3\) "tests" with allow through the agent's hook/);
     await call('pane.kill', { target: id });
   });
 
@@ -126,7 +92,7 @@ describe("the hook path: the policy's decision goes back through the agent's own
     assert.deepEqual(paused.keys(), []);
     await call('policy.resume', {});
     await call('pane.kill', { target: paused.id });
-    await usePolicy(`mode = "dry-run"\n${POLICY}`);
+    await usePolicy(`mode = "dry-run"\n${TEST_POLICY}`);
     const dry = await claude();
     await call('agent.prompt', { target: dry.id, text: 'perm npm test' });
     await agentUntil(dry.id, (i) => i.state === 'blocked' && i.prompt?.complete === true, 'the form in dry-run');
@@ -134,11 +100,11 @@ describe("the hook path: the policy's decision goes back through the agent's own
     assert.deepEqual((await decisions(dry.id)).map((d) => [d.source, d.action, d.mode, d.answered]), [['hook', 'allow', 'dry-run', false]]);
     assert.deepEqual(dry.keys(), []);
     await call('pane.kill', { target: dry.id });
-    await usePolicy(POLICY);
+    await usePolicy(TEST_POLICY);
   });
 
   it('the loop guard counts hook answers too: past loop_limit the agent draws its dialog', async () => {
-    await usePolicy(`loop_limit = 1\n${POLICY}`);
+    await usePolicy(`loop_limit = 1\n${TEST_POLICY}`);
     const { id, keys, hookPrinted } = await claude();
     await call('agent.prompt', { target: id, text: 'perm npm test' });
     await session.screenContains(id, 'Command ran.');
@@ -150,6 +116,6 @@ describe("the hook path: the policy's decision goes back through the agent's own
     assert.equal(hookPrinted()[1], '');
     assert.deepEqual(keys(), []);
     await call('pane.kill', { target: id });
-    await usePolicy(POLICY);
+    await usePolicy(TEST_POLICY);
   });
 });

@@ -1,52 +1,18 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { before, describe, it } from 'node:test';
-import { makeTempDir } from '../../../harness/daemon.ts';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
 import { waitFor } from '../../../harness/wait.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { FAKE_CLAUDE, useDaemon } from '../../helpers/session.ts';
+import { TEST_POLICY, usePolicyDaemon } from './policy-daemon.ts';
 
 const INBAND_DIALOG = fileURLToPath(new URL('../../fixtures/agents/inband-dialog.mjs', import.meta.url));
 
-const POLICY = `
-# the tests' policy
-[[rule]]
-name = "tests"
-tool = "Bash"
-command = 'npm test'
-action = "allow"
-
-[[rule]]
-name = "no downloads"
-command = 'curl .*'
-action = "deny"
-message = "no downloads here"
-`;
-
 describe('an approval policy answers the prompts of agents identified by their process, and logs every decision', () => {
-  const dir = makeTempDir();
-  const configDir = join(dir, 'config', 'corral');
-  mkdirSync(configDir, { recursive: true });
-  writeFileSync(join(configDir, 'policy.toml'), POLICY);
-  const session = useDaemon({ dir });
+  const { dir, configDir, session, launcher, usePolicy } = usePolicyDaemon();
   const { call, agentUntil } = session;
-  let launcher = '';
   let logs = 0;
-
-  before(() => {
-    // The fake agent started as a program named claude, which the manifest's [identity] names: no CORRAL_AGENT hint.
-    launcher = join(dir, 'bin', 'claude');
-    mkdirSync(join(dir, 'bin'), { recursive: true });
-    writeFileSync(launcher, `#!${process.execPath}\nimport(${JSON.stringify(pathToFileURL(FAKE_CLAUDE).href)});\n`);
-    chmodSync(launcher, 0o755);
-  });
-
-  const usePolicy = async (text: string) => {
-    writeFileSync(join(configDir, 'policy.toml'), text);
-    await call('server.reloadConfig', {});
-  };
 
   /** The fake agent in a pane, identified by its process; its keys logged; its form the command alone (a rule can read it). */
   const claude = async (env: Record<string, string> = {}) => {
@@ -143,7 +109,7 @@ describe('an approval policy answers the prompts of agents identified by their p
   });
 
   it('stops a pane that loops on the same prompt after loop_limit answers a minute', async () => {
-    await usePolicy(`loop_limit = 3\n${POLICY}`);
+    await usePolicy(`loop_limit = 3\n${TEST_POLICY}`);
     // Each approval works for longer than the debounce, so each form is a new prompt.
     const { id, keys } = await claude({ FAKE_PERM_LOOP: '1', FAKE_WORK_MS: '1000' });
     await call('agent.prompt', { target: id, text: 'perm npm test' });
@@ -174,7 +140,7 @@ describe('an approval policy answers the prompts of agents identified by their p
   });
 
   it('pauses and resumes, and in dry-run decides and logs without typing', async () => {
-    await usePolicy(POLICY);
+    await usePolicy(TEST_POLICY);
     assert.equal((await call('policy.pause', {})).active, false);
     const paused = await claude();
     await asking(paused.id, 'perm npm test');
@@ -183,24 +149,24 @@ describe('an approval policy answers the prompts of agents identified by their p
     assert.deepEqual(paused.keys(), []);
     assert.equal((await call('policy.resume', {})).active, true);
     await call('pane.kill', { target: paused.id });
-    await usePolicy(`mode = "dry-run"\n${POLICY}`);
+    await usePolicy(`mode = "dry-run"\n${TEST_POLICY}`);
     const dry = await claude();
     await asking(dry.id, 'perm npm test');
     const decided = await decisionOn(dry.id, 'the dry-run decision');
     assert.deepEqual([decided.action, decided.mode, decided.answered], ['allow', 'dry-run', false]);
     assert.deepEqual(dry.keys(), []);
     await call('pane.kill', { target: dry.id });
-    await usePolicy(POLICY);
+    await usePolicy(TEST_POLICY);
   });
 
   it('refuses a policy that is not valid at reload, naming file and line, and keeps the one it had', async () => {
-    writeFileSync(join(configDir, 'policy.toml'), `${POLICY}\n[[rule]]\naction = "allow"\ncommand = '(?=x)'\n`);
+    writeFileSync(join(configDir, 'policy.toml'), `${TEST_POLICY}\n[[rule]]\naction = "allow"\ncommand = '(?=x)'\n`);
     const refused = await session.callError('server.reloadConfig', {});
     assert.equal(refused.data.code, 'policy_invalid');
     assert.equal(refused.data.line, 17);
     assert.match(refused.message, /policy\.toml:17: "command" is not an RE2 regex/);
     assert.equal((await call('policy.status', {})).rules, 2);
-    await usePolicy(POLICY);
+    await usePolicy(TEST_POLICY);
   });
 
   it('never answers a dialog drawn by a program that names its agent only in-band', async () => {
