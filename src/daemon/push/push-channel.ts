@@ -5,8 +5,9 @@ import { DisposableStore, type Disposable } from '../../base/disposable.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
 import type { AnswerTokens } from './answer-tokens.ts';
+import { answerActions } from './answer-actions.ts';
 import type { DeviceStore, StoredDevice } from './device-store.ts';
-import { attentionPayload, encodePayload, resolvedPayload, type PushAction, type PushPayload } from './push-payload.ts';
+import { attentionPayload, encodePayload, resolvedPayload, type PushPayload } from './push-payload.ts';
 import type { PushSender } from './push-sender.ts';
 import { deliveryOf } from './delivery-rules.ts';
 import type { Webhook } from './webhook.ts';
@@ -111,7 +112,7 @@ export class PushChannel implements Disposable {
     if (due.length === 0) return;
     this.pushed.set(item.id, item);
     while (this.pushed.size > 1000) this.pushed.delete(this.pushed.keys().next().value!);
-    const payload = attentionPayload(item, this.options.host, this.actions(item));
+    const payload = attentionPayload(item, this.options.host, answerActions(item, this.options));
     for (const device of due) {
       const key = `${device.id} ${item.id}`;
       this.sending.add(key);
@@ -243,16 +244,5 @@ export class PushChannel implements Disposable {
     for (const device of this.options.devices.list()) {
       if (device.pushed.includes(id)) this.deliver(device, resolvedPayload(item, this.options.host), item);
     }
-  }
-
-  private actions(item: InboxItem): PushAction[] {
-    const prompt = item.prompt;
-    if (item.state !== 'blocked' || prompt === null || !prompt.complete) return [];
-    const ttlMs = this.options.ttlSeconds * 1000;
-    return this.options.buttons(prompt).map((choice) => ({
-      action: choice.id,
-      title: choice.label,
-      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs, { label: choice.label, agent: item.agent, paneName: item.pane.name, question: prompt.text }),
-    }));
   }
 }

@@ -5,6 +5,7 @@ import type { Disposable } from '../../base/disposable.ts';
 import type { WebhookConfig } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
 import type { AnswerTokens } from './answer-tokens.ts';
+import { answerActions } from './answer-actions.ts';
 import { deliveryOf, type Delivery } from './delivery-rules.ts';
 import { HttpQueue, post, type QueuedRequest } from './http-queue.ts';
 import { attentionPayload, type PushAction, type PushPayload } from './push-payload.ts';
@@ -94,20 +95,8 @@ export class Webhook implements Disposable {
 
   private payload(item: InboxItem): WebhookPayload {
     const base = this.options.config.publicUrl;
-    const pushed = attentionPayload(item, this.options.host, base === null ? [] : this.actions(item));
+    const pushed = attentionPayload(item, this.options.host, base === null ? [] : answerActions(item, this.options));
     const actions = pushed.actions.map((action) => ({ ...action, url: `${base}/answer?${new URLSearchParams({ token: action.token, choice: action.action, pane: item.pane.id })}` }));
     return { ...pushed, url: base === null ? pushed.url : `${base}${pushed.url}`, actions };
-  }
-
-  /** The links' tokens: minted for this channel alone, with what the confirmation page shows. */
-  private actions(item: InboxItem): PushAction[] {
-    const prompt = item.prompt;
-    if (item.state !== 'blocked' || prompt === null || !prompt.complete) return [];
-    const ttlMs = this.options.ttlSeconds * 1000;
-    return this.options.buttons(prompt).map((choice) => ({
-      action: choice.id,
-      title: choice.label,
-      token: this.options.tokens.mint({ pane: item.pane.id, promptId: prompt.id, choice: choice.id }, ttlMs, { label: choice.label, agent: item.agent, paneName: item.pane.name, question: prompt.text }),
-    }));
   }
 }
