@@ -141,7 +141,7 @@ export class PageSocket implements LeaseHolder {
       const who = item.pane.name ?? item.pane.id;
       const question = typeof item.prompt?.text === 'string' ? item.prompt.text.split('\n')[0]! : null;
       const body = (item.state === 'blocked' ? question : item.state === 'done' ? item.title : null) ?? item.message;
-      const what = item.state === 'blocked' ? 'needs you' : item.state === 'done' ? 'is done' : `spent ${item.budget?.percent ?? ''}% of a budget`;
+      const what = item.state === 'blocked' ? 'needs you' : item.state === 'done' ? 'is done' : item.state === 'failed' ? 'failed' : `spent ${item.budget?.percent ?? ''}% of a budget`;
       this.notify(ATTENTION, { id: item.pane.id, item: item.id, host: splitHostTarget(item.pane.id).host, name: item.pane.name, state: item.state, title: `${who} ${what}`, body });
     }
   }

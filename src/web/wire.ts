@@ -43,7 +43,7 @@ export const PASSED_THROUGH = [AGENT_GET, AGENT_EXPLAIN, AGENT_READ, AGENT_FOCUS
 /** An inbox item as a card carries it. */
 export const CardInbox = Type.Object({
   id: Type.Number(),
-  state: Literals(['blocked', 'done']),
+  state: Literals(['blocked', 'done', 'failed']),
   ts: Type.Number({ description: 'When it entered the inbox (ms since the epoch).' }),
 });
 export type CardInbox = Static<typeof CardInbox>;
@@ -217,13 +217,13 @@ export const BOARD_POLICY = defineNotification({
 
 export const ATTENTION = defineNotification({
   name: 'attention',
-  summary: 'An item entered the attention inbox (an agent entered blocked or done, or reached 80% or 100% of a budget), outside the cooldown: what a notification shows.',
+  summary: 'An item entered the attention inbox (an agent entered blocked or done, its pane failed, or it reached 80% or 100% of a budget), outside the cooldown: what a notification shows.',
   params: Type.Object({
     id: Type.String(),
     item: Type.Number(),
     host: Nullable(Type.String(), { description: "The pane's host with `--fleet` (item numbers are each host's own), else null." }),
     name: Nullable(Type.String()),
-    state: Literals(['blocked', 'done', 'budget']),
+    state: Literals(['blocked', 'done', 'failed', 'budget']),
     title: Type.String(),
     body: Type.String(),
   }),

@@ -18,7 +18,7 @@ export function registerNotifyCommands(program: Command): void {
     .command('subscribe')
     .description("add a device: its PushSubscription JSON (what the browser's subscription.toJSON() gives), from FILE or - for stdin")
     .argument('<file>', 'the subscription JSON, or - to read it from stdin')
-    .option('--states <states>', `which items it receives, comma-separated: ${PUSH_STATES.join(', ')} (default blocked,done)`)
+    .option('--states <states>', `which items it receives, comma-separated: ${PUSH_STATES.join(', ')} (default blocked,done,failed)`)
     .option('--label <label>', 'a name for the device in `notify push list`')
     .action(async (file: string, options: { states?: string; label?: string }, cmd: Command) => {
       const { socket, json } = globalsOf(cmd);

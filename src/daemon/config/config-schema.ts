@@ -61,7 +61,7 @@ export interface WebhookConfig {
   /** The HMAC-SHA256 key of the `X-Corral-Signature` header; null: unsigned. */
   secret: string | null;
   /** The item states posted (a spent budget always). */
-  events: readonly ('blocked' | 'done' | 'budget')[];
+  events: readonly ('blocked' | 'done' | 'budget' | 'failed')[];
   /** Only the items of these workspaces; empty: every one. */
   workspaces: readonly string[];
   /** Its own quiet hours, or `off`; null: `[notify] quiet_hours`. */
@@ -76,7 +76,7 @@ export type RespawnPolicy = (typeof RESPAWN_POLICIES)[number];
 export const DEFAULT_CONFIG: Readonly<CorralConfig> = Object.freeze({
   notify: Object.freeze({ command: null, cooldownMs: 30_000, timeoutMs: 10_000, push: Object.freeze({ contact: null, ttlSeconds: 3600 }),
     quietHours: null,
-    webhook: Object.freeze({ url: null, secret: null, events: Object.freeze(['blocked', 'done'] as const), workspaces: Object.freeze([]), quietHours: null, publicUrl: null }),
+    webhook: Object.freeze({ url: null, secret: null, events: Object.freeze(['blocked', 'done', 'failed'] as const), workspaces: Object.freeze([]), quietHours: null, publicUrl: null }),
   }),
   events: Object.freeze({ retain: 10_000, retainBytes: 32 << 20, subscriberBufferBytes: 1 << 20 }),
   arbiter: Object.freeze({ debounceMs: 450 }),
@@ -122,7 +122,7 @@ export const CONFIG_KEYS: Record<Exclude<keyof CorralConfig, 'budgets'>, Record<
       keys: {
         url: { kind: 'url', field: 'url' },
         secret: { kind: 'secret', field: 'secret' },
-        events: { kind: 'states', values: ['blocked', 'done', 'budget'], field: 'events' },
+        events: { kind: 'states', values: ['blocked', 'done', 'budget', 'failed'], field: 'events' },
         workspaces: { kind: 'strings', maxItems: 32, field: 'workspaces' },
         quiet_hours: { kind: 'quiet', allowOff: true, field: 'quietHours' },
         public_url: { kind: 'url', field: 'publicUrl' },

@@ -1,4 +1,4 @@
-import { MAX_INBOX_ITEMS, type InboxItem } from '../../protocol/methods/inbox.ts';
+import { INBOX_STATES, MAX_INBOX_ITEMS, failureText, type InboxItem } from '../../protocol/methods/inbox.ts';
 import type { CorralEvent } from '../../protocol/methods/events.ts';
 import type { AgentPrompt } from '../../protocol/prompt.ts';
 import { DisposableStore, type Disposable } from '../../base/disposable.ts';
@@ -7,6 +7,7 @@ import type { AgentService } from '../agents/agent-service.ts';
 import type { EventHub } from '../events/event-hub.ts';
 import type { Logger } from '../logger.ts';
 import { readPrivateFile, setAsidePrivateFile, writePrivateFile } from '../private-file.ts';
+import { failureOf } from './pane-failure.ts';
 
 const INBOX_FILE_VERSION = 1;
 
@@ -19,8 +20,8 @@ interface StoredInbox {
 }
 
 /**
- * The attention inbox: each `agent.attention` event becomes an item, one per pane (a newer one of the
- * same pane replaces it), kept in a file of the state folder until acknowledged. `onAdded` fires once
+ * The attention inbox: each `agent.attention` event becomes an item, and so does the failed exit of an
+ * agent's pane (`pane.exited`, not status 0), one per pane (a newer one of the same pane replaces it), kept in a file of the state folder until acknowledged. `onAdded` fires once
  * per item, when it enters: notifications hang on it, so nothing is notified twice, across restarts too.
  * An item is acknowledged by `inbox.ack`, by focusing or answering its pane, when its pane leaves the
  * item's state for another known one, and when its pane is removed.
@@ -32,6 +33,8 @@ export class Inbox implements Disposable {
   private scheduled: NodeJS.Immediate | null = null;
   private readonly added: Emitter<InboxItem>;
   private readonly subscriptions = new DisposableStore();
+  /** The last agent each pane's events named, by pane id: who failed when the pane exits. */
+  private readonly lastAgent = new Map<string, string>();
 
   constructor(
     private readonly path: string,
@@ -43,11 +46,17 @@ export class Inbox implements Disposable {
     this.load();
     this.subscriptions.add(
       hub.onPublish(({ event, agent }) => {
+        if (agent !== null && event.pane) this.lastAgent.set(event.pane.id, agent);
         if (event.kind === 'agent.attention') this.take(event as CorralEvent<'agent.attention'>);
         else if (event.kind === 'budget.crossed') this.takeBudget(event as CorralEvent<'budget.crossed'>, agent);
+        // Its agent may be released before the exit is told (docs/events.md): the pane's last agent is the one that ended.
+        else if (event.kind === 'pane.exited') this.takeFailure(event as CorralEvent<'pane.exited'>, event.pane ? this.lastAgent.get(event.pane.id) ?? null : null);
         else if (event.kind === 'agent.promptChanged' && event.pane) this.reprompt(event.pane.id, (event as CorralEvent<'agent.promptChanged'>).data.prompt);
         // Told by pane.removed itself: no event may follow it for that pane.
-        else if (event.kind === 'pane.removed' && event.pane) this.drop(this.items.filter((item) => item.pane.id === event.pane!.id), false);
+        else if (event.kind === 'pane.removed' && event.pane) {
+          this.lastAgent.delete(event.pane.id);
+          this.drop(this.items.filter((item) => item.pane.id === event.pane!.id), false);
+        }
       }),
     );
     this.subscriptions.add(
@@ -113,6 +122,32 @@ export class Inbox implements Disposable {
       prompt: event.data.prompt ?? null,
     };
     // One per pane: the pane's earlier item was of a turn that is over (a budget's item stands apart).
+    this.items = this.items.filter((other) => other.pane.id !== item.pane.id || other.state === 'budget');
+    this.enter(item);
+  }
+
+  /**
+   * An agent's pane that exited with a non-zero status or by a signal is a `failed` item: it replaces
+   * the pane's blocked or done item (that turn is over). A clean exit, or a pane no agent ran in, is none.
+   */
+  private takeFailure(event: CorralEvent<'pane.exited'>, agent: string | null): void {
+    if (event.cursor <= this.lastCursor || event.pane === null || agent === null) return;
+    const failure = failureOf(event.data.exitCode, event.data.signal);
+    if (failure === null) return;
+    this.lastCursor = event.cursor;
+    const item: InboxItem = {
+      id: this.nextId++,
+      pane: { id: event.pane.id, name: event.pane.name },
+      agent,
+      state: 'failed',
+      seq: event.cursor,
+      cursor: event.cursor,
+      ts: event.ts,
+      title: null,
+      message: `${agent} failed (${failureText(failure)})`,
+      prompt: null,
+      exit: failure,
+    };
     this.items = this.items.filter((other) => other.pane.id !== item.pane.id || other.state === 'budget');
     this.enter(item);
   }
@@ -204,6 +239,6 @@ export class Inbox implements Disposable {
 function isItem(value: unknown): value is InboxItem {
   const item = value as Partial<InboxItem> | null;
   return (
-    typeof item === 'object' && item !== null && Number.isSafeInteger(item.id) && typeof item.pane?.id === 'string' && (item.state === 'blocked' || item.state === 'done' || item.state === 'budget') && Number.isSafeInteger(item.seq) && Number.isSafeInteger(item.cursor)
+    typeof item === 'object' && item !== null && Number.isSafeInteger(item.id) && typeof item.pane?.id === 'string' && (INBOX_STATES as readonly unknown[]).includes(item.state) && Number.isSafeInteger(item.seq) && Number.isSafeInteger(item.cursor)
   );
 }

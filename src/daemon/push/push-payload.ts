@@ -1,4 +1,5 @@
-import type { InboxItem } from '../../protocol/methods/inbox.ts';
+import { failureText, type InboxItem } from '../../protocol/methods/inbox.ts';
+import { workspaceOf } from './delivery-rules.ts';
 
 /** Every push service takes 4 KiB of payload (RFC 8291 records, RFC 8030); this leaves room for the encryption's overhead. */
 export const MAX_PAYLOAD_BYTES = 3 * 1024;
@@ -28,7 +29,7 @@ export interface PushPayload {
   host: string;
   pane: string | null;
   agent: string | null;
-  state: 'blocked' | 'done' | 'budget' | null;
+  state: InboxItem['state'] | null;
   promptId: string | null;
   actions: PushAction[];
 }
@@ -46,12 +47,13 @@ export function agentUrl(paneId: string): string {
 export function attentionPayload(item: InboxItem, host: string, actions: PushAction[]): PushPayload {
   const who = `${item.agent ?? 'agent'} in ${item.pane.name ?? item.pane.id}`;
   const prompt = item.state === 'blocked' ? item.prompt : null;
-  const title = item.state === 'blocked' ? `${who} asks` : item.state === 'budget' ? `${who}: a budget is spent` : `${who} is done`;
+  const title = item.state === 'blocked' ? `${who} asks` : item.state === 'budget' ? `${who}: a budget is spent` : item.state === 'failed' ? `${who} ${failedText(item)}` : `${who} is done`;
   // A question is shown whole or not at all: one Corral did not read whole, or too long for a notification, opens the page.
   const whole = prompt !== null && prompt.complete && prompt.text.length <= MAX_BODY_CHARS;
   let body: string;
   if (item.state === 'done') body = cut(item.message || 'its turn ended', MAX_BODY_CHARS);
   else if (item.state === 'budget') body = cut(item.message || 'a budget reached its limit', MAX_BODY_CHARS);
+  else if (item.state === 'failed') body = `${item.agent ?? 'agent'} ${failedText(item)} in workspace ${workspaceOf(item.pane.id)} on ${host}`;
   else if (!whole) body = OPEN_TO_ANSWER;
   else body = prompt.text;
   return fitted({
@@ -59,6 +61,11 @@ export function attentionPayload(item: InboxItem, host: string, actions: PushAct
     promptId: whole ? prompt.id : null,
     actions: whole ? actions : [],
   });
+}
+
+/** `failed (exit 3)` or `failed (signal SIGKILL)`. */
+function failedText(item: InboxItem): string {
+  return item.exit ? `failed (${failureText(item.exit)})` : 'failed';
 }
 
 /** What every notification of an inbox item says of it: its title on this host, its tag, its page. */

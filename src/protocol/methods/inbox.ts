@@ -4,16 +4,32 @@ import { Literals, Nullable, STRICT } from '../schema.ts';
 import { AgentPrompt } from '../prompt.ts';
 import { BudgetCrossing } from '../usage.ts';
 
+/** What an inbox item is of: an agent's attention state, a budget crossed, an agent's pane that failed. */
+export const INBOX_STATES = ['blocked', 'done', 'budget', 'failed'] as const;
+
+/** How the pane of a `failed` item ended: a non-zero status, or the signal that killed it (its name, `SIGKILL`). */
+export const PaneFailure = Type.Object({
+  code: Nullable(Type.Number({ description: 'The exit status; null when a signal ended it.' })),
+  signal: Nullable(Type.String({ description: 'The signal that ended it, by name (`SIGTERM`); null for an exit status.' })),
+});
+export type PaneFailure = Static<typeof PaneFailure>;
+
+/** `exit 3` or `signal SIGKILL`, as a notification says it. */
+export function failureText(failure: PaneFailure): string {
+  return failure.signal !== null ? `signal ${failure.signal}` : `exit ${failure.code}`;
+}
+
 /**
- * One thing a person must act on: a pane's agent entered blocked or done. One per pane and turn,
- * kept (across restarts too) until acknowledged; a newer one of the same pane replaces it.
+ * One thing a person must act on: a pane's agent entered blocked or done, or its pane exited with a
+ * failure. One per pane and turn, kept (across restarts too) until acknowledged; a newer one of the
+ * same pane replaces it.
  */
 export const InboxItem = Type.Object(
   {
     id: Type.Number({ description: "Counts up for the daemon's state folder; never reused." }),
     pane: Type.Object({ id: Type.String(), name: Nullable(Type.String()) }),
     agent: Nullable(Type.String()),
-    state: Literals(['blocked', 'done', 'budget']),
+    state: Literals(INBOX_STATES),
     seq: Type.Number({ description: 'The state_change_seq and the event cursor of the `agent.attention` that made it.' }),
     cursor: Type.Number(),
     ts: Type.Number({ description: 'When it entered the inbox (ms since the epoch).' }),
@@ -23,11 +39,12 @@ export const InboxItem = Type.Object(
       description: 'What the blocked agent asks (docs/protocol.md, "The prompt"), read with the blocked state; null for done.',
     }),
     budget: Type.Optional(BudgetCrossing),
+    exit: Type.Optional(PaneFailure),
   },
   {
     $id: 'InboxItem',
     description:
-      'One thing a person must act on: a pane\'s agent entered blocked or done. One per pane and turn, kept (across restarts too) until acknowledged; a newer one of the same pane replaces it.',
+      'One thing a person must act on: a pane\'s agent entered blocked or done, or its pane exited with a failure (`failed`). One per pane and turn, kept (across restarts too) until acknowledged; a newer one of the same pane replaces it.',
   },
 );
 export type InboxItem = Static<typeof InboxItem>;
@@ -37,7 +54,7 @@ export const MAX_INBOX_ITEMS = 1000;
 
 export const INBOX_LIST = defineMethod({
   name: 'inbox.list',
-  summary: 'The attention inbox: every unacknowledged blocked or done item, oldest first.',
+  summary: 'The attention inbox: every unacknowledged blocked, done, budget or failed item, oldest first.',
   params: Type.Object({}, STRICT),
   result: Type.Object({ items: Type.Array(InboxItem) }),
   errors: [],

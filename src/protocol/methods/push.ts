@@ -4,9 +4,9 @@ import { Literals, Nullable, STRICT } from '../schema.ts';
 import { paneTarget } from '../pane-target.ts';
 
 /** What a push may be sent for: the inbox's item states (docs/web.md, "On your phone"). A spent budget (100%) is sent whatever a device chose. */
-export const PUSH_STATES = ['blocked', 'done', 'budget'] as const;
-/** What a device receives when it names nothing: blocked and done. */
-export const DEFAULT_PUSH_STATES = ['blocked', 'done'] as const;
+export const PUSH_STATES = ['blocked', 'done', 'budget', 'failed'] as const;
+/** What a device receives when it names nothing: blocked, done, and an agent's pane that failed. */
+export const DEFAULT_PUSH_STATES = ['blocked', 'done', 'failed'] as const;
 
 /** Quiet hours, `HH:MM-HH:MM` in the daemon's local time (the end may be past midnight); `off` for none. */
 export const QuietHours = Type.String({ maxLength: 11, pattern: '^(off|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9])$', description: '`HH:MM-HH:MM` in local time, or `off`.' });
@@ -54,11 +54,11 @@ export const PUSH_KEY = defineMethod({
 
 export const PUSH_SUBSCRIBE = defineMethod({
   name: 'push.subscribe',
-  summary: 'Add a device: the daemon pushes it each new inbox item of the states named (default blocked and done), once. Subscribing the same endpoint again replaces it.',
+  summary: 'Add a device: the daemon pushes it each new inbox item of the states named (default blocked, done and failed), once. Subscribing the same endpoint again replaces it.',
   params: Type.Object(
     {
       subscription: PushSubscriptionJson,
-      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: 3 })),
+      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: PUSH_STATES.length })),
       label: Type.Optional(Type.String({ maxLength: 64 })),
     },
     STRICT,
@@ -73,7 +73,7 @@ export const PUSH_SET = defineMethod({
   params: Type.Object(
     {
       id: Type.String({ minLength: 1, maxLength: 64 }),
-      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: 3 })),
+      states: Type.Optional(Type.Array(Literals(PUSH_STATES), { minItems: 1, maxItems: PUSH_STATES.length })),
       workspaces: Type.Optional(Workspaces),
       quietHours: Type.Optional(Nullable(QuietHours)),
       label: Type.Optional(Type.String({ maxLength: 64 })),
