@@ -44,7 +44,7 @@ describe('push device settings', () => {
     assert.equal((await cli(['set', quiet.id, '--quiet', '25:00-01:00'])).code, 2, 'a time that is none');
     const listed = await cli(['list']);
     assert.match(listed.stdout, /WORKSPACES\s+QUIET/);
-    assert.match(listed.stdout, new RegExp(`${elsewhere.id}\\s+other workspace\\s+blocked,done\\s+nowhere\\s+default`));
+    assert.match(listed.stdout, new RegExp(`${elsewhere.id}\\s+other workspace\\s+blocked,done,failed\\s+nowhere\\s+default`));
 
     const pane = await lab.agent('sleeper');
     await lab.call(PANE_SEND, { target: pane, text: 'perm', keys: ['Enter'] });
