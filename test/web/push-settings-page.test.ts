@@ -37,7 +37,7 @@ describe('notification settings on the board', { skip: HAVE_CHROMIUM ? false : `
     await page.locator('#notify-settings').click({ timeout: 20_000 });
     const dialog = page.locator('#push-settings');
     await dialog.waitFor();
-    assert.equal(await dialog.locator('select').first().inputValue(), 'blocked,done', 'the default, as the daemon keeps it');
+    assert.equal(await dialog.locator('select').first().inputValue(), 'blocked,done,failed', 'the default, as the daemon keeps it');
     await dialog.locator('select').first().selectOption('blocked');
     await dialog.locator('select').nth(1).selectOption('w1');
     await dialog.locator('input').fill('22:00-07:00');

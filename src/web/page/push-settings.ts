@@ -4,8 +4,9 @@ import type { PageRpc } from './rpc.ts';
 /** The choices of "what": the daemon's `states` (docs/web.md, "What each device receives"). */
 const RECEIVE: [string, string][] = [
   ['blocked', 'Blocked agents only'],
-  ['blocked,done', 'Blocked and done (default)'],
-  ['blocked,done,budget', 'Also budget warnings'],
+  ['blocked,done', 'Blocked and done'],
+  ['blocked,done,failed', 'Blocked, done and failed (default)'],
+  ['blocked,done,failed,budget', 'Also budget warnings'],
 ];
 
 /** This browser's device id at the daemon: `d` and 10 hex digits of its endpoint's SHA-256 (src/daemon/push/device-store.ts). */
@@ -25,8 +26,8 @@ export async function thisDevice(rpc: PageRpc): Promise<PushDevice | null> {
 }
 
 /**
- * "Notification settings": what this device receives (push.set): blocked only, blocked and done, or
- * also budget warnings; one workspace or all; its quiet hours, the daemon's, or none. Built of text
+ * "Notification settings": what this device receives (push.set): blocked only, blocked and done, also
+ * failed agents, or also budget warnings; one workspace or all; its quiet hours, the daemon's, or none. Built of text
  * nodes and form controls only: workspace names come from the panes.
  */
 export async function openPushSettings(rpc: PageRpc, workspaces: readonly string[]): Promise<void> {
@@ -41,7 +42,9 @@ export async function openPushSettings(rpc: PageRpc, workspaces: readonly string
     wrap.append(label, document.createElement('br'), control);
     form.append(wrap);
   };
-  const receive = select(RECEIVE, device.states.join(','));
+  // A device's states set elsewhere (the CLI, an older page) stay one choice as they are, so saving keeps them.
+  const states = device.states.join(',');
+  const receive = select(RECEIVE.some(([key]) => key === states) ? RECEIVE : [...RECEIVE, [states, states]], states);
   const current = device.workspaces?.[0] ?? '';
   const where = select([['', 'Every workspace'], ...[...new Set([...workspaces, current])].filter(Boolean).map((name): [string, string] => [name, name])], current);
   const quiet = document.createElement('input');
@@ -63,9 +66,8 @@ export async function openPushSettings(rpc: PageRpc, workspaces: readonly string
   form.append(why, save, cancel);
   form.onsubmit = (event) => {
     event.preventDefault();
-    const states = receive.value.split(',') as PushDevice['states'];
     void rpc
-      .call('push.set', { id: device.id, states, workspaces: where.value === '' ? [] : [where.value], quietHours: quiet.value.trim() === '' ? null : quiet.value.trim() })
+      .call('push.set', { id: device.id, states: receive.value.split(',') as PushDevice['states'], workspaces: where.value === '' ? [] : [where.value], quietHours: quiet.value.trim() === '' ? null : quiet.value.trim() })
       .then(() => dialog.close(), (error: { message?: string }) => (why.textContent = error.message ?? String(error)));
   };
   dialog.append(form);

@@ -88,7 +88,9 @@ describe('config.toml', () => {
     assert.throws(() => webhook('url = "http://hooks.example.org/"'), { message: /"notify.webhook.url" must be an https URL \(http only on a loopback address\)/ });
     assert.throws(() => webhook('url = "https://me:pw@hooks.example.org/"'), { message: /no user or password/ });
     assert.throws(() => webhook('url = "https://h.example.org"\nsecret = "short"'), { message: /"notify.webhook.secret" must be a string of 16 to 256/ });
-    assert.throws(() => webhook('url = "https://h.example.org"\nevents = ["failed"]'), { message: /"notify.webhook.events" must be an array of some of "blocked", "done", "budget"/ });
+    assert.deepEqual(webhook('url = "https://h.example.org"').events, ['blocked', 'done', 'failed']);
+    assert.deepEqual(webhook('url = "https://h.example.org"\nevents = ["failed"]').events, ['failed']);
+    assert.throws(() => webhook('url = "https://h.example.org"\nevents = ["crashed"]'), { message: /"notify.webhook.events" must be an array of some of "blocked", "done", "budget", "failed"/ });
     assert.throws(() => webhook('url = "https://h.example.org"\nquiet_hours = "22-7"'), { message: /"notify.webhook.quiet_hours" must be "HH:MM-HH:MM"/ });
     assert.throws(() => webhook('url = "https://h.example.org"\nurl_typo = 1'), { message: /unknown key "notify.webhook.url_typo"/ });
     assert.throws(() => webhook('secret = "0123456789abcdef"'), { message: /:1: "notify.webhook" needs a "url"/ });
