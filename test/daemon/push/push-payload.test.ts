@@ -33,6 +33,15 @@ describe('the push payload', () => {
     assert.equal(payload.tag, 'corral-inbox-7');
   });
 
+  it('says a failed agent failed, with its exit status or signal, its workspace and host, and no buttons even when given some', () => {
+    const failed = (exit: InboxItem['exit']): InboxItem => ({ ...item(null), state: 'failed', message: 'claude failed', exit });
+    const byStatus = attentionPayload(failed({ code: 3, signal: null }), 'box', buttons);
+    assert.equal(byStatus.title, 'claude in api failed (exit 3) · box');
+    assert.equal(byStatus.body, 'claude failed (exit 3) in workspace w1 on box');
+    assert.deepEqual([byStatus.state, byStatus.actions, byStatus.promptId], ['failed', [], null]);
+    assert.equal(attentionPayload(failed({ code: null, signal: 'SIGKILL' }), 'box', []).title, 'claude in api failed (signal SIGKILL) · box');
+  });
+
   it('says "open to answer", with no buttons, for a prompt not read whole, none read, or one too long', () => {
     const cases: [AgentPrompt | null, typeof buttons][] = [
       [prompt({ complete: false, incomplete: 'its footer is not drawn' }), buttons],
