@@ -17,7 +17,7 @@ export function startInbox(
   hub: EventHub,
   path: string,
 ): DaemonPart & { readonly inbox: Inbox; acknowledgingOnAction(bindings: readonly HandlerBinding[]): HandlerBinding[] } {
-  const inbox = new Inbox(path, hub, core.agents, core.log);
+  const inbox = new Inbox(path, hub, core.agents, core.log, (paneId) => core.registry.isRemoving(paneId));
   return {
     inbox,
     handlers: inboxHandlers(inbox),

@@ -41,6 +41,8 @@ export class Inbox implements Disposable {
     private readonly hub: EventHub,
     agents: AgentService,
     private readonly log: Logger,
+    /** Whether a pane is being removed: an exit Corral caused (a kill's SIGHUP) is no failure of its agent. */
+    private readonly removing: (paneId: string) => boolean = () => false,
   ) {
     this.added = new Emitter((error) => log.error({ err: error }, 'inbox listener failed'));
     this.load();
@@ -128,10 +130,11 @@ export class Inbox implements Disposable {
 
   /**
    * An agent's pane that exited with a non-zero status or by a signal is a `failed` item: it replaces
-   * the pane's blocked or done item (that turn is over). A clean exit, or a pane no agent ran in, is none.
+   * the pane's blocked or done item (that turn is over). A clean exit, an exit of a pane being removed
+   * (killed by Corral), or a pane no agent ran in, is none.
    */
   private takeFailure(event: CorralEvent<'pane.exited'>, agent: string | null): void {
-    if (event.cursor <= this.lastCursor || event.pane === null || agent === null) return;
+    if (event.cursor <= this.lastCursor || event.pane === null || agent === null || this.removing(event.pane.id)) return;
     const failure = failureOf(event.data.exitCode, event.data.signal);
     if (failure === null) return;
     this.lastCursor = event.cursor;

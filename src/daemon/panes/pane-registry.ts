@@ -285,6 +285,11 @@ export class PaneRegistry implements Disposable {
     return removal;
   }
 
+  /** Whether the pane is being removed (`pane.kill`, a respawn, `[panes] keep_exited`): its exit now is Corral's doing. */
+  isRemoving(id: string): boolean {
+    return this.removals.has(id);
+  }
+
   /** Removes every pane, ending all process groups at once. */
   async removeAll(): Promise<void> {
     await Promise.allSettled(this.list().map((pane) => this.remove(pane)));

@@ -60,6 +60,16 @@ describe('a failed agent', () => {
     // The inbox takes each event as it is published: by now it has seen this one.
     assert.equal((await lab.call(INBOX_LIST, {})).items.some((one) => one.pane.id === pane), false);
   });
+
+  it('is no item when Corral ends the agent itself (pane.kill: its SIGHUP makes it exit 129)', async () => {
+    const pane = await lab.agent('killed');
+    await lab.call(PANE_KILL, { target: pane });
+    const { events } = await lab.call(EVENTS_READ, { filter: 'kind:pane.exited,pane.removed,inbox.added' });
+    const mine = events.filter((event) => event.pane?.id === pane);
+    // The kill answers after the removal, and an item would enter as the exit is published, before it.
+    assert.deepEqual(mine.map((event) => event.kind), ['pane.exited', 'pane.removed']);
+    assert.notDeepEqual(mine[0]!.data, { exitCode: 0, signal: null }, 'the kill is not a clean exit, so only the removal keeps it from being an item');
+  });
 });
 
 describe('failureOf', () => {
