@@ -81,4 +81,9 @@ describe('failureOf', () => {
     assert.equal(failureOf(0, 0), null);
     assert.equal(failureOf(null, null), null);
   });
+
+  it('finds no failure in an interrupt: someone stopped the agent', () => {
+    assert.equal(failureOf(null, 2), null);
+    assert.equal(failureOf(130, null), null);
+  });
 });
