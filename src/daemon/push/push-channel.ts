@@ -232,7 +232,10 @@ export class PushChannel implements Disposable {
       this.prompts.delete(pane);
       this.forget(pane);
     } else if (event.kind === 'inbox.acknowledged') {
-      for (const id of (event as CorralEvent<'inbox.acknowledged'>).data.ids) this.replace(id);
+      for (const id of (event as CorralEvent<'inbox.acknowledged'>).data.ids) {
+        this.replace(id);
+        this.options.webhook?.resolve(id);
+      }
     }
   }
 

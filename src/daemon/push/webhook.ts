@@ -8,7 +8,7 @@ import type { AnswerTokens } from './answer-tokens.ts';
 import { answerActions } from './answer-actions.ts';
 import { deliveryOf, type Delivery } from './delivery-rules.ts';
 import { HttpQueue, post, type QueuedRequest } from './http-queue.ts';
-import { attentionPayload, type PushAction, type PushPayload } from './push-payload.ts';
+import { attentionPayload, resolvedPayload, type PushAction, type PushPayload } from './push-payload.ts';
 import type { WebhookStore } from './webhook-store.ts';
 
 /** Posts waiting at most; one more is dropped and logged (and posted at the next start, if still in the inbox). */
@@ -34,6 +34,8 @@ export function signature(secret: string, timestamp: string, body: string): stri
 
 interface WebhookJob extends QueuedRequest {
   item: number;
+  /** The delivery header's id: `item-N` for the item, `item-N-resolved` for its follow-up. */
+  delivery: string;
   body: string;
 }
 
@@ -57,12 +59,14 @@ export class Webhook implements Disposable {
   private readonly queue: HttpQueue<WebhookJob>;
   /** Items queued and not yet told: offered again meanwhile (a quiet hours' end), not posted twice. */
   private readonly sending = new Set<number>();
+  /** Items posted in this daemon's life, by id: what an acknowledgement follows up (at most 1000). */
+  private readonly posted = new Map<number, InboxItem>();
 
   constructor(private readonly options: WebhookOptions) {
     const { url, secret } = options.config;
     const sendOnce = (job: WebhookJob, signal: AbortSignal) => {
       const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'corral-webhook', [DELIVERY_HEADER]: `item-${job.item}`, [TIMESTAMP_HEADER]: timestamp };
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'corral-webhook', [DELIVERY_HEADER]: job.delivery, [TIMESTAMP_HEADER]: timestamp };
       if (secret !== null) headers[SIGNATURE_HEADER] = signature(secret, timestamp, job.body);
       return post(url, { headers, body: job.body }, signal);
     };
@@ -79,14 +83,39 @@ export class Webhook implements Disposable {
     this.queue.send({
       to: 'webhook',
       item: item.id,
+      delivery: `item-${item.id}`,
       body: JSON.stringify(this.payload(item)),
       done: (status, error) => {
         this.sending.delete(item.id);
-        if (error === null) store.record(item.id);
-        else log.warn({ item: item.id, status, error }, 'webhook not delivered');
+        if (error !== null) return log.warn({ item: item.id, status, error }, 'webhook not delivered');
+        store.record(item.id);
+        this.posted.set(item.id, item);
+        while (this.posted.size > 1000) this.posted.delete(this.posted.keys().next().value!);
       },
     });
     return delivery;
+  }
+
+  /**
+   * An item posted in this daemon's life was acknowledged (answered, seen, dismissed): one quiet
+   * follow-up, `kind: "resolved"` under the same item, so a bridge can mark its message and drop its
+   * buttons. An item acknowledged before its post went out has none.
+   */
+  resolve(id: number): void {
+    const item = this.posted.get(id);
+    if (!item) return;
+    this.posted.delete(id);
+    const base = this.options.config.publicUrl;
+    const resolved = resolvedPayload(item, this.options.host);
+    this.queue.send({
+      to: 'webhook',
+      item: id,
+      delivery: `item-${id}-resolved`,
+      body: JSON.stringify({ ...resolved, url: base === null ? resolved.url : `${base}${resolved.url}` }),
+      done: (status, error) => {
+        if (error !== null) this.options.log.warn({ item: id, status, error }, 'webhook follow-up not delivered');
+      },
+    });
   }
 
   dispose(): void {

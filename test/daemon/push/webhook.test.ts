@@ -89,7 +89,7 @@ describe('[notify.webhook]', () => {
   const blockedPost = async (pane: string): Promise<Posted> => {
     const newest = Math.max(0, ...receiver.posts.map((post) => post.json.item));
     await call(PANE_SEND, { target: pane, text: 'perm', keys: ['Enter'] });
-    return (await waitFor(() => receiver.posts.find((post) => post.json.pane === pane && post.json.state === 'blocked' && post.json.item > newest), { what: `the post of ${pane} blocked`, timeoutMs: 30_000 }))!;
+    return (await waitFor(() => receiver.posts.find((post) => post.json.kind === 'attention' && post.json.pane === pane && post.json.state === 'blocked' && post.json.item > newest), { what: `the post of ${pane} blocked`, timeoutMs: 30_000 }))!;
   };
   const postForm = (fields: Record<string, string>, origin: string | null = web.origin) =>
     httpRequest(web.origin, '/answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin === null ? {} : { origin }) }, body: new URLSearchParams(fields).toString() });
@@ -168,7 +168,10 @@ describe('[notify.webhook]', () => {
     assert.match(reused.body, /used already/);
     const reopened = await httpRequest(web.origin, `${link.pathname}${link.search}`);
     assert.deepEqual([reopened.status, outcomeOf(reopened.body)], [409, 'used']);
-    assert.equal(receiver.posts.filter((one) => one.json.item === item.id).length, 1, 'posted once, after the 503 retried');
+    assert.equal(receiver.posts.filter((one) => one.json.item === item.id && one.json.kind === 'attention').length, 1, 'posted once, after the 503 retried');
+    // Answered: one quiet follow-up of the same item, with no links, under a delivery id of its own.
+    const followUp = (await waitFor(() => receiver.posts.find((one) => one.json.item === item.id && one.json.kind === 'resolved'), { what: 'the follow-up of the answered item', timeoutMs: 30_000 }))!;
+    assert.deepEqual([followUp.json.body, followUp.json.actions, followUp.headers['x-corral-delivery']], ['answered', [], `item-${item.id}-resolved`]);
     const forged = await httpRequest(web.origin, `/answer?${new URLSearchParams({ token: 'x'.repeat(43), choice: 'yes', pane })}`);
     assert.deepEqual([forged.status, outcomeOf(forged.body)], [410, 'expired']);
     const partial = await httpRequest(web.origin, '/answer?token=abc');
@@ -206,6 +209,6 @@ describe('[notify.webhook]', () => {
     // A new item after the restart: once its post arrives, whatever the new daemon posted at start arrived before it.
     const pane = await agent('charlie', join(dir, 'c.keys'));
     await blockedPost(pane);
-    for (const item of waiting) assert.equal(receiver.posts.filter((post) => post.json.item === item.id).length, 1, `item ${item.id} posted once`);
+    for (const item of waiting) assert.equal(receiver.posts.filter((post) => post.json.item === item.id && post.json.kind === 'attention').length, 1, `item ${item.id} posted once`);
   });
 });
