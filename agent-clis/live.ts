@@ -5,7 +5,8 @@
 // pty host keeps the agent running, the new daemon recovers the pane and reports the turn as done.
 // Usage (from the repo root, as root): node --import tsx agent-clis/live.ts [gemini qwen copilot opencode claude codex grok-cli cline]
 // Each CLI runs at its newest installed version (NEWEST below); `claude@2.1.197` picks another one.
-// LIVE_STEPS=usage runs the start, the two turns and the usage comparison only.
+// LIVE_STEPS=usage runs the start, the two turns and the usage comparison only; LIVE_STEPS=policy the
+// start, the turns and one shell request an approval policy allows.
 // Prints one line per step (PASS, FAIL or NOTE) and exits 1 when a step failed. Not part of `npm test`.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agents, binPath, type AgentSpec } from './agents.ts';
 import { HOOK_MAPPINGS } from '../src/cli/report/mappings.ts';
-import { HELD_ANSWER_END, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
+import { HELD_ANSWER_END, SHELL_COMMAND, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
 import { MAX_NAMED } from './mock-usage.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
@@ -131,6 +132,11 @@ class AgentRun {
       XDG_STATE_HOME: join(this.work, 'xdg-state'),
     };
     for (const dir of [env.XDG_RUNTIME_DIR!, env.XDG_CONFIG_HOME!, env.XDG_STATE_HOME!]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (process.env.LIVE_STEPS === 'policy') {
+      // The policy the live policy step checks: the mock's shell command allowed, nothing else.
+      mkdirSync(join(env.XDG_CONFIG_HOME!, 'corral'), { recursive: true, mode: 0o700 });
+      writeFileSync(join(env.XDG_CONFIG_HOME!, 'corral', 'policy.toml'), `[[rule]]\nname = "live"\ntool = "Bash"\ncommand = '${SHELL_COMMAND.replace(/[.]/g, '\\.')}'\naction = "allow"\n`);
+    }
     this.daemonEnv = env;
     this.cli = new CorralCli(repoRoot, this.socket, env);
     await this.startDaemon();
@@ -756,6 +762,30 @@ async function stepUsage(run: AgentRun): Promise<void> {
       `equal to answers ${counted.join(', ')}; not in the record: ${left.map((a) => `#${a.n} (${a.kind}, ${a.api}: ${a.what})`).join('; ')}`));
 }
 
+/**
+ * The approval policy on a real CLI: the mock's shell command, allowed by the policy, runs; on the hook
+ * path (docs/policy.md) no dialog is drawn and the agent is never blocked, elsewhere the dialog is answered.
+ */
+async function stepPolicy(run: AgentRun): Promise<void> {
+  await run.wait(['idle'], 20_000, ['--stable', '1500']);
+  const seq = await run.seq();
+  const since = Date.now();
+  const sent = await run.promptAndWork('9', 'Use the shell to create a file');
+  if (!sent) return;
+  const done = await run.wait(['idle'], 90_000, ['--since-seq', String(seq)]);
+  const proof = existsSync(join(run.project, 'capture-proof.txt'));
+  const changes = run.observer!.stateChanges().filter((e) => e.event.ts >= since);
+  const blocked = changes.filter((e) => e.event.data.to === 'blocked').length;
+  const path = changes.map((e) => `${e.event.data.to} +${e.event.ts - since} ms (${e.event.data.source})`).join(', ');
+  const log = (await run.corral(['policy', 'log', PANE])).stdout.trim().split('\n').filter(Boolean);
+  const decided = log.map((line) => {
+    const d = JSON.parse(line);
+    return `${d.source} ${d.promptId} ${d.action}${d.answered ? ' answered' : ''} +${d.ts - since} ms`;
+  }).join('; ') || 'no decision logged';
+  const verdict = done.code === 0 && proof && /allow answered/.test(decided) ? 'PASS' : 'FAIL';
+  run.record('9 policy', verdict, `command ran: ${proof}; blocked ${blocked} time(s) on the way (${path}); decisions: ${decided}`);
+}
+
 /** Copies each record the daemon read usage from into the run's folder (a fixture for test/fixtures/usage/). */
 function keepRecords(run: AgentRun): void {
   const log = readFileSync(join(run.work, 'daemon.log'), 'utf8');
@@ -804,6 +834,8 @@ async function runAgent(spec: AgentSpec, version: string, keep: boolean): Promis
         await step1Identity(run);
         await step2Startup(run);
         await step3SlowTurn(run);
+        // LIVE_STEPS=policy: one shell request the policy allows, and which path answered it.
+        if (process.env.LIVE_STEPS === 'policy') return await stepPolicy(run);
         await step4Permission(run);
         await stepUsage(run);
         // LIVE_STEPS=usage: the turns and their usage only.

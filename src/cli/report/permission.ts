@@ -39,7 +39,7 @@ export async function askPolicy(socket: string, params: ToolRequest & { target: 
   return outcome.result;
 }
 
-/** The hook's stdout that gives the agent the decision: the dialog is never shown. */
+/** The hook's stdout that gives the agent the decision: the agent takes its dialog down (or never draws it). */
 export function permissionOutput(answer: PolicyHookAnswer): string {
   const decision = answer.behavior === 'deny' ? { behavior: 'deny', message: answer.message ?? 'denied by policy' } : { behavior: 'allow' };
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } })}\n`;

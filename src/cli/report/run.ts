@@ -82,7 +82,7 @@ export async function runReport(
 
   const socket = resolveSocketPath(args.socket, env);
   // A permission hook in a pane asks the policy first: an allow or deny goes to the agent on stdout, and
-  // the dialog it would have drawn is never shown, so nothing is blocked to report.
+  // the agent takes its dialog down (or never draws it), so nothing is blocked to report.
   const request = payload !== null && target !== undefined && args.state === undefined ? (mapping?.permission?.(payload) ?? null) : null;
   if (request !== null) {
     // CORRAL_HOOK_DEADLINE_MS stretches this wait too when it is longer (a loaded machine, a test).

@@ -16,11 +16,40 @@ export const HOOK_DIALOG_WINDOW_MS = 30_000;
  */
 export class HookDecisions {
   private readonly last = new Map<string, { at: number; decision: PolicyDecision }>();
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   remember(paneId: string, decision: PolicyDecision): void {
     this.last.set(paneId, { at: this.now(), decision });
+    this.asked(paneId);
+  }
+
+  /** The pane's hook asked (decided or not): whoever waits on `next` goes on. */
+  asked(paneId: string): void {
+    for (const wake of [...(this.waiters.get(paneId) ?? [])]) wake();
+  }
+
+  /** Resolves when the pane's hook next asks, or after `ms`. */
+  next(paneId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = this.waiters.get(paneId) ?? new Set<() => void>();
+      this.waiters.set(paneId, waiting);
+      const wake = () => {
+        clearTimeout(timer);
+        waiting.delete(wake);
+        if (waiting.size === 0) this.waiters.delete(paneId);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      timer.unref();
+      waiting.add(wake);
+    });
+  }
+
+  /** Whether the pane's next dialog is one its hook allowed or denied: the agent takes it down itself. */
+  pendingAnswer(paneId: string): boolean {
+    return this.pending(paneId) && this.last.get(paneId)!.decision.answered;
   }
 
   /** Whether the pane's next dialog is one its hook had decided. */

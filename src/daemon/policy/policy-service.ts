@@ -17,6 +17,20 @@ import type { AuditLog } from './audit-log.ts';
 import { HookDecisions } from './hook-decisions.ts';
 import { LoopGuard } from './loop-guard.ts';
 
+/**
+ * How long a permission dialog of an agent on the hook path waits for its hook's request before the
+ * screen path decides it: the hook starts a process (about 0.2 s, 0.3 s at p99 under load:
+ * bench/policy-answer.ts), and a held push waits 2 s (daemon/push/push-channel.ts).
+ */
+const HOOK_LATE_MS = 1500;
+
+/** Agents whose permission hook takes the policy's answer (docs/policy.md, "Which path"), when their hooks report in this pane. */
+const HOOK_PATH_AGENTS = new Set(['claude', 'qwen']);
+
+function onHookPath(agent: string | null, reports: readonly { source: string }[]): boolean {
+  return agent !== null && HOOK_PATH_AGENTS.has(agent) && reports.some((report) => report.source === `hook:${agent}`);
+}
+
 /** Types a choice into a pane's prompt as `agent.answer` does: on that prompt id or nowhere. */
 export type AnswerPrompt = (pane: PaneRecord, request: { choice: string; promptId: string }) => Promise<AnswerResult>;
 
@@ -109,7 +123,10 @@ export class PolicyService implements Disposable {
    */
   mayAnswerAtOnce(paneId: string, promptId: string): boolean {
     const { mode, rules, answerDelayMs } = this.current;
-    if (mode !== 'on' || rules.length === 0 || this.paused || answerDelayMs > 0 || this.hooked.pending(paneId)) return false;
+    if (mode !== 'on' || rules.length === 0 || this.paused) return false;
+    // A dialog its hook allowed or denied goes in a moment; one it left to the person stays.
+    if (this.hooked.pending(paneId)) return this.hooked.pendingAnswer(paneId);
+    if (answerDelayMs > 0) return false;
     return this.last.get(paneId)?.promptId !== promptId;
   }
 
@@ -143,13 +160,21 @@ export class PolicyService implements Disposable {
   }
 
   /**
-   * The hook path: the pane's agent asks, from its permission hook and before it draws the dialog,
+   * The hook path: the pane's agent asks, from its permission hook as the dialog comes up,
    * about one tool request, exact from the hook's payload. Decided with the same safety and rules as
    * a dialog, logged with source `hook`; an allow or deny goes back to the hook, which gives it to the
    * agent, and nothing is typed. Anything else answers nothing: the agent shows its dialog. The caller
    * was bound to the pane as a hook report is (handlers.ts).
    */
   decideHook(pane: PaneRecord, request: HookRequest): PolicyHookAnswer {
+    try {
+      return this.decideHookNow(pane, request);
+    } finally {
+      this.hooked.asked(pane.id);
+    }
+  }
+
+  private decideHookNow(pane: PaneRecord, request: HookRequest): PolicyHookAnswer {
     const policy = this.current;
     const none = (reason: string): PolicyHookAnswer => ({ behavior: null, message: null, reason });
     if (policy.mode === 'off' || policy.rules.length === 0) return none('no policy is on');
@@ -203,14 +228,18 @@ export class PolicyService implements Disposable {
     const agent = this.core.agents.find(pane);
     const prompt = agent?.prompt() ?? null;
     if (agent === undefined || prompt === null || !prompt.complete || !this.firstTime(pane.id, prompt.id)) return;
-    // A dialog whose request the agent's hook asked about was decided then: never decided (or typed) twice.
-    const hooked = this.hooked.claim(pane.id, prompt, promptSubject(prompt));
-    if (hooked !== null && !hooked.answered) return;
-    if (hooked !== null) {
-      const reason = `the hook path ${hooked.action === 'allow' ? 'allowed' : 'denied'} this request (${hooked.reason}), yet the agent shows its dialog: the person decides`;
-      this.record(pane, agent.view().agent, prompt.id, { action: 'ask', rule: hooked.rule, choice: null, message: null, reason, subject: hooked.subject }, this.mode(), false, null, 'screen');
-      return;
+    // A dialog whose request the agent's hook asked about was decided then: never decided (or typed)
+    // twice. An agent may draw the dialog while its hook runs (Claude Code 2.1.332 does, live, and takes
+    // it down again on the hook's allow), so on the hook path the hook's request may come just after.
+    let hooked = this.hooked.claim(pane.id, prompt, promptSubject(prompt));
+    if (hooked === null && prompt.kind === 'permission' && onHookPath(agent.view().agent, agent.arbiter.memory().reports ?? [])) {
+      await this.hooked.next(pane.id, HOOK_LATE_MS);
+      if (this.disposed) return;
+      hooked = this.hooked.claim(pane.id, prompt, promptSubject(prompt));
     }
+    // Decided by the hook: an allow or deny the agent takes itself; an ask is the person's. A dialog that
+    // stays after an allow or deny reaches the person as any dialog does (inbox, push).
+    if (hooked !== null) return;
     let decision = this.decideOn(pane, prompt);
     let mode = this.mode();
     const acts = decision.action !== 'ask' && decision.choice !== null;

@@ -14,14 +14,14 @@ describe("the hook path: the policy's decision goes back through the agent's own
   const lines = (file: string): string[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : []);
 
   /** The fake agent running its PermissionRequest hook before each form; what it read as keys and what its hook printed. */
-  const claude = async () => {
+  const claude = async (env: Record<string, string> = {}) => {
     panes += 1;
     const keylog = join(dir, `keys-${panes}.log`);
     const hookOut = join(dir, `hook-${panes}.log`);
     const pane = await call('pane.spawn', {
       command: launcher,
       cwd: dir,
-      env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, FAKE_NO_DESCRIPTION: '1', FAKE_PERMISSION_HOOK: '1', FAKE_HOOK_STDOUT: hookOut, CORRAL_HOOK_DEADLINE_MS: '10000' },
+      env: { FAKE_WORK_MS: '200', FAKE_KEYLOG: keylog, FAKE_NO_DESCRIPTION: '1', FAKE_PERMISSION_HOOK: '1', FAKE_HOOK_STDOUT: hookOut, CORRAL_HOOK_DEADLINE_MS: '10000', ...env },
     });
     assert.equal((await agentUntil(pane.id, (i) => i.agent === 'claude' && i.rawState === 'idle', 'the idle prompt box')).identity, 'process');
     const keys = () => {
@@ -32,6 +32,19 @@ describe("the hook path: the policy's decision goes back through the agent's own
   };
 
   const decisions = async (pane: string): Promise<any[]> => (await call('policy.log', { target: pane })).decisions;
+
+  it('an agent that draws its form while its hook runs: the screen path waits for the hook, which allows; nothing typed, one decision', async () => {
+    // The hooks report the turns (source hook:claude): this pane's agent is on the hook path.
+    const { id, keys, hookPrinted } = await claude({ FAKE_PERMISSION_HOOK: 'late', FAKE_HOOKS: '1' });
+    await call('agent.prompt', { target: id, text: 'hello' });
+    await session.screenContains(id, 'Task complete.');
+    await agentUntil(id, (i) => i.rawState === 'idle', 'idle after the first turn');
+    await call('agent.prompt', { target: id, text: 'perm npm test' });
+    await session.screenContains(id, 'Command ran.');
+    assert.deepEqual((await decisions(id)).map((d) => [d.source, d.action, d.answered]), [['hook', 'allow', true]], 'the form on screen was not decided again');
+    assert.equal(hookPrinted().length, 1);
+    assert.deepEqual(keys(), [], 'nothing typed');
+  });
 
   it('allows through the hook: the command runs, no dialog is drawn, nothing is typed, and the decision is logged with source hook', async () => {
     const { id, keys, hookPrinted } = await claude();
