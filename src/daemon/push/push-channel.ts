@@ -66,6 +66,8 @@ export class PushChannel implements Disposable {
   private readonly subscriptions = new DisposableStore();
   /** Blocked items waiting for their prompt to be read whole, by pane. */
   private readonly waiting = new Map<string, { item: InboxItem; timer: NodeJS.Timeout }>();
+  /** Items acknowledged while their push to a device was on its way, by `device item`: replaced once it lands. */
+  private readonly replaceOnArrival = new Map<string, InboxItem>();
   /** Items pushed in this daemon's life, by id: what an acknowledgement replaces. */
   private readonly pushed = new Map<number, InboxItem>();
   /** Pushes queued and not yet told (`device item`): an item offered again meanwhile is not pushed twice. */
@@ -116,7 +118,13 @@ export class PushChannel implements Disposable {
     for (const device of due) {
       const key = `${device.id} ${item.id}`;
       this.sending.add(key);
-      this.deliver(device, payload, item, () => this.sending.delete(key));
+      this.deliver(device, payload, item, (_status, error) => {
+        this.sending.delete(key);
+        // Acknowledged while this push was on its way: its replacement follows it.
+        const acknowledged = this.replaceOnArrival.get(key);
+        this.replaceOnArrival.delete(key);
+        if (acknowledged && error === null) this.deliver(device, resolvedPayload(acknowledged, this.options.host), acknowledged);
+      });
     }
   }
 
@@ -246,6 +254,8 @@ export class PushChannel implements Disposable {
     this.pushed.delete(id);
     for (const device of this.options.devices.list()) {
       if (device.pushed.includes(id)) this.deliver(device, resolvedPayload(item, this.options.host), item);
+      // Its push not taken by the push service yet (a device can show it before the daemon hears back).
+      else if (this.sending.has(`${device.id} ${id}`)) this.replaceOnArrival.set(`${device.id} ${id}`, item);
     }
   }
 }
