@@ -102,6 +102,10 @@ describe('corral web --fleet: why a host is away, short, with the detail on dema
     assert.match((await page.textContent('#board .card[data-host="box"] .card-meta')) ?? '', /^stale · /, 'and the card says it is stale');
     assert.equal(await page.$('#board .card[data-host="box"] button[data-dismiss]'), null, 'no dismiss while its host is away');
 
+    // The lines are drawn anew as their ages move on (once a second): the click follows a drawing, so it
+    // lands on the line that stays, not on one the next drawing replaces.
+    const drawnBefore = await page.getAttribute('#hosts', 'data-text');
+    await waitFor(async () => (await page.getAttribute('#hosts', 'data-text')) !== drawnBefore, { what: 'the host lines drawn again', timeoutMs: STEP_MS });
     await page.click('#hosts .host[data-host="locked"] summary');
     await waitFor(async () => (await shownHosts(page)).locked!.open, { what: 'the detail opened' });
     assert.ok(await page.isVisible('#hosts .host[data-host="locked"] .host-reason'), 'the detail shows');
