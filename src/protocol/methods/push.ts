@@ -111,17 +111,20 @@ export const PUSH_TEST = defineMethod({
 /** Why an answer token typed nothing, as `POST /push/answer` names it (besides `answered`). */
 export const PUSH_ANSWER_REFUSALS = ['prompt_changed', 'expired', 'used', 'invalid'] as const;
 
+/** A notification button's or an answer link's token, the choice it is for, and the pane it names. */
+const AnswerTokenParams = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 128 }),
+    choice: Type.String({ minLength: 1, maxLength: 64 }),
+    pane: Type.Optional(paneTarget),
+  },
+  STRICT,
+);
+
 export const PUSH_ANSWER = defineMethod({
   name: 'push.answer',
   summary: "Answer a prompt with a notification button's token: typed once, only while the pane's prompt is the one the token was minted for.",
-  params: Type.Object(
-    {
-      token: Type.String({ minLength: 1, maxLength: 128 }),
-      choice: Type.String({ minLength: 1, maxLength: 64 }),
-      pane: Type.Optional(paneTarget),
-    },
-    STRICT,
-  ),
+  params: AnswerTokenParams,
   result: Type.Object({
     outcome: Type.Literal('answered'),
     pane: Type.String(),
@@ -134,14 +137,7 @@ export const PUSH_ANSWER = defineMethod({
 export const PUSH_PEEK = defineMethod({
   name: 'push.peek',
   summary: "What an answer token would answer, without spending it: the confirmation page of a webhook's answer link shows it.",
-  params: Type.Object(
-    {
-      token: Type.String({ minLength: 1, maxLength: 128 }),
-      choice: Type.String({ minLength: 1, maxLength: 64 }),
-      pane: Type.Optional(paneTarget),
-    },
-    STRICT,
-  ),
+  params: AnswerTokenParams,
   result: Type.Object({
     pane: Type.String(),
     promptId: Type.String(),
