@@ -12,6 +12,7 @@ import type { EmulatorLogEntry } from './types.ts';
 import { directParser, type ParseNow } from './emulator-parse.ts';
 import { boundOscPayloads } from './osc-bound.ts';
 import { parseScheduler, type ParseScheduler, type ParseTask } from './parse-scheduler.ts';
+import { TouchedRows } from './touched-rows.ts';
 
 const { Terminal } = xterm;
 
@@ -44,6 +45,16 @@ export interface ScreenOptions {
   now?: () => number;
   /** Who decides when output is parsed; the process's shared scheduler by default. */
   scheduler?: ParseScheduler;
+  /** How often a snapshot reads every row, touched or not (WHOLE_READ_MS; tests comparing reads use Infinity). */
+  wholeReadMs?: number;
+}
+
+/** The emulator, its history beyond its own scrollback, its parse entry and the rows it touched. */
+interface Emulator {
+  terminal: TerminalType;
+  history: ScreenHistory;
+  parse: ParseNow | null;
+  touched: TouchedRows;
 }
 
 /** Output written and not yet parsed, in order; `offset` units of it are parsed. */
@@ -70,7 +81,7 @@ export interface ReadOptions {
 export class Screen implements Disposable {
   readonly capture: OscCapture;
   /** Made on the first output: a pane that has printed nothing costs no emulator (about 200 KiB). */
-  private emulator: { terminal: TerminalType; history: ScreenHistory; parse: ParseNow | null } | undefined;
+  private emulator: Emulator | undefined;
   private size: { cols: number; rows: number };
   private unparsed = 0;
   private readonly pending: PendingWrite[] = [];
@@ -82,8 +93,14 @@ export class Screen implements Disposable {
   private disposed = false;
   private readonly logs = new Emitter<EmulatorLogEntry>();
   private readonly logSink: LogSink = { logs: this.logs };
-  /** The rows' texts at the last snapshot, before trimming: a row that reads the same reuses its string. */
+  /**
+   * The rows' texts at the last snapshot, before trimming: a row the emulator has not touched since
+   * is not read again, and a row that reads the same reuses its string.
+   */
   private snapshotRows: string[] = [];
+  /** The last snapshot's lines and wrap flags: a row and wrap flag below it both unchanged keep the line. */
+  private snapshotLines: readonly string[] = [];
+  private snapshotWrapped: readonly boolean[] = [];
 
   constructor(private readonly options: ScreenOptions) {
     this.size = { cols: options.cols, rows: options.rows };
@@ -171,10 +188,16 @@ export class Screen implements Disposable {
     const terminal = this.emulator?.terminal;
     const buffer = terminal?.buffer.active;
     if (buffer) {
-      // Detection takes one per output turn of every busy pane: each row is read once, the row
-      // below is read for its wrap flag only. A row whose text is the one it had at the last
-      // snapshot, or the one the row below it had (output that scrolled by a line), keeps that string.
+      // Detection takes one per output turn of every busy pane: only the rows the emulator touched
+      // since the last one are read, the others keep their text; every row is read for its wrap
+      // flag. A row read whose text is the one it had at the last snapshot, or the one the row below
+      // it had (output that scrolled by a line), keeps that string.
       const earlier = this.snapshotRows;
+      const earlierLines = this.snapshotLines;
+      const earlierWrapped = this.snapshotWrapped;
+      const touched = this.emulator!.touched.take(rows);
+      const from = earlier.length === rows ? touched.from : 0;
+      const to = earlier.length === rows ? touched.to : rows - 1;
       const texts: string[] = new Array(rows);
       let line = buffer.getLine(buffer.baseY);
       for (let y = 0; y < rows; y++) {
@@ -182,12 +205,15 @@ export class Screen implements Disposable {
         wrapped[y] = line?.isWrapped ?? false;
         // rowText drops only cells never written; spaces a program wrote stay: trim them, except
         // on a row that wraps onto the next, where they are part of the wrapped line.
-        const text = line ? rowText(line, earlier[y], earlier[y + 1]) : '';
+        const text = y < from || y > to ? earlier[y]! : line ? rowText(line, earlier[y], earlier[y + 1]) : '';
         texts[y] = text;
-        lines[y] = below?.isWrapped ? text : text.trimEnd();
+        const continued = below?.isWrapped ?? false;
+        lines[y] = text === earlier[y] && continued === (earlierWrapped[y + 1] ?? false) && y < earlierLines.length ? earlierLines[y]! : continued ? text : text.trimEnd();
         line = below;
       }
       this.snapshotRows = texts;
+      this.snapshotLines = lines;
+      this.snapshotWrapped = wrapped;
     }
     return {
       cols: this.cols,
@@ -235,8 +261,11 @@ export class Screen implements Disposable {
     this.disposed = true;
     this.pending.length = 0;
     this.snapshotRows = [];
+    this.snapshotLines = [];
+    this.snapshotWrapped = [];
     for (const resolve of this.drainWaiters.splice(0)) resolve();
     this.emulator?.history.dispose();
+    this.emulator?.touched.dispose();
     this.capture.dispose();
     this.emulator?.terminal.dispose();
     this.logs.dispose();
@@ -260,7 +289,16 @@ export class Screen implements Disposable {
       const head = this.pending[0];
       if (!head) break;
       const end = Math.min(head.data.length, head.offset + room);
-      emulator.parse(head.offset === 0 && end === head.data.length ? head.data : slice(head.data, head.offset, end));
+      try {
+        emulator.parse(head.offset === 0 && end === head.data.length ? head.data : slice(head.data, head.offset, end));
+        emulator.touched.parsed();
+      } catch (error) {
+        // The emulator can throw on output after a resize (xterm's eraseInDisplay past a shrunk
+        // buffer, test/terminal/touched-rows.test.ts): the piece is told and passed over, so that the
+        // pane's output keeps flowing and its exit is still told, instead of its queue stopping here.
+        this.logs.fire({ level: 'error', message: emulatorMessage(error) });
+        emulator.touched.all();
+      }
       room -= end - head.offset;
       this.sliceParsed(head, end);
     }
@@ -275,6 +313,7 @@ export class Screen implements Disposable {
     this.slicePending = true;
     terminal.write(slice(head.data, head.offset, end), () => {
       this.slicePending = false;
+      this.emulator?.touched.all();
       this.sliceParsed(head, end);
       if (this.pending.length > 0 && !this.disposed) this.scheduler.ready(this.task);
     });
@@ -291,7 +330,7 @@ export class Screen implements Disposable {
     if (this.pending.length === 0) for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
 
-  private makeEmulator(): { terminal: TerminalType; history: ScreenHistory; parse: ParseNow | null } {
+  private makeEmulator(): Emulator {
     const options = this.options;
     const scrollback = options.scrollback ?? SCROLLBACK_LINES;
     const emulatorScrollback = Math.max(2, Math.min(scrollback, options.emulatorScrollback ?? EMULATOR_SCROLLBACK_LINES));
@@ -308,7 +347,7 @@ export class Screen implements Disposable {
     this.capture.attach(terminal);
     const reply = options.reply;
     if (reply) terminal.onData((data) => reply(data));
-    return { terminal, history, parse: directParser(terminal) };
+    return { terminal, history, parse: directParser(terminal), touched: new TouchedRows(terminal, options.wholeReadMs) };
   }
 
   /** The screen's rows, blank before the first output. */
