@@ -2,13 +2,14 @@
 // busy panes (bench/lib/busy-agent.sh, identified as Claude Code), lets them run, stops the daemon and
 // prints the functions with the most self time, the event loop delay the daemon saw, and its CPU.
 // Run: node --import tsx bench/probes/profile-load.ts [busy panes, default 100] [seconds, default 20]
+// (CORRAL_BENCH_DRAW=spinner: bench/lib/spinner-agent.sh, which redraws only its spinner row)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PANE_SPAWN } from '../../src/protocol/methods/pane.ts';
-import { BUSY_AGENT } from '../lib/programs.ts';
+import { BUSY_AGENT, SPINNER_AGENT } from '../lib/programs.ts';
 import { connectWhenUp } from '../lib/connect-when-up.ts';
 import { cpuShare, daemonPids, rssKiB } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
@@ -35,7 +36,7 @@ try {
   );
   const client = await connectWhenUp(socket);
   for (let i = 0; i < busy; i += 1) {
-    await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
+    await client.call(PANE_SPAWN, { command: 'bash', args: [process.env.CORRAL_BENCH_DRAW === 'spinner' ? SPINNER_AGENT : BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
   }
   await sleep(2000);
   const cpu = await cpuShare(() => daemonPids(child.pid!), seconds * 1000);

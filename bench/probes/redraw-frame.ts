@@ -6,6 +6,7 @@
 // With a number of screens, the frames go to each in turn, as the daemon's 100 panes do (each screen's
 // cells are out of the processor's caches again by its next frame).
 // Run: node --import tsx bench/probes/redraw-frame.ts [frames, default 5000] [repeats, default 3] [screens, default 1]
+// (CORRAL_BENCH_DRAW=spinner: the frames of bench/lib/spinner-agent.sh, the screen once, then its spinner row)
 import { loadavg } from 'node:os';
 import { Screen } from '../../src/terminal/screen.ts';
 import { evaluate } from '../../src/detect/evaluate.ts';
@@ -26,9 +27,20 @@ function frame(i: number): Buffer {
   return Buffer.from(`\x1b]0;${SPIN[i % 10]} Busy Agent\x07\x1b[H\x1b[2J${body}\r\n\x1b[38;5;174m✽\x1b[0m Tempering… (${Math.floor(i / 10)}s · esc to interrupt)\r\n\r\n${RULE}\r\n❯ \r\n${RULE}\r\n  ? for shortcuts`);
 }
 
+/** Tick `i` of spinner-agent.sh: the spinner row and title in a synchronized update, the transcript's rows again every tenth. */
+function tick(i: number): Buffer {
+  const row = (k: number) => `  ⎿  src/module/file-${k % 13}.ts: updated line ${k} of the transcript, café 漢字 — tests passed`;
+  const newest = 19 + Math.floor(i / 10);
+  let transcript = '';
+  if (i === 0 || i % 10 === 0) for (let k = newest - 19; k <= newest; k++) transcript += `\x1b[${k - newest + 20};1H${row(k)}\x1b[K`;
+  const spinner = `\x1b]0;${SPIN[i % 10]} Busy Agent\x07\x1b[21;1H\x1b[38;5;174m${SPIN[i % 10]}\x1b[0m Tempering… (tick ${i} · esc to interrupt)\x1b[K\x1b[24;3H`;
+  if (i === 0) return Buffer.from(`\x1b[H\x1b[2J${transcript}\x1b[21;1H\x1b[38;5;174m✽\x1b[0m Tempering… (tick 0 · esc to interrupt)\r\n\r\n${RULE}\r\n❯ \r\n${RULE}\r\n  ? for shortcuts\x1b[24;3H`);
+  return Buffer.from(`\x1b[?2026h${transcript}${spinner}\x1b[?2026l`);
+}
+
 const manifest = new ManifestSet({ userDir: null, catalogDir: null }).get('claude');
 if (!manifest) throw new Error('no bundled claude manifest');
-const frames = Array.from({ length: FRAMES }, (_, i) => frame(i + 1));
+const frames = Array.from({ length: FRAMES }, (_, i) => (process.env.CORRAL_BENCH_DRAW === 'spinner' ? tick(i) : frame(i + 1)));
 
 const cpuMs = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);

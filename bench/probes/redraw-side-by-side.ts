@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { startDaemon } from '../../harness/daemon.ts';
 import { RawClient } from '../../harness/raw-client.ts';
-import { BUSY_AGENT } from '../lib/programs.ts';
+import { BUSY_AGENT, SPINNER_AGENT, lastFrame } from '../lib/programs.ts';
+
+/** CORRAL_BENCH_DRAW=spinner: the program that redraws only its spinner row (bench/lib/spinner-agent.sh). */
+const PROGRAM = process.env.CORRAL_BENCH_DRAW === 'spinner' ? SPINNER_AGENT : BUSY_AGENT;
 import { cpuSeconds, daemonPids } from '../../harness/proc.ts';
 import { sleep } from '../../harness/wait.ts';
 import { Tmux } from '../lib/tmux.ts';
@@ -19,12 +22,6 @@ const other = process.env.CORRAL_OTHER_CHECKOUT;
 if (!other) throw new Error('set CORRAL_OTHER_CHECKOUT to the checkout to compare with');
 const { startDaemon: startOther } = (await import(join(other, 'harness/daemon.ts'))) as { startDaemon: typeof startDaemon };
 
-/** The newest line number the busy agent drew on a screen: its frame count. */
-function lastFrame(screen: string): number {
-  let newest = 0;
-  for (const match of screen.matchAll(/updated line (\d+) /g)) newest = Math.max(newest, Number(match[1]));
-  return newest;
-}
 
 interface Side {
   frames(): Promise<number>;
@@ -37,12 +34,12 @@ async function daemonSide(start: typeof startDaemon): Promise<Side> {
   const client = await RawClient.connect(daemon.socket);
   const ids: string[] = [];
   for (let i = 0; i < PANES; i++) {
-    ids.push((await client.call(i, 'pane.spawn', { command: 'bash', args: [BUSY_AGENT], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude' } })).result.id);
+    ids.push((await client.call(i, 'pane.spawn', { command: 'bash', args: [PROGRAM], cwd: daemon.dir, env: { CORRAL_AGENT: 'claude' } })).result.id);
   }
   return {
     async frames() {
       let sum = 0;
-      for (const id of ids) sum += lastFrame((await client.call(0, 'pane.read', { target: id, source: 'screen' })).result?.text ?? '');
+      for (const id of ids) sum += lastFrame(PROGRAM, (await client.call(0, 'pane.read', { target: id, source: 'screen' })).result?.text ?? '');
       return sum;
     },
     cpu: () => daemonPids(daemon.pid).reduce((sum, pid) => sum + cpuSeconds(pid), 0),
@@ -55,13 +52,13 @@ async function daemonSide(start: typeof startDaemon): Promise<Side> {
 
 function tmuxSide(): Side {
   const server = new Tmux();
-  server.start(`bash ${BUSY_AGENT}`);
-  for (let i = 1; i < PANES; i++) server.window(`bash ${BUSY_AGENT}`);
+  server.start(`bash ${PROGRAM}`);
+  for (let i = 1; i < PANES; i++) server.window(`bash ${PROGRAM}`);
   const pid = server.pid;
   return {
     async frames() {
       let sum = 0;
-      for (let i = 0; i < PANES; i++) sum += lastFrame(server.run('capture-pane', '-p', '-t', `:${i}`));
+      for (let i = 0; i < PANES; i++) sum += lastFrame(PROGRAM, server.run('capture-pane', '-p', '-t', `:${i}`));
       return sum;
     },
     cpu: () => cpuSeconds(pid),

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A busy agent that draws the way the agents recorded in test/fixtures/streams/ do: the working screen
+# once (a transcript, a spinner line, the prompt box), then every 100 ms only the spinner's row,
+# addressed by the cursor inside a synchronized update, and the spinner title; once a second a new
+# transcript line, its rows written again where they moved. Shell builtins only, so that the load is
+# the terminal's, not the program's. The spinner row numbers its frames ("tick N").
+spin=(⠋ ⠙ ⠹ ⠸ ⠼ ⠴ ⠦ ⠧ ⠇ ⠏)
+rule=$(printf '─%.0s' {1..100})
+lines=()
+transcript() {
+  local out='' k
+  for ((k=$1-19; k<=$1; k++)); do out+=$'\e['$((k-$1+20))';1H'"${lines[(k+20)%20]}"$'\e[K'; done
+  printf '%s' "$out"
+}
+for ((k=0; k<20; k++)); do lines[k]="  ⎿  src/module/file-$k.ts: updated line $k of the transcript, café 漢字 — tests passed"; done
+printf '\e[H\e[2J'
+transcript 19
+printf '\e[21;1H\e[38;5;174m✽\e[0m Tempering… (tick 0 · esc to interrupt)\r\n\r\n%s\r\n❯ \r\n%s\r\n  ? for shortcuts\e[24;3H' "$rule" "$rule"
+i=0
+while :; do
+  i=$((i+1))
+  if ((i % 10 == 0)); then
+    lines[(19+i/10)%20]="  ⎿  src/module/file-$((i%13)).ts: updated line $((19+i/10)) of the transcript, café 漢字 — tests passed"
+    printf '\e[?2026h'
+    transcript $((19+i/10))
+  else
+    printf '\e[?2026h'
+  fi
+  printf '\e]0;%s Busy Agent\a\e[21;1H\e[38;5;174m%s\e[0m Tempering… (tick %d · esc to interrupt)\e[K\e[24;3H\e[?2026l' "${spin[i%10]}" "${spin[i%10]}" "$i"
+  read -rs -t 0.1 -n 1 _
+done
