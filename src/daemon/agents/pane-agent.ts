@@ -64,6 +64,8 @@ export class PaneAgent implements Disposable {
   private foregroundPgid: number | null = null;
   private inferredAt = 0;
   private drawn = false;
+  /** Read once: the environment is a slow read, and this is asked at every turn of output. */
+  private readonly childGroups = childGroupsEnabled();
   private disposed = false;
   /** A pane taken back from the pty host, its ring not yet replayed: its screen shows part of it. */
   private replaying = false;
@@ -208,7 +210,7 @@ export class PaneAgent implements Disposable {
     this.drawn = true;
     this.previousBatchAt = this.lastBatchAt;
     this.lastBatchAt = this.deps.clock.now();
-    if (childGroupsEnabled() && this.pane.lifecycle === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
+    if (this.childGroups && this.pane.lifecycle === 'running' && this.pane.terminal.foreground() === null) this.inferForeground();
     // The pane tells of output once per turn of the event loop already (it coalesces its parse
     // callbacks): judge the screen now, not a turn later behind every other pane's output of that turn.
     if (this.detectScheduled) clearImmediate(this.detectScheduled);
