@@ -105,4 +105,27 @@ describe('corral integration install, uninstall and status', () => {
     assert.equal(readFileSync(join(h.dir, '.claude', 'settings.json'), 'utf8'), '{ not json');
     assert.equal(existsSync(join(h.dir, '.claude', 'settings.json.corral-backup')), false);
   });
+
+  it("says when a project's settings or the user's already hold Corral's hooks: the agent would run both", async () => {
+    const h = home();
+    const project = join(h.dir, 'src', 'app');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    mkdirSync(join(project, 'lib'));
+    const userFile = join(h.dir, '.claude', 'settings.json');
+    const projectFile = join(project, '.claude', 'settings.local.json');
+    const installed = await runCli(['integration', 'install', 'claude'], { env: h.env, cwd: join(project, 'lib') });
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.doesNotMatch(installed.stdout, /also in/, 'no other file holds them yet');
+
+    // The project's own file too, from a folder below it: the user's file is named.
+    const both = await runCli(['integration', 'install', 'claude', '--file', projectFile], { env: h.env, cwd: join(project, 'lib') });
+    assert.equal(both.code, 0, both.stderr);
+    assert.match(both.stdout, new RegExp(`claude: Corral's hooks are also in ${userFile}: claude runs both, so each of its hook events reaches Corral twice \\(a permission request is still decided once\\); to keep one, run: corral integration uninstall claude --file ${userFile}`));
+    // And the user's file, seen from inside the project, names the project's.
+    const status = await runCli(['integration', 'status', 'claude', '--json'], { env: h.env, cwd: join(project, 'lib') });
+    assert.deepEqual(JSON.parse(status.stdout).alsoIn, [projectFile]);
+    // Outside the project only the user's own file is read.
+    const outside = await runCli(['integration', 'status', 'claude', '--json'], { env: h.env, cwd: h.dir });
+    assert.deepEqual(JSON.parse(outside.stdout).alsoIn, []);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { corralCommand } from '../../integration/corral-command.ts';
+import { shellQuote } from '../../integration/launch.ts';
 import { ManifestSet } from '../../manifest-store/manifest-set.ts';
 import { printJson, printText } from '../output.ts';
 import {
@@ -10,6 +11,7 @@ import {
   userFileOf,
   type IntegrationStatus,
 } from './integration-files.ts';
+import { otherScopesHolding } from './integration-scopes.ts';
 
 const SAY: Record<string, string> = {
   installed: 'installed',
@@ -40,15 +42,24 @@ export function registerIntegrationCommand(program: Command): void {
         }
         const id = manifest.spec.id;
         const file = flags.file ?? userFileOf(id, spec, process.env);
-        const result: IntegrationStatus & { result?: string } =
+        const result: IntegrationStatus & { result?: string; alsoIn?: string[] } =
           verb === 'install'
             ? installIntegration(id, spec, file, [...corralCommand(), 'report', '--hook', spec.hook])
             : verb === 'uninstall'
               ? uninstallIntegration(id, spec, file)
               : integrationStatus(id, spec, file);
+        // Hooks in two of the agent's files run twice: say so where it is cheap to see (docs/reporting.md).
+        if (verb !== 'uninstall' && result.installed) result.alsoIn = otherScopesHolding(id, spec, file, process.env, process.cwd());
         if (flags.json) printJson(result);
         else if (result.result) printText(`${id}: ${SAY[result.result]} (${file})`);
         else printText(`${id}: ${result.installed ? 'installed' : 'not installed'} in ${file}${result.backup ? `; backup ${result.backup}` : ''}`);
+        if (!flags.json) {
+          for (const other of result.alsoIn ?? []) {
+            printText(
+              `${id}: Corral's hooks are also in ${other}: ${id} runs both, so each of its hook events reaches Corral twice (a permission request is still decided once); to keep one, run: corral integration uninstall ${id} --file ${shellQuote(other)}`,
+            );
+          }
+        }
       });
   run('install', "add Corral's hooks to the agent's user settings (idempotent; the file is backed up first)");
   run('uninstall', 'take them out again: the file is restored byte for byte unless it changed since');

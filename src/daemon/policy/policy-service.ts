@@ -15,6 +15,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import type { PaneRecord } from '../panes/pane-record.ts';
 import type { AuditLog } from './audit-log.ts';
 import { HookDecisions } from './hook-decisions.ts';
+import { HookTwins } from './hook-twins.ts';
 import { LoopGuard } from './loop-guard.ts';
 
 /**
@@ -60,6 +61,7 @@ export class PolicyService implements Disposable {
   private readonly again = new Set<string>();
   private readonly guard = new LoopGuard();
   private readonly hooked = new HookDecisions();
+  private readonly twins = new HookTwins();
   private hookRequests = 0;
   private readonly owned = new DisposableStore();
   private readonly host = hostname();
@@ -75,6 +77,8 @@ export class PolicyService implements Disposable {
     this.current = policy;
     this.owned.add(
       core.agents.onChange((change) => {
+        // A turn that ended is past its requests: the same one asked again is a new request.
+        if (change.info.state === 'idle' || change.info.state === 'done') this.twins.forget(change.pane.id);
         if (change.info.state !== 'blocked' || change.info.prompt?.complete !== true) return;
         setImmediate(() => void this.consider(change.pane));
       }),
@@ -84,6 +88,7 @@ export class PolicyService implements Disposable {
         for (const map of [this.decided, this.last]) map.delete(info.id);
         this.guard.forget(info.id);
         this.hooked.forget(info.id);
+        this.twins.forget(info.id);
       }),
     );
   }
@@ -95,11 +100,13 @@ export class PolicyService implements Disposable {
   /** Swaps the whole policy at once (a reload that failed never reaches here). */
   use(policy: Policy): void {
     this.current = policy;
+    this.twins.clear();
     this.hub.publish('policy.changed', null, { status: this.status() });
   }
 
   setPaused(paused: boolean): PolicyStatus {
     this.paused = paused;
+    this.twins.clear();
     this.core.log.info({ paused }, paused ? 'policy paused' : 'policy resumed');
     const status = this.status();
     this.hub.publish('policy.changed', null, { status });
@@ -164,17 +171,30 @@ export class PolicyService implements Disposable {
    * about one tool request, exact from the hook's payload. Decided with the same safety and rules as
    * a dialog, logged with source `hook`; an allow or deny goes back to the hook, which gives it to the
    * agent, and nothing is typed. Anything else answers nothing: the agent shows its dialog. The caller
-   * was bound to the pane as a hook report is (handlers.ts).
+   * was bound to the pane as a hook report is (handlers.ts). The same request asked again by a second
+   * copy of the hook gets the first one's answer and is not decided again (hook-twins.ts).
    */
   decideHook(pane: PaneRecord, request: HookRequest): PolicyHookAnswer {
     try {
-      return this.decideHookNow(pane, request);
+      const mark = this.wentOn(pane);
+      const twin = this.twins.twin(pane.id, request, mark);
+      if (twin !== null) {
+        this.core.log.debug({ pane: pane.id, tool: request.tool }, 'a second hook asked the same request: its first answer, decided once');
+        return twin;
+      }
+      return this.decideHookNow(pane, request, mark);
     } finally {
       this.hooked.asked(pane.id);
     }
   }
 
-  private decideHookNow(pane: PaneRecord, request: HookRequest): PolicyHookAnswer {
+  /** The arrival of the pane's newest report that says its agent went on (anything but blocked); 0 if none. */
+  private wentOn(pane: PaneRecord): number {
+    const reports = this.core.agents.find(pane)?.arbiter.memory().reports ?? [];
+    return reports.reduce((newest, report) => (report.state !== 'blocked' && report.arrival > newest ? report.arrival : newest), 0);
+  }
+
+  private decideHookNow(pane: PaneRecord, request: HookRequest, mark: number): PolicyHookAnswer {
     const policy = this.current;
     const none = (reason: string): PolicyHookAnswer => ({ behavior: null, message: null, reason });
     if (policy.mode === 'off' || policy.rules.length === 0) return none('no policy is on');
@@ -201,8 +221,11 @@ export class PolicyService implements Disposable {
     const id = `hook-${Date.now().toString(36)}-${this.hookRequests}`;
     const entry = this.record(pane, input.agent, id, decision, mode, answered, null, 'hook');
     this.hooked.remember(pane.id, entry);
-    if (!answered) return none(decision.reason);
-    return { behavior: decision.action as 'allow' | 'deny', message: decision.action === 'deny' ? decision.message : null, reason: decision.reason };
+    const answer: PolicyHookAnswer = answered
+      ? { behavior: decision.action as 'allow' | 'deny', message: decision.action === 'deny' ? decision.message : null, reason: decision.reason }
+      : none(decision.reason);
+    this.twins.remember(pane.id, request, mark, answer);
+    return answer;
   }
 
   /** Decides the pane's prompt if it is complete and not decided yet; one at a time per pane. */

@@ -1,0 +1,63 @@
+import type { PolicyHookAnswer } from '../../protocol/methods/policy-hook.ts';
+
+/**
+ * How long a request's answer stays its own for a second copy of the hook: an agent starts every hook
+ * of an event at once and stops each after its timeout, 5 s in the entries Corral writes
+ * (src/integration/hook-entries.ts), so every copy has asked within 5 s of the first.
+ */
+export const HOOK_TWIN_WINDOW_MS = 5000;
+
+/** The tool request a hook asks about, as the twins compare it. */
+export interface TwinRequest {
+  agent: string;
+  tool: string;
+  command?: string;
+  path?: string;
+}
+
+interface Asked {
+  key: string;
+  at: number;
+  /** The newest report of the pane that said its agent went on (not blocked) when the request was decided. */
+  mark: number;
+  answer: PolicyHookAnswer;
+}
+
+/**
+ * The request each pane's hook last had decided, while a second copy of the same hook may still ask it
+ * (Corral's hooks per launch and in the user's own settings: the agent runs both; docs/policy.md). That
+ * copy gets the first one's answer, and nothing is decided, logged or counted by the loop guard again.
+ * The request's life ends with the window, with a report saying the agent went on (its tool ran, a new
+ * tool call, its turn ended), with the turn ending on screen, or with a changed policy: the same request
+ * asked after that is a new one.
+ */
+export class HookTwins {
+  private readonly asked = new Map<string, Asked>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The answer the same request got within its life, or null: then it is the pane's own to decide. */
+  twin(paneId: string, request: TwinRequest, mark: number): PolicyHookAnswer | null {
+    const asked = this.asked.get(paneId);
+    if (asked === undefined || asked.key !== keyOf(request) || mark > asked.mark || this.now() - asked.at >= HOOK_TWIN_WINDOW_MS) return null;
+    return asked.answer;
+  }
+
+  remember(paneId: string, request: TwinRequest, mark: number, answer: PolicyHookAnswer): void {
+    this.asked.set(paneId, { key: keyOf(request), at: this.now(), mark, answer });
+  }
+
+  /** The pane's agent went on: its last request is over. */
+  forget(paneId: string): void {
+    this.asked.delete(paneId);
+  }
+
+  /** The policy changed (a reload, a pause): every answer given is of the policy before. */
+  clear(): void {
+    this.asked.clear();
+  }
+}
+
+function keyOf(request: TwinRequest): string {
+  return JSON.stringify([request.agent, request.tool, request.command ?? null, request.path ?? null]);
+}
