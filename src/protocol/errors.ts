@@ -41,6 +41,8 @@ export const ERRORS = {
   answer_token_refused: { rpc: 1501, summary: "a notification's answer token typed nothing: data.reason says why (prompt_changed, expired, used, invalid); open the agent's page to answer" },
   push_device_not_found: { rpc: 1502, summary: 'no push device has that id; `corral notify push list` names them' },
   push_limit: { rpc: 1503, summary: 'the daemon pushes to its maximum of devices; remove one first' },
+  webhook_not_configured: { rpc: 1504, summary: 'no `[notify.webhook] url` was set in config.toml when the daemon started; set one and start the daemon again' },
+  webhook_failed: { rpc: 1505, summary: 'the webhook receiver did not take the test delivery: the message says what it answered (data.status) or why none came' },
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -4,7 +4,7 @@
 // daemon's log. Every error any of these calls answers must be declared by the method that answered it.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createECDH, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -301,6 +301,29 @@ describe('every declared error code can be produced, and every produced one is d
       ids.push(reply.result.device.id);
     }
     for (const id of ids) await ok('push.remove', { id });
+  });
+
+  it('webhook.test: webhook_not_configured without [notify.webhook]; webhook_failed from a daemon whose receiver is not there', async () => {
+    await expectError('webhook.test', {}, 'webhook_not_configured');
+    const dir = makeTempDir();
+    mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
+    const listener = createServer();
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    await new Promise((resolve) => listener.close(resolve));
+    writeFileSync(join(dir, 'config', 'corral', 'config.toml'), `[notify.webhook]\nurl = "http://127.0.0.1:${port}/hook"\n`);
+    const other = await startDaemon({ dir });
+    try {
+      const raw = await RawClient.connect(other.socket);
+      try {
+        const error = await expectError('webhook.test', {}, 'webhook_failed', raw);
+        assert.match(error.message, /nothing listens at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/);
+      } finally {
+        raw.close();
+      }
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('no method answers a code it does not declare, on any kind of pane', async () => {

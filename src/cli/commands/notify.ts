@@ -5,6 +5,7 @@ import { withDaemon } from '../with-daemon.ts';
 import { globalsOf } from '../globals.ts';
 import { printJson, printTable, printText } from '../output.ts';
 import { UsageError } from '../print-error.ts';
+import { registerNotifyWebhookCommands } from './notify-webhook.ts';
 
 /** A subscription file is a few hundred bytes; anything much larger is not one. */
 const MAX_SUBSCRIPTION_BYTES = 16 * 1024;
@@ -101,6 +102,8 @@ export function registerNotifyCommands(program: Command): void {
       if (results.length === 0) return printText('no device subscribed');
       printTable(['ID', 'STATUS', 'PROBLEM'], results.map((result) => [result.id, result.status === null ? '-' : String(result.status), result.error ?? '-']));
     });
+
+  registerNotifyWebhookCommands(notify);
 }
 
 function readStdin(): Buffer {

@@ -11,8 +11,10 @@ import { DeviceStore, MAX_DEVICES, deviceId, deviceView, devicesFilePath } from 
 import { PushChannel, type AttentionSource } from './push-channel.ts';
 import { testPayload } from './push-payload.ts';
 import { PushSender, endpointProblem } from './push-sender.ts';
+import { WEBHOOK_TEST } from '../../protocol/methods/webhook.ts';
 import { loadVapidKeys, vapidKeyPath, type VapidKeys } from './vapid-keys.ts';
 import { Webhook } from './webhook.ts';
+import { testWebhook } from './webhook-test.ts';
 import { WebhookStore, webhookFilePath } from './webhook-store.ts';
 
 /** The VAPID `sub` when `[notify.push] contact` is not set (RFC 8292 asks for one; some push services require a real one). */
@@ -163,6 +165,12 @@ export function startPush(core: DaemonCore, options: PushOptions): DaemonPart & 
       if ('refused' in grant) throw refused(grant.refused, REFUSALS[grant.refused]);
       const about = grant.about ?? { label: grant.choice, agent: null, paneName: null, question: '' };
       return { pane: grant.pane, promptId: grant.promptId, choice: grant.choice, label: about.label, agent: about.agent, paneName: about.paneName, host, question: about.question };
+    }),
+  );
+  handlers.push(
+    implement(WEBHOOK_TEST, () => {
+      if (webhook === undefined) throw new CorralError('webhook_not_configured', 'no webhook is set: add `[notify.webhook]` with a `url` to config.toml, then start the daemon again (`corral daemon stop`, then `corral daemon`; agents keep running)');
+      return testWebhook(webhook);
     }),
   );
   return { channel, handlers, dispose: () => (channel.dispose(), sender.dispose(), webhook?.dispose()) };

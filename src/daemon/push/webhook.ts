@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import type { AnswerTokens } from './answer-tokens.ts';
 import { answerActions } from './answer-actions.ts';
 import { deliveryOf, type Delivery } from './delivery-rules.ts';
-import { HttpQueue, post, type QueuedRequest } from './http-queue.ts';
+import { HttpQueue, post, REQUEST_TIMEOUT_MS, type QueuedRequest } from './http-queue.ts';
 import { attentionPayload, resolvedPayload, type PushAction, type PushPayload } from './push-payload.ts';
 import type { WebhookStore } from './webhook-store.ts';
 
@@ -61,16 +61,46 @@ export class Webhook implements Disposable {
   private readonly sending = new Set<number>();
   /** Items posted in this daemon's life, by id: what an acknowledgement follows up (at most 1000). */
   private readonly posted = new Map<number, InboxItem>();
+  /** Tries outside the queue (tests) still waiting on their receiver. */
+  private readonly trying = new Set<AbortController>();
+  private disposed = false;
 
   constructor(private readonly options: WebhookOptions) {
-    const { url, secret } = options.config;
-    const sendOnce = (job: WebhookJob, signal: AbortSignal) => {
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'corral-webhook', [DELIVERY_HEADER]: job.delivery, [TIMESTAMP_HEADER]: timestamp };
-      if (secret !== null) headers[SIGNATURE_HEADER] = signature(secret, timestamp, job.body);
-      return post(url, { headers, body: job.body }, signal);
-    };
+    const sendOnce = (job: WebhookJob, signal: AbortSignal) => this.postOnce(job.delivery, job.body, signal);
     this.queue = new HttpQueue(sendOnce, { maxQueued: MAX_QUEUED_POSTS, concurrent: 2, what: 'webhook' }, options.log);
+  }
+
+  /** Where it posts, and whether it signs: what a test tells the person. */
+  get receiver(): { url: string; signed: boolean; publicUrl: string | null; host: string } {
+    const { url, secret, publicUrl } = this.options.config;
+    return { url, signed: secret !== null, publicUrl, host: this.options.host };
+  }
+
+  /** One try of one delivery, with its headers and signature made now. */
+  postOnce(delivery: string, body: string, signal: AbortSignal): Promise<{ status: number; retryAfter: string | null }> {
+    const { url, secret } = this.options.config;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'corral-webhook', [DELIVERY_HEADER]: delivery, [TIMESTAMP_HEADER]: timestamp };
+    if (secret !== null) headers[SIGNATURE_HEADER] = signature(secret, timestamp, body);
+    return post(url, { headers, body }, signal);
+  }
+
+  /**
+   * One try of `body` under `delivery`, outside the queue and never retried (a person waits for it),
+   * limited to REQUEST_TIMEOUT_MS and ended by dispose: the status, or the error that kept it from coming.
+   */
+  async tryOnce(delivery: string, body: string): Promise<{ status: number } | { error: unknown; timedOut: boolean }> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+    this.trying.add(controller);
+    try {
+      return { status: (await this.postOnce(delivery, body, controller.signal)).status };
+    } catch (error) {
+      return { error, timedOut: controller.signal.aborted && !this.disposed };
+    } finally {
+      clearTimeout(timer);
+      this.trying.delete(controller);
+    }
   }
 
   /** Posts the item now if the webhook wants it and never took it; what it decided (a hold: when to offer it again). */
@@ -119,7 +149,9 @@ export class Webhook implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.queue.dispose();
+    for (const controller of this.trying) controller.abort();
   }
 
   private payload(item: InboxItem): WebhookPayload {

@@ -17,6 +17,7 @@ import { POLICY_CHECK, POLICY_LOG, POLICY_PAUSE, POLICY_RESUME, POLICY_STATUS } 
 import { PUSH_ANSWER, PUSH_KEY, PUSH_LIST, PUSH_PEEK, PUSH_REMOVE, PUSH_SET, PUSH_SUBSCRIBE, PUSH_TEST } from './push.ts';
 import { POLICY_HOOK_REQUEST } from './policy-hook.ts';
 import { USAGE_REPORT } from './usage.ts';
+import { WEBHOOK_TEST } from './webhook.ts';
 
 export * from './pane.ts';
 export * from './server.ts';
@@ -36,6 +37,7 @@ export * from './policy.ts';
 export * from './policy-hook.ts';
 export * from './push.ts';
 export * from './usage.ts';
+export * from './webhook.ts';
 
 /** Every declared method, in documentation order. */
 export const ALL_METHODS = [
@@ -92,6 +94,7 @@ export const ALL_METHODS = [
   PUSH_ANSWER,
   PUSH_PEEK,
   USAGE_REPORT,
+  WEBHOOK_TEST,
 ] as const;
 
 /** Every declared server-to-client notification. */
