@@ -1,11 +1,14 @@
 import type { PolicyHookAnswer } from '../../protocol/methods/policy-hook.ts';
+import { HOOK_DIALOG_WINDOW_MS } from './hook-decisions.ts';
 
 /**
- * How long a request's answer stays its own for a second copy of the hook: an agent starts every hook
- * of an event at once and stops each after its timeout, 5 s in the entries Corral writes
- * (src/integration/hook-entries.ts), so every copy has asked within 5 s of the first.
+ * How long a request's answer stays its own for a second copy of the hook, at most. An agent starts
+ * every hook of an event at once, so a copy asks within its own start-up of the first (and within its
+ * timeout, 5 s in the entries Corral writes: src/integration/hook-entries.ts); the window is as long as
+ * the one a hook's decision waits for its dialog in (hook-decisions.ts), so a loaded machine never has
+ * one request decided twice. The agent's next report or its turn's end closes it far sooner.
  */
-export const HOOK_TWIN_WINDOW_MS = 5000;
+export const HOOK_TWIN_WINDOW_MS = HOOK_DIALOG_WINDOW_MS;
 
 /** The tool request a hook asks about, as the twins compare it. */
 export interface TwinRequest {

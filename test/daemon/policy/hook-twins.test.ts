@@ -79,7 +79,7 @@ describe("a hook request's life, in which a second copy of the hook gets its ans
   const allow = { behavior: 'allow' as const, message: null, reason: 'rule 1' };
   const request = { agent: 'claude', tool: 'Bash', command: 'npm test' };
 
-  it('is the same request within the hook timeout, with no report since that the agent went on', () => {
+  it('is the same request within its window, with no report since that the agent went on', () => {
     let now = 1000;
     const twins = new HookTwins(() => now);
     twins.remember('p1', request, 7, allow);
@@ -92,7 +92,7 @@ describe("a hook request's life, in which a second copy of the hook gets its ans
     now += HOOK_TWIN_WINDOW_MS - 1;
     assert.deepEqual(twins.twin('p1', request, 7), allow);
     now += 1;
-    assert.equal(twins.twin('p1', request, 7), null, 'past the window every copy has asked');
+    assert.equal(twins.twin('p1', request, 7), null, 'past the window');
   });
 
   it('ends when the turn ends or the policy changes', () => {
