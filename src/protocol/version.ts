@@ -4,4 +4,4 @@
  * a result field, an event kind) bumps MINOR. Clients refuse or warn on another MAJOR, never on MINOR.
  */
 export const PROTOCOL_VERSION = 2;
-export const PROTOCOL_MINOR = 8;
+export const PROTOCOL_MINOR = 9;
