@@ -3,7 +3,7 @@
 // page is shown the subscription of the test's device (harness/push-service.ts) as its own.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { PUSH_LIST } from '../../src/protocol/methods/index.ts';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, startWeb, type WebProcess } from '../../harness/web.ts';
 import { PushLab } from '../daemon/push/push-helpers.ts';
@@ -18,15 +18,21 @@ describe('notification settings on the board', { skip: HAVE_CHROMIUM ? false : `
     await lab.agent('settings-agent');
     web = await startWeb(lab.daemon);
     browser = await launchChromium();
-    const context = await browser.newContext();
+    page = await board({});
+  });
+
+  /** The board in a browser whose own push subscription is the test device's. */
+  async function board(options: BrowserContextOptions): Promise<Page> {
+    const context = await browser.newContext(options);
     await context.grantPermissions(['notifications'], { origin: web.origin });
     // A string, not a function: the test's compiled functions carry helpers the page does not have.
     const subscription = JSON.stringify({ endpoint: lab.device.endpoint });
     await context.addInitScript({ content: `navigator.serviceWorker.getRegistration = async () => ({ pushManager: { getSubscription: async () => (${subscription}) } });` });
-    page = await context.newPage();
-    await page.goto(web.url);
-    await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
-  });
+    const opened = await context.newPage();
+    await opened.goto(web.url);
+    await opened.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+    return opened;
+  }
   after(async () => {
     await browser?.close();
     await web?.dispose();
@@ -55,5 +61,30 @@ describe('notification settings on the board', { skip: HAVE_CHROMIUM ? false : `
     await dialog.waitFor({ state: 'detached' });
     const after = (await lab.call(PUSH_LIST, {})).devices.find((one) => one.id === lab.deviceId)!;
     assert.deepEqual([after.workspaces, after.quietHours], [[], null], "every workspace, the daemon's quiet hours");
+  });
+
+  it("on a phone: the settings fit the screen, each control 44 px high with 16 px text (no zoom), the bar on one row", async () => {
+    const phone = await board({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    await phone.locator('#notify-settings').tap({ timeout: 20_000 });
+    await phone.locator('#push-settings').waitFor();
+    // Measured in one layout pass.
+    const shown = await phone.evaluate(() => {
+      const dialog = document.getElementById('push-settings')!.getBoundingClientRect();
+      const controls = [...document.querySelectorAll<HTMLElement>('#push-settings select, #push-settings input, #push-settings button')].map((node) => {
+        const box = node.getBoundingClientRect();
+        return { what: node.tagName === 'BUTTON' ? node.textContent! : node.tagName, height: box.height, inside: box.left >= dialog.left && box.right <= dialog.right, font: parseFloat(getComputedStyle(node).fontSize) };
+      });
+      const bar = document.getElementById('bar')!;
+      const buttons = [...bar.querySelectorAll('button:not([hidden])')].map((node) => node.getBoundingClientRect().top);
+      return { fits: dialog.left >= 0 && dialog.right <= innerWidth, controls, barRow: buttons.every((top) => top < document.getElementById('home')!.getBoundingClientRect().bottom) };
+    });
+    assert.ok(shown.fits, 'the dialog within the screen');
+    assert.equal(shown.controls.length, 5, 'receive, from, quiet hours, cancel, save');
+    for (const control of shown.controls) {
+      assert.ok(control.inside && control.height >= 44, `${control.what}: ${control.height}px high, within the dialog`);
+      if (control.what === 'SELECT' || control.what === 'INPUT') assert.ok(control.font >= 16, `${control.what}: ${control.font}px text`);
+    }
+    assert.ok(shown.barRow, '"Notification settings" on the bar\'s one row');
+    await phone.context().close();
   });
 });

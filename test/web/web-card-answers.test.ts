@@ -82,23 +82,32 @@ describe("a blocked card answers its question with the prompt's safe choices", {
     await page.context().close();
   });
 
-  it('on a phone: the buttons fit the card and a tap on "yes" unblocks the agent', async () => {
+  it("on a phone: the buttons and the reminder's dismiss fit the card, each 44 px a thumb can take, and a tap on yes unblocks the agent", async () => {
     const { id, prompt } = await blockedAgent('phoner');
     const page = await board({ width: 390, height: 844 }, true);
     const card = `#board .card[data-id="${id}"]`;
     await page.waitForSelector(`${card} .card-choice`, { timeout: 15_000 });
+    await page.waitForSelector(`${card} button[data-dismiss]`, { timeout: 15_000 });
+    // Measured in one layout pass: every control a finger takes, and the card head's height.
     const fit = await page.$eval(card, (node) => {
       const box = node.getBoundingClientRect();
-      return [...node.querySelectorAll('.card-choice')].map((button) => {
+      // No named function in here: the page has not the helpers a compiled one calls.
+      const controls = [...node.querySelectorAll('.card-choice'), node.querySelector('button[data-dismiss]')!].map((button) => {
         const b = button.getBoundingClientRect();
-        return { inside: b.left >= box.left && b.right <= box.right && b.bottom <= box.bottom, height: b.height };
+        return { inside: b.left >= box.left && b.right <= box.right && b.top >= box.top && b.bottom <= box.bottom, width: b.width, height: b.height };
       });
+      const head = node.querySelector('.card-head')!.getBoundingClientRect().height;
+      const name = node.querySelector('.card-name')!.getBoundingClientRect().height;
+      return { choices: controls.slice(0, -1), dismiss: controls.at(-1)!, head, name };
     });
-    assert.equal(fit.length, 2);
-    for (const button of fit) {
+    assert.equal(fit.choices.length, 2);
+    for (const button of [...fit.choices, fit.dismiss]) {
       assert.ok(button.inside, 'within its card');
-      assert.ok(button.height >= 36, `a button a thumb can take: ${button.height}px`);
+      assert.ok(button.height >= 44, `a button a thumb can take: ${button.height}px high`);
     }
+    assert.ok(fit.dismiss.width >= 44, `the dismiss a thumb's width: ${fit.dismiss.width}px`);
+    // Its room comes from negative margins: the head stays the height of its text, as a card's without a reminder.
+    assert.ok(fit.head <= fit.name + 2, `the card head ${fit.head}px, its name ${fit.name}px`);
     await page.screenshot({ path: `${SHOTS}web-phone-board-answers.png` });
     const yes = safeChoices(prompt).find((choice) => choice.role === 'allow-once')!;
     await page.tap(`${card} .card-choice[data-choice="${yes.id}"]`);

@@ -30,8 +30,9 @@ describe('the web view shows the approval policy, pauses and resumes it, and say
     await web?.dispose();
   });
 
-  async function board(): Promise<Page> {
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  async function board(phone = false): Promise<Page> {
+    const size = phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } };
+    const page = await (await browser.newContext(size)).newPage();
     await page.goto(web.url);
     await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
     return page;
@@ -50,6 +51,23 @@ describe('the web view shows the approval policy, pauses and resumes it, and say
     // Resumed from the command line (or any client): the line follows the daemon's policy.changed.
     await session.call('policy.resume', {});
     await page.waitForFunction(() => document.querySelector('#policy .policy-state')?.textContent === 'Policy on', null, { timeout: 15_000 });
+    await page.context().close();
+  });
+
+  it('on a phone the kill switch is 44 px high and stays where the thumb pressed it as the line flips', async () => {
+    const page = await board(true);
+    await page.waitForSelector('#policy .policy-state', { timeout: 15_000 });
+    const button = () => page.$eval('#policy button', (node) => {
+      const box = node.getBoundingClientRect();
+      return { right: Math.round(box.right), top: Math.round(box.top), height: box.height, text: node.textContent };
+    });
+    const on = await button();
+    await page.tap('#policy button');
+    await page.waitForFunction(() => document.querySelector('#policy .policy-state')?.textContent === 'Policy paused', null, { timeout: 15_000 });
+    const paused = await button();
+    assert.ok(on.height >= 44, `a button a thumb can take: ${on.height}px`);
+    assert.deepEqual([paused.text, paused.right, paused.top], ['Resume policy', on.right, on.top], 'Resume where Pause was');
+    await session.call('policy.resume', {});
     await page.context().close();
   });
 

@@ -80,6 +80,8 @@ describe('usage and budgets in a real browser', { skip: HAVE_CHROMIUM ? false : 
     // The figures arrive with agent.usageChanged, which carries no new state: the card follows it live.
     await waitFor(async () => /1\.6k tokens · \$0\.\d+/.test((await card(page, pane.id))?.meta ?? ''), { what: 'the usage on the card', timeoutMs: 15_000 });
     await waitFor(async () => (await card(page, pane.id))?.budget === 'budget 80%', { what: 'the 80% badge', timeoutMs: 15_000 });
+    // The badge sits on the meta line beside the figures: on the head, with the reminder and the state, it cut the name to "sp…".
+    assert.deepEqual(await page.$eval(`#board .card[data-id="${pane.id}"] .card-name`, (node) => [node.textContent, node.scrollWidth <= node.clientWidth]), ['spender', true], 'the name shown whole');
     await waitFor(async () => (await shown(page)).some((n) => /spender spent 80% of a budget/.test(n.title)), { what: 'the notification of the 80% item', timeoutMs: 15_000 });
 
     await turn(pane.id, 2000);

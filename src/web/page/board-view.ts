@@ -148,8 +148,9 @@ function fill(link: HTMLElement, entry: BoardCard, looks: Looks, label: string, 
   const tail = el('pre', 'card-tail');
   link.replaceChildren(
     ...[
-      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox, stale) : null, budgetBadge(entry.info.usage), badge),
-      el('div', 'card-meta', meta),
+      el('div', 'card-head', '', el('span', 'card-name', name), host !== null ? el('span', 'card-host', host) : null, inbox !== null ? renderReminder(inbox, stale) : null, badge),
+      // The budget badge beside the figures it is about: on the head it left a name two letters ("sp…").
+      el('div', 'card-sub', '', el('div', 'card-meta', meta), budgetBadge(entry.info.usage)),
       title ? el('div', 'card-title', title) : null,
       chips.length > 0 ? el('div', 'card-chips', '', ...chips.map((text) => el('span', 'chip', text))) : null,
       question ? el('div', 'card-question', question) : null,

@@ -29,7 +29,7 @@ export class PolicyBar {
     if (status === null || !this.visible) return void this.root.replaceChildren();
     const word = status.paused ? 'paused' : status.mode;
     const said = el('span', `policy-state policy-${word}`, `Policy ${word}`);
-    const detail = el('span', 'policy-detail', status.paused ? 'no prompt is answered by policy: each goes to you' : `${status.rules} rule${status.rules === 1 ? '' : 's'}${status.mode === 'dry-run' ? ', deciding and logging without typing' : ''}`);
+    const detail = el('span', 'policy-detail', status.paused ? 'each prompt goes to you' : `${status.rules} rule${status.rules === 1 ? '' : 's'}${status.mode === 'dry-run' ? ', deciding and logging without typing' : ''}`);
     const button = el('button', status.paused ? '' : 'secondary', status.paused ? 'Resume policy' : 'Pause policy');
     button.type = 'button';
     const note = el('span', 'policy-note');
@@ -46,7 +46,8 @@ export class PolicyBar {
         },
       );
     };
-    this.root.replaceChildren(said, detail, button, note);
+    // The words in a column of their own, so that on a phone they wrap beside the button, which stays put as the line flips.
+    this.root.replaceChildren(el('span', 'policy-text', '', said, detail), button, note);
   }
 }
 

@@ -37,9 +37,13 @@ export async function openPushSettings(rpc: PageRpc, workspaces: readonly string
   dialog.id = 'push-settings';
   const form = document.createElement('form');
   form.method = 'dialog';
-  const field = (label: string, control: HTMLElement) => {
+  const title = document.createElement('h2');
+  title.textContent = 'Notification settings';
+  form.append(title);
+  const field = (label: string, control: HTMLElement, hint?: string) => {
     const wrap = document.createElement('label');
-    wrap.append(label, document.createElement('br'), control);
+    wrap.append(label, control);
+    if (hint !== undefined) wrap.append(Object.assign(document.createElement('span'), { className: 'hint', textContent: hint }));
     form.append(wrap);
   };
   // A device's states set elsewhere (the CLI, an older page) stay one choice as they are, so saving keeps them.
@@ -51,19 +55,23 @@ export async function openPushSettings(rpc: PageRpc, workspaces: readonly string
   quiet.placeholder = 'as the daemon: [notify] quiet_hours';
   quiet.value = device.quietHours ?? '';
   quiet.pattern = 'off|([01][0-9]|2[0-3]):[0-5][0-9]-([01][0-9]|2[0-3]):[0-5][0-9]';
-  field('Receive', receive);
+  field('Receive on this device', receive);
   field('From', where);
-  field('Quiet hours (HH:MM-HH:MM, off, or empty for the daemon\'s)', quiet);
+  field('Quiet hours', quiet, "HH:MM-HH:MM, off, or empty for the daemon's");
   const why = document.createElement('p');
   why.className = 'why';
   const save = document.createElement('button');
   save.type = 'submit';
   save.textContent = 'Save';
+  save.className = 'primary';
   const cancel = document.createElement('button');
   cancel.type = 'button';
   cancel.textContent = 'Cancel';
   cancel.onclick = () => dialog.close();
-  form.append(why, save, cancel);
+  const buttons = document.createElement('div');
+  buttons.className = 'dialog-buttons';
+  buttons.append(cancel, save);
+  form.append(why, buttons);
   form.onsubmit = (event) => {
     event.preventDefault();
     void rpc
