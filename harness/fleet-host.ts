@@ -25,9 +25,10 @@ export interface FleetHost {
   dispose(): Promise<void>;
 }
 
-export async function startFleetHost(name: string): Promise<FleetHost> {
+/** `dir`: the daemon's folder, its config (config/corral/) written there first. */
+export async function startFleetHost(name: string, options: { dir?: string } = {}): Promise<FleetHost> {
   const sshd = await startSshd();
-  const daemon = await startDaemon();
+  const daemon = await startDaemon(options.dir !== undefined ? { dir: options.dir } : {});
   const spec: HostSpec = { name, ssh: sshd.host, command: [process.execPath, CORRAL_BIN], sshOptions: ['-F', sshd.sshConfig], socket: daemon.socket };
   const toml = [
     '[[hosts]]',

@@ -66,23 +66,37 @@ export class FleetBoard implements WebBoard {
     return [...this.parts.values()].flatMap((part) => (part.live && part.board ? part.board.list().map((card) => onHost(card, part.name, false)) : part.lastKnown.map((card) => onHost(card, part.name, true))));
   }
 
-  /** Each host runs its own policy (`corral policy` on that host): the fleet's board shows none. */
+  /** Each host runs its own policy (`corral policy` on that host): it is on the host's line (hosts()), and the fleet's board has none. */
   policy(): null {
     return null;
   }
 
   hosts(): WebHost[] {
-    return this.fleet.hosts().map(({ name, state, since, reason, code }) => ({ name, state, since, reason, why: shortReason(code, reason) }));
+    return this.fleet.hosts().map(({ name, state, since, reason, code }) => {
+      const part = this.parts.get(name);
+      const policy = part?.live && part.board ? part.board.policy() : null;
+      return { name, state, since, reason, why: shortReason(code, reason), policy };
+    });
   }
 
   route(target: string): PaneRoute {
     const split = splitHostTarget(target);
     const name = split.host ?? LOCAL_HOST;
+    const part = this.livePart(name);
+    return { host: name, client: part.client!, target: split.target, known: part.board?.paneIdOf(split.target) ?? null, qualify: (id) => qualify(id, name) };
+  }
+
+  host(name: string): CorralClient {
+    return this.livePart(name).client!;
+  }
+
+  /** The host's part while its board is live; else `host_not_found` or `daemon_unreachable`, saying why. */
+  private livePart(name: string): HostPart {
     const link = this.fleet.host(name); // host_not_found, naming the hosts there are
     link.live(); // daemon_unreachable while the host is away, with why and since when
     const part = this.parts.get(name)!;
     if (!part.live || part.client === null) throw new ClientError('daemon_unreachable', `host ${name} is connected, but its board is still starting; try again in a moment`);
-    return { host: name, client: part.client, target: split.target, known: part.board?.paneIdOf(split.target) ?? null, qualify: (id) => qualify(id, name) };
+    return part;
   }
 
   close(): void {
@@ -155,7 +169,7 @@ export class FleetBoard implements WebBoard {
     if (change.kind === 'card') this.changes.fire({ kind: 'card', card: onHost(change.card, name, false) });
     else if (change.kind === 'tails') this.changes.fire({ kind: 'tails', cards: change.cards.map((card) => onHost(card, name, false)) });
     else if (change.kind === 'removed') this.changes.fire({ kind: 'removed', id: qualify(change.id, name) });
-    else if (change.kind === 'policy') return; // each host's policy is its own: `corral policy` on that host
+    else if (change.kind === 'policy') this.changes.fire({ kind: 'hosts' }); // each host's policy is on its own line
     else this.changes.fire({ kind: 'attention', item: { ...change.item, pane: { ...change.item.pane, id: qualify(change.item.pane.id, name) } } });
   }
 }

@@ -1,4 +1,4 @@
-import type { CorralClient } from '../client/index.ts';
+import { ClientError, type CorralClient } from '../client/index.ts';
 import { Board } from './board.ts';
 import type { PaneRoute, WebBoard } from './web-board.ts';
 import type { PolicyStatus } from '../protocol/methods/policy.ts';
@@ -40,6 +40,10 @@ export class OneDaemonBoard implements WebBoard {
 
   route(target: string): PaneRoute {
     return { host: null, client: this.client, target, known: this.board.paneIdOf(target), qualify: (id) => id };
+  }
+
+  host(name: string): CorralClient {
+    throw new ClientError('host_not_found', `this corral web serves one daemon and has no host ${name}; run corral web --fleet for the hosts of the fleet`);
   }
 
   close(): void {

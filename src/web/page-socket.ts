@@ -21,6 +21,7 @@ import {
   BOARD_RESET,
   BOARD_TAILS,
   BOARD_WATCH,
+  HOST_POLICY,
   INBOX_DISMISS,
   LEASE_CHANGED,
   LEASE_RELEASE,
@@ -239,6 +240,8 @@ export class PageSocket implements LeaseHolder {
         const { acknowledged } = await route.client.connection.call(INBOX_ACK, { ids: [item] });
         return { dismissed: acknowledged.includes(item) };
       }),
+      // A host's kill switch with --fleet: any signed-in viewer may press it, as the one daemon's (LEASE_RULES).
+      servePage(HOST_POLICY, ({ host, paused }) => this.board.host(host).call(paused ? 'policy.pause' : 'policy.resume', {})),
       servePage(LEASE_RELEASE, async ({ target }) => {
         const { key } = await this.pane(target);
         this.leases.release(key, this);

@@ -38,5 +38,7 @@ export interface WebBoard {
   policy(): PolicyStatus | null;
   /** Where a page's target is; fails with `host_not_found` or `daemon_unreachable` (a host away). */
   route(target: string): PaneRoute;
+  /** A host's daemon, for a call that names no pane (its policy's kill switch); fails as route does. */
+  host(name: string): CorralClient;
   close(): void;
 }

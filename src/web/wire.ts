@@ -73,6 +73,9 @@ export const WebHost = Type.Object({
   since: Type.Number({ description: 'When the host entered this state (ms since the epoch).' }),
   reason: Nullable(Type.String(), { description: "Why the host is away, in ssh's own words; null when connected." }),
   why: Nullable(Type.String(), { description: 'That reason in a word or two (`unreachable`, `auth failed`, `timed out`, ...; src/client/fleet/short-reason.ts); null when connected.' }),
+  policy: Nullable(PolicyStatus, {
+    description: "The host's approval policy (docs/policy.md), live from its daemon's `policy.changed` events while connected; null while away, or from a daemon that has none (before 2.7).",
+  }),
 });
 export type WebHost = Static<typeof WebHost>;
 
@@ -80,7 +83,7 @@ const Board = Type.Object({
   cards: Type.Array(BoardCard),
   leases: Type.Array(LeaseInfo),
   hosts: Type.Array(WebHost, { description: 'Every host of the fleet with `corral web --fleet`; empty for one daemon.' }),
-  policy: Nullable(PolicyStatus, { description: "The daemon's approval policy (docs/policy.md); null with `--fleet`, where each host runs its own, or from a daemon that has none." }),
+  policy: Nullable(PolicyStatus, { description: "The daemon's approval policy (docs/policy.md); null with `--fleet`, where each host runs its own (`hosts[].policy`), or from a daemon that has none." }),
 });
 
 export const BOARD_GET = defineWebMethod({
@@ -177,7 +180,23 @@ export const INBOX_DISMISS = defineWebMethod({
   webErrors: [],
 });
 
-export const WEB_METHODS = [BOARD_GET, BOARD_WATCH, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE, INBOX_DISMISS] as const;
+export const HOST_POLICY = defineWebMethod({
+  name: 'host.policy',
+  summary:
+    "With `--fleet`: pause or resume the approval policy of one host, as `policy.pause` / `policy.resume` on its daemon (the kill switch of each host's line). Any signed-in page may, as with the one daemon's. A host away is `daemon_unreachable`; a name not in the fleet (or a plain `corral web`) `host_not_found`.",
+  params: Type.Object(
+    {
+      host: Type.String({ minLength: 1, maxLength: 63, description: 'The host, as the fleet names it (`hosts[].name`; `local` for this machine).' }),
+      paused: Type.Boolean({ description: 'true: pause it; false: resume it.' }),
+    },
+    STRICT,
+  ),
+  result: PolicyStatus,
+  errors: [],
+  webErrors: [],
+});
+
+export const WEB_METHODS = [BOARD_GET, BOARD_WATCH, PANE_EVENTS, TERMINAL_OPEN, TERMINAL_CLOSE, TERMINAL_INPUT, TERMINAL_RESIZE, LEASE_TAKE, LEASE_RELEASE, INBOX_DISMISS, HOST_POLICY] as const;
 
 export const BOARD_CARD = defineNotification({
   name: 'board.card',
@@ -205,7 +224,7 @@ export const BOARD_RESET = defineNotification({
 
 export const BOARD_HOSTS = defineNotification({
   name: 'board.hosts',
-  summary: 'A host of the fleet changed state (connected, connecting, offline): every host again.',
+  summary: "A host of the fleet changed state (connected, connecting, offline) or its approval policy did: every host again.",
   params: Type.Object({ hosts: Type.Array(WebHost) }),
 });
 

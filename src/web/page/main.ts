@@ -19,7 +19,7 @@ import { signIn } from './sign-in.ts';
 const rpc = new PageRpc();
 const model = new BoardModel();
 const boardView = new BoardView();
-const hostsView = new HostsView();
+const hostsView = new HostsView(rpc);
 const policyBar = new PolicyBar(rpc);
 const watch = new CardWatch(rpc);
 boardView.onShown = (ids) => {

@@ -2,10 +2,38 @@ import type { PolicyDecision, PolicyStatus } from '../../protocol/methods/policy
 import { el } from './format.ts';
 import type { PageRpc, RpcError } from './rpc.ts';
 
+/** Whether a policy has a line to show: it has rules and is not off. */
+export function policyShown(status: PolicyStatus | null): status is PolicyStatus {
+  return status !== null && status.rules > 0 && status.mode !== 'off';
+}
+
 /**
- * The approval policy's line above the board (docs/policy.md): on, dry-run or paused, and the kill
- * switch, Pause (or Resume) for every agent of this daemon. Shown only while the policy has rules and
- * is not off; with --fleet each host runs its own and the board shows none.
+ * A policy's words and its kill switch (docs/policy.md): on, dry-run or paused, and Pause (or Resume).
+ * `toggle` pauses (true) or resumes it; its new state comes back as the daemon says it, and a failure
+ * is written beside the button.
+ */
+export function policyParts(status: PolicyStatus, toggle: (pause: boolean) => Promise<unknown>): HTMLElement[] {
+  const word = status.paused ? 'paused' : status.mode;
+  const said = el('span', `policy-state policy-${word}`, `Policy ${word}`);
+  const detail = el('span', 'policy-detail', status.paused ? 'each prompt goes to you' : `${status.rules} rule${status.rules === 1 ? '' : 's'}${status.mode === 'dry-run' ? ', deciding and logging without typing' : ''}`);
+  const button = el('button', status.paused ? '' : 'secondary', status.paused ? 'Resume policy' : 'Pause policy');
+  button.type = 'button';
+  const note = el('span', 'policy-note');
+  button.onclick = () => {
+    button.disabled = true;
+    toggle(!status.paused).catch((error: RpcError) => {
+      button.disabled = false;
+      note.textContent = error.message;
+    });
+  };
+  // The words in a column of their own, so that on a phone they wrap beside the button, which stays put as the line flips.
+  return [el('span', 'policy-text', '', said, detail), button, note];
+}
+
+/**
+ * The approval policy's line above the board: shown only while the policy has rules and is not off.
+ * The kill switch pauses (or resumes) it for every agent of this daemon. With --fleet each host runs
+ * its own, on its host's line (hosts-view.ts), and this line shows none.
  */
 export class PolicyBar {
   readonly root = el('div', 'policy');
@@ -18,7 +46,7 @@ export class PolicyBar {
 
   /** Whether there is a line to show. */
   get visible(): boolean {
-    return this.status !== null && this.status.rules > 0 && this.status.mode !== 'off';
+    return policyShown(this.status);
   }
 
   render(): void {
@@ -26,28 +54,15 @@ export class PolicyBar {
     const key = status === null ? '' : `${status.mode}:${status.paused}:${status.rules}`;
     if (key === this.shown) return;
     this.shown = key;
-    if (status === null || !this.visible) return void this.root.replaceChildren();
-    const word = status.paused ? 'paused' : status.mode;
-    const said = el('span', `policy-state policy-${word}`, `Policy ${word}`);
-    const detail = el('span', 'policy-detail', status.paused ? 'each prompt goes to you' : `${status.rules} rule${status.rules === 1 ? '' : 's'}${status.mode === 'dry-run' ? ', deciding and logging without typing' : ''}`);
-    const button = el('button', status.paused ? '' : 'secondary', status.paused ? 'Resume policy' : 'Pause policy');
-    button.type = 'button';
-    const note = el('span', 'policy-note');
-    button.onclick = () => {
-      button.disabled = true;
-      void this.rpc.call(status.paused ? 'policy.resume' : 'policy.pause').then(
-        (next) => {
+    if (!policyShown(status)) return void this.root.replaceChildren();
+    this.root.replaceChildren(
+      ...policyParts(status, (pause) =>
+        this.rpc.call(pause ? 'policy.pause' : 'policy.resume').then((next) => {
           this.status = next;
           this.render();
-        },
-        (error: RpcError) => {
-          button.disabled = false;
-          note.textContent = error.message;
-        },
-      );
-    };
-    // The words in a column of their own, so that on a phone they wrap beside the button, which stays put as the line flips.
-    this.root.replaceChildren(el('span', 'policy-text', '', said, detail), button, note);
+        }),
+      ),
+    );
   }
 }
 

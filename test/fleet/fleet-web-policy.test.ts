@@ -1,0 +1,127 @@
+// `corral web --fleet` shows each host's approval policy on its host's line, with its kill switch: in a
+// real browser (Debian's chromium), this machine's daemon without a policy and one more with one,
+// reached through its own throwaway sshd on localhost (harness/fleet-host.ts). Pressed, the host's own
+// daemon pauses (this machine's stays as it is); resumed on the host, the line follows; the host away,
+// its line shows no switch.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { connect, type CorralClient } from '../../src/client/index.ts';
+import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
+import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
+import { waitFor } from '../../harness/wait.ts';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, pageSocket, sessionCookieOf, startWeb, type WebProcess } from '../../harness/web.ts';
+
+/** A hang guard for one step over ssh on a loaded machine, not a figure. */
+const STEP_MS = 90_000;
+
+/** A daemon folder whose config holds a policy of one rule. */
+function folderWithPolicy(): string {
+  const dir = makeTempDir();
+  mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
+  writeFileSync(join(dir, 'config', 'corral', 'policy.toml'), `[[rule]]\nname = "tests"\ntool = "Bash"\ncommand = 'npm test'\naction = "allow"\n`);
+  return dir;
+}
+
+/** Each host's line: its policy's words and its button, '' where it shows none. */
+function shownPolicies(page: Page): Promise<Record<string, { state: string; button: string }>> {
+  return page.$$eval('#hosts .host', (hosts) =>
+    Object.fromEntries(
+      hosts.map((node) => [
+        (node as HTMLElement).dataset.host!,
+        { state: node.querySelector('.policy-state')?.textContent ?? '', button: node.querySelector('.host-policy button')?.textContent ?? '' },
+      ]),
+    ),
+  );
+}
+
+describe("corral web --fleet: each host's approval policy on its line, with its kill switch", { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
+  let local: DaemonProcess;
+  let box: FleetHost;
+  let client: CorralClient;
+  let web: WebProcess;
+  let browser: Browser;
+
+  before(async () => {
+    [local, box] = await Promise.all([startDaemon(), startFleetHost('box', { dir: folderWithPolicy() })]);
+    mkdirSync(join(local.dir, 'config', 'corral'), { recursive: true });
+    writeFileSync(join(local.dir, 'config', 'corral', 'config.toml'), box.toml);
+    client = await connect({ socket: box.daemon.socket });
+    web = await startWeb(local, ['--fleet']);
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    client?.close();
+    await browser?.close();
+    await web?.dispose();
+    await Promise.all([local?.dispose(), box?.dispose()]);
+  });
+
+  async function open(phone: boolean): Promise<Page> {
+    const size = phone ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } };
+    const page = await (await browser.newContext(size)).newPage();
+    await page.goto(web.url);
+    await page.waitForFunction(() => (window as any).corral?.connected() === true, null, { timeout: 20_000 });
+    return page;
+  }
+
+  it("shows box's policy on its line and none for this machine; Pause pauses box's daemon only, and a resume on box shows at once", async () => {
+    const page = await open(false);
+    await waitFor(async () => (await shownPolicies(page)).box?.state === 'Policy on', { what: "box's policy on its line", timeoutMs: STEP_MS });
+    assert.deepEqual((await shownPolicies(page)).local, { state: '', button: '' }, 'this machine has no policy: no words, no switch');
+    assert.equal(await page.$('#policy .policy-state'), null, 'no line above the board: each host runs its own');
+    assert.match((await page.textContent('#hosts .host[data-host="box"]')) ?? '', /Policy on1 rulePause policy$/);
+
+    await page.click('#hosts .host[data-host="box"] .host-policy button');
+    await waitFor(async () => (await client.call('policy.status', {})).paused, { what: "box's daemon paused by its line's button", timeoutMs: STEP_MS });
+    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Resume policy', { what: "box's line saying paused", timeoutMs: STEP_MS });
+    assert.equal((await shownPolicies(page)).box!.state, 'Policy paused');
+    const localClient = await connect({ socket: local.socket });
+    assert.equal((await localClient.call('policy.status', {})).paused, false, "this machine's daemon left as it was");
+    localClient.close();
+
+    // Resumed on box itself (its command line, any client): box's policy.changed reaches the line.
+    await client.call('policy.resume', {});
+    await waitFor(async () => (await shownPolicies(page)).box?.state === 'Policy on', { what: "box's line following its resume", timeoutMs: STEP_MS });
+    await page.context().close();
+  });
+
+  it('on a phone the switch is 44 px high and each host line fits the screen', async () => {
+    const page = await open(true);
+    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Pause policy', { what: "box's switch", timeoutMs: STEP_MS });
+    const layout = await page.$eval('#hosts', (list) => ({
+      button: list.querySelector('.host-policy button')!.getBoundingClientRect().height,
+      rows: [...list.querySelectorAll('.host')].map((host) => host.scrollWidth <= host.clientWidth),
+    }));
+    assert.ok(layout.button >= 44, `a button a thumb can take: ${layout.button}px`);
+    assert.deepEqual(layout.rows, [true, true], 'no line wider than the phone');
+    await page.context().close();
+  });
+
+  it('host.policy answers host_not_found for a host not in the fleet, and pauses the host named', async () => {
+    const socket = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
+    const unknown = await socket.call('host.policy', { host: 'nowhere', paused: true });
+    assert.equal(unknown.error?.data?.code, 'host_not_found', JSON.stringify(unknown));
+    const paused = await socket.call('host.policy', { host: 'box', paused: true });
+    assert.equal(paused.result?.paused, true, JSON.stringify(paused));
+    const resumed = await socket.call('host.policy', { host: 'box', paused: false });
+    assert.equal(resumed.result?.paused, false);
+    socket.close();
+  });
+
+  it('the host away: its line shows no switch, and host.policy says it is unreachable', async () => {
+    const page = await open(false);
+    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Pause policy', { what: "box's switch", timeoutMs: STEP_MS });
+    await box.sshd.halt();
+    await waitFor(async () => (await page.getAttribute('#hosts .host[data-host="box"]', 'data-state')) === 'offline', { what: 'box offline', timeoutMs: STEP_MS });
+    assert.deepEqual((await shownPolicies(page)).box, { state: '', button: '' }, 'nothing to press on a host away');
+    const socket = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
+    const away = await socket.call('host.policy', { host: 'box', paused: true });
+    assert.equal(away.error?.data?.code, 'daemon_unreachable', JSON.stringify(away));
+    socket.close();
+    await page.context().close();
+  });
+});
