@@ -2,13 +2,14 @@
 // real browser (Debian's chromium), this machine's daemon without a policy and one more with one,
 // reached through its own throwaway sshd on localhost (harness/fleet-host.ts). Pressed, the host's own
 // daemon pauses (this machine's stays as it is); resumed on the host, the line follows; the host away,
-// its line shows no switch.
+// its line shows no switch. Its blocked agent's card shows its name whole beside the long host name.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { connect, type CorralClient } from '../../src/client/index.ts';
+import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
@@ -39,16 +40,21 @@ function shownPolicies(page: Page): Promise<Record<string, { state: string; butt
 
 describe("corral web --fleet: each host's approval policy on its line, with its kill switch", { skip: HAVE_CHROMIUM ? false : `no chromium at ${CHROMIUM}` }, () => {
   let local: DaemonProcess;
-  let box: FleetHost;
+  let server: FleetHost;
   let client: CorralClient;
   let web: WebProcess;
   let browser: Browser;
 
   before(async () => {
-    [local, box] = await Promise.all([startDaemon(), startFleetHost('box', { dir: folderWithPolicy() })]);
+    [local, server] = await Promise.all([startDaemon(), startFleetHost('build-server', { dir: folderWithPolicy() })]);
     mkdirSync(join(local.dir, 'config', 'corral'), { recursive: true });
-    writeFileSync(join(local.dir, 'config', 'corral', 'config.toml'), box.toml);
-    client = await connect({ socket: box.daemon.socket });
+    writeFileSync(join(local.dir, 'config', 'corral', 'config.toml'), server.toml);
+    client = await connect({ socket: server.daemon.socket });
+    // A blocked agent there: its card's head holds its name, its host, its reminder and its badge.
+    await client.call('pane.spawn', { command: process.execPath, args: [FAKE_AGENT], env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' }, name: 'builder', cwd: server.daemon.dir });
+    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).rawState === 'idle', { what: 'builder idle', timeoutMs: STEP_MS });
+    await client.call('agent.prompt', { target: 'builder', text: 'perm rm -rf x' });
+    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).state === 'blocked', { what: 'builder blocked', timeoutMs: STEP_MS });
     web = await startWeb(local, ['--fleet']);
     browser = await launchChromium();
   });
@@ -57,7 +63,7 @@ describe("corral web --fleet: each host's approval policy on its line, with its 
     client?.close();
     await browser?.close();
     await web?.dispose();
-    await Promise.all([local?.dispose(), box?.dispose()]);
+    await Promise.all([local?.dispose(), server?.dispose()]);
   });
 
   async function open(phone: boolean): Promise<Page> {
@@ -68,30 +74,34 @@ describe("corral web --fleet: each host's approval policy on its line, with its 
     return page;
   }
 
-  it("shows box's policy on its line and none for this machine; Pause pauses box's daemon only, and a resume on box shows at once", async () => {
+  it("shows build-server's policy on its line and none for this machine; Pause pauses build-server's daemon only, and a resume on build-server shows at once", async () => {
     const page = await open(false);
-    await waitFor(async () => (await shownPolicies(page)).box?.state === 'Policy on', { what: "box's policy on its line", timeoutMs: STEP_MS });
+    await waitFor(async () => (await shownPolicies(page))['build-server']?.state === 'Policy on', { what: "build-server's policy on its line", timeoutMs: STEP_MS });
     assert.deepEqual((await shownPolicies(page)).local, { state: '', button: '' }, 'this machine has no policy: no words, no switch');
     assert.equal(await page.$('#policy .policy-state'), null, 'no line above the board: each host runs its own');
-    assert.match((await page.textContent('#hosts .host[data-host="box"]')) ?? '', /Policy on1 rulePause policy$/);
+    assert.match((await page.textContent('#hosts .host[data-host="build-server"]')) ?? '', /Policy on1 rulePause policy$/);
+    // Its card: the host's chip gives way first, the name shows whole (it read "buil…").
+    await page.waitForSelector('#board .card[data-host="build-server"] button[data-dismiss]', { timeout: STEP_MS });
+    const name = await page.$eval('#board .card[data-host="build-server"] .card-name', (node) => ({ text: node.textContent, cut: node.scrollWidth > node.clientWidth }));
+    assert.deepEqual(name, { text: 'builder', cut: false }, 'the name shows whole beside its host, reminder and badge');
 
-    await page.click('#hosts .host[data-host="box"] .host-policy button');
-    await waitFor(async () => (await client.call('policy.status', {})).paused, { what: "box's daemon paused by its line's button", timeoutMs: STEP_MS });
-    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Resume policy', { what: "box's line saying paused", timeoutMs: STEP_MS });
-    assert.equal((await shownPolicies(page)).box!.state, 'Policy paused');
+    await page.click('#hosts .host[data-host="build-server"] .host-policy button');
+    await waitFor(async () => (await client.call('policy.status', {})).paused, { what: "build-server's daemon paused by its line's button", timeoutMs: STEP_MS });
+    await waitFor(async () => (await shownPolicies(page))['build-server']?.button === 'Resume policy', { what: "build-server's line saying paused", timeoutMs: STEP_MS });
+    assert.equal((await shownPolicies(page))['build-server']!.state, 'Policy paused');
     const localClient = await connect({ socket: local.socket });
     assert.equal((await localClient.call('policy.status', {})).paused, false, "this machine's daemon left as it was");
     localClient.close();
 
-    // Resumed on box itself (its command line, any client): box's policy.changed reaches the line.
+    // Resumed on build-server itself (its command line, any client): build-server's policy.changed reaches the line.
     await client.call('policy.resume', {});
-    await waitFor(async () => (await shownPolicies(page)).box?.state === 'Policy on', { what: "box's line following its resume", timeoutMs: STEP_MS });
+    await waitFor(async () => (await shownPolicies(page))['build-server']?.state === 'Policy on', { what: "build-server's line following its resume", timeoutMs: STEP_MS });
     await page.context().close();
   });
 
   it('on a phone the switch is 44 px high and each host line fits the screen', async () => {
     const page = await open(true);
-    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Pause policy', { what: "box's switch", timeoutMs: STEP_MS });
+    await waitFor(async () => (await shownPolicies(page))['build-server']?.button === 'Pause policy', { what: "build-server's switch", timeoutMs: STEP_MS });
     const layout = await page.$eval('#hosts', (list) => ({
       button: list.querySelector('.host-policy button')!.getBoundingClientRect().height,
       rows: [...list.querySelectorAll('.host')].map((host) => host.scrollWidth <= host.clientWidth),
@@ -105,21 +115,21 @@ describe("corral web --fleet: each host's approval policy on its line, with its 
     const socket = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
     const unknown = await socket.call('host.policy', { host: 'nowhere', paused: true });
     assert.equal(unknown.error?.data?.code, 'host_not_found', JSON.stringify(unknown));
-    const paused = await socket.call('host.policy', { host: 'box', paused: true });
+    const paused = await socket.call('host.policy', { host: 'build-server', paused: true });
     assert.equal(paused.result?.paused, true, JSON.stringify(paused));
-    const resumed = await socket.call('host.policy', { host: 'box', paused: false });
+    const resumed = await socket.call('host.policy', { host: 'build-server', paused: false });
     assert.equal(resumed.result?.paused, false);
     socket.close();
   });
 
   it('the host away: its line shows no switch, and host.policy says it is unreachable', async () => {
     const page = await open(false);
-    await waitFor(async () => (await shownPolicies(page)).box?.button === 'Pause policy', { what: "box's switch", timeoutMs: STEP_MS });
-    await box.sshd.halt();
-    await waitFor(async () => (await page.getAttribute('#hosts .host[data-host="box"]', 'data-state')) === 'offline', { what: 'box offline', timeoutMs: STEP_MS });
-    assert.deepEqual((await shownPolicies(page)).box, { state: '', button: '' }, 'nothing to press on a host away');
+    await waitFor(async () => (await shownPolicies(page))['build-server']?.button === 'Pause policy', { what: "build-server's switch", timeoutMs: STEP_MS });
+    await server.sshd.halt();
+    await waitFor(async () => (await page.getAttribute('#hosts .host[data-host="build-server"]', 'data-state')) === 'offline', { what: 'build-server offline', timeoutMs: STEP_MS });
+    assert.deepEqual((await shownPolicies(page))['build-server'], { state: '', button: '' }, 'nothing to press on a host away');
     const socket = await pageSocket(web, { origin: web.origin, cookie: await sessionCookieOf(web) });
-    const away = await socket.call('host.policy', { host: 'box', paused: true });
+    const away = await socket.call('host.policy', { host: 'build-server', paused: true });
     assert.equal(away.error?.data?.code, 'daemon_unreachable', JSON.stringify(away));
     socket.close();
     await page.context().close();
