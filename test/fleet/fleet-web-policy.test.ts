@@ -102,12 +102,22 @@ describe("corral web --fleet: each host's approval policy on its line, with its 
   it('on a phone the switch is 44 px high and each host line fits the screen', async () => {
     const page = await open(true);
     await waitFor(async () => (await shownPolicies(page))['build-server']?.button === 'Pause policy', { what: "build-server's switch", timeoutMs: STEP_MS });
-    const layout = await page.$eval('#hosts', (list) => ({
-      button: list.querySelector('.host-policy button')!.getBoundingClientRect().height,
-      rows: [...list.querySelectorAll('.host')].map((host) => host.scrollWidth <= host.clientWidth),
-    }));
+    // Measured in one layout pass.
+    const layout = await page.$eval('#hosts', (list) => {
+      const button = list.querySelector('.host-policy button')!.getBoundingClientRect();
+      const notify = document.getElementById('notify')!;
+      return {
+        button: button.height,
+        atEnd: Math.abs(button.right - list.getBoundingClientRect().right) < 1,
+        rows: [...list.querySelectorAll('.host')].map((host) => host.scrollWidth <= host.clientWidth),
+        // "Notify me" on a phone: the bar keeps one row.
+        notify: notify.hidden || notify.getBoundingClientRect().top < document.getElementById('home')!.getBoundingClientRect().bottom,
+      };
+    });
     assert.ok(layout.button >= 44, `a button a thumb can take: ${layout.button}px`);
+    assert.ok(layout.atEnd, "the switch at the line's end, where it stays as the line flips");
     assert.deepEqual(layout.rows, [true, true], 'no line wider than the phone');
+    assert.ok(layout.notify, 'the bar on one row');
     await page.context().close();
   });
 
