@@ -170,6 +170,12 @@ export class PaneArbiter {
     return this.#process.agent === null ? null : (this.#process.identifiedBy?.by ?? 'process');
   }
 
+  /** The agent's own process as the foreground last showed it; null when no live process names an agent. */
+  agentProcess(): { agent: string; pid: number } | null {
+    const { agent, agentPid } = this.#process;
+    return agent === null || agentPid === null ? null : { agent, pid: agentPid };
+  }
+
   /** Feed on every change of the foreground; a new agent process (or its exit) starts a new generation. */
   observeProcess(observation: ProcessObservation): ChangeRecord[] {
     if (this.#lifecycle === 'exited') return [];

@@ -140,6 +140,11 @@ export class PaneAgent implements Disposable {
     return (agent !== null ? this.deps.manifests().get(agent)?.composer?.spec.clear : undefined) ?? null;
   }
 
+  /** The agent's own live process (what usage reads an agent's record from when no hook names it); null for an external or exited pane. */
+  agentProcess(): { agent: string; pid: number } | null {
+    return this.pane.external === null && this.pane.lifecycle === 'running' ? this.arbiter.agentProcess() : null;
+  }
+
   /** Whether the pane's program has written anything yet: before that it may still be starting its agent. */
   get hasDrawn(): boolean {
     return this.drawn;

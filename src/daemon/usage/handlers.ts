@@ -7,6 +7,7 @@ import type { EventHub } from '../events/event-hub.ts';
 import { stateDir } from '../private-file.ts';
 import { implement, type DaemonPart } from '../rpc/handler.ts';
 import type { PriceTable } from './price-table.ts';
+import { HeldRecordWatch } from './held-record-watch.ts';
 import { UsageService } from './usage-service.ts';
 
 /** At most one `agent.usageChanged` per pane in this long; the newest figures go out at its end. */
@@ -24,7 +25,7 @@ export function userPricesPath(configPath: string): string {
 }
 
 /**
- * Usage and budgets (docs/usage.md): follows each record an agent's hooks name, publishes
+ * Usage and budgets (docs/usage.md): follows each record an agent's hooks or its process name, publishes
  * `agent.usageChanged` (coalesced per pane) and `budget.crossed` on the hub, and serves `usage.report`.
  */
 export function startUsage(
@@ -35,6 +36,8 @@ export function startUsage(
   const agentOf = (pane: Parameters<typeof agents.info>[0]) => agents.find(pane)?.view().agent ?? null;
   const usage = new UsageService({ registry, log, prices: options.prices, budgets: options.budgets, path: options.path, agentOf });
   const named = agents.onRecordNamed(({ pane, format, path }) => usage.follow(pane, format, path));
+  // Copilot CLI's record is named by its live process, not by a hook.
+  const held = new HeldRecordWatch({ registry, agents, log, follow: (pane, format, path) => usage.follow(pane, format, path) });
   const field = agents.registerExtra('usage', (paneId) => usage.usageOf(paneId));
   const coalesce = new UsageEvents((paneId) => {
     const pane = registry.get(paneId);
@@ -60,6 +63,7 @@ export function startUsage(
     dispose: () => {
       field.dispose();
       named.dispose();
+      held.dispose();
       changes.dispose();
       crossings.dispose();
       coalesce.dispose();

@@ -1,7 +1,7 @@
 import type { UsageTokens } from '../../protocol/usage.ts';
 
 /** The agents' records Corral reads usage from (docs/usage.md, "Where the numbers come from"). */
-export const RECORD_FORMATS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
+export const RECORD_FORMATS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'copilot'] as const;
 export type RecordFormat = (typeof RECORD_FORMATS)[number];
 
 /** What the AgentUsage `source` says of each format. */
@@ -11,6 +11,7 @@ export const RECORD_SOURCES: Record<RecordFormat, string> = {
   gemini: 'chat:gemini',
   qwen: 'chat:qwen',
   opencode: 'messages:opencode',
+  copilot: 'events:copilot',
 };
 
 /**
@@ -44,6 +45,8 @@ export function lineReader(format: RecordFormat): RecordLineReader {
       return { needles: [Buffer.from('"usageMetadata"')], read: qwenLine };
     case 'opencode':
       return { needles: [Buffer.from('"tokens"')], read: opencodeLine };
+    case 'copilot':
+      return { needles: [Buffer.from('session.usage_record')], read: copilotLine };
     case 'codex':
       return new CodexLines();
   }
@@ -113,6 +116,26 @@ function opencodeLine(line: Record<string, unknown>): UsageEntry | null {
     model,
     tokens: { input: count(tokens['input']), output: count(tokens['output']) + count(tokens['reasoning']), cacheRead: count(cache?.['read']), cacheWrite: count(cache?.['write']) },
     at: typeof line['time'] === 'number' && Number.isFinite(line['time']) ? line['time'] : null,
+  };
+}
+
+/**
+ * Copilot CLI's session events (`session-state/<session>/events.jsonl`): one `session.usage_record` per
+ * model call, keyed by the event's id. Its `inputTokens` hold the cache's tokens too, read and written
+ * (checked live with 1.0.102 on both wires, docs/usage.md), so input is what is left of them.
+ */
+function copilotLine(line: Record<string, unknown>): UsageEntry | null {
+  if (line['type'] !== 'session.usage_record') return null;
+  const usage = object(object(line['data'])?.['usage']);
+  const model = name(usage?.['model']);
+  if (usage === null || model === null) return null;
+  const cacheRead = count(usage['cacheReadTokens']);
+  const cacheWrite = count(usage['cacheWriteTokens']);
+  return {
+    key: typeof line['id'] === 'string' ? line['id'] : null,
+    model,
+    tokens: { input: Math.max(0, count(usage['inputTokens']) - cacheRead - cacheWrite), output: count(usage['outputTokens']), cacheRead, cacheWrite },
+    at: time(line['timestamp']),
   };
 }
 

@@ -97,8 +97,10 @@ export class UsageService implements Disposable {
   }
 
   /**
-   * The agent's hooks named its record: read it from now on (from its start: the session's usage so
-   * far counts). The same record named again changes nothing; another one becomes the pane's record.
+   * The agent's hooks (or its live process, held-record-watch.ts) named its record: read it from now on
+   * (from its start: the session's usage so far counts). The same record named again changes nothing;
+   * another one becomes the pane's record, and the one it replaces is read to its end once more. A record
+   * the pane had before (Copilot CLI's tabs, taken in turn) is read on from where it was left, never again.
    */
   follow(pane: PaneRecord, format: string, path: string): void {
     if (this.disposed || !(RECORD_FORMATS as readonly string[]).includes(format) || !path.startsWith('/')) return;
@@ -106,7 +108,19 @@ export class UsageService implements Disposable {
     if (current?.path === path && current.format === format) return;
     if (current) {
       current.current = false;
-      current.tail.close();
+      // Its last lines: the poll lets its file go once it has read them.
+      void this.poll(current);
+    }
+    const earlier = this.trackers.find((tracker) => tracker.paneId === pane.id && tracker.path === path && tracker.format === format);
+    if (earlier) {
+      earlier.current = true;
+      earlier.label = this.labelOf(pane);
+      this.options.log.debug({ pane: pane.id, format, path }, 'reading usage from an earlier agent record again');
+      // Its figures are the pane's again, appended lines or none.
+      void this.poll(earlier).then(() => {
+        if (!this.disposed && earlier.current) this.usage.fire({ paneId: pane.id });
+      });
+      return;
     }
     const tracker = new RecordTracker(pane.id, format as RecordFormat, path, this.now(), this.labelOf(pane));
     this.trackers.push(tracker);
@@ -194,6 +208,12 @@ export class UsageService implements Disposable {
       this.options.log.warn({ pane: tracker.paneId, path: tracker.path, err: error }, 'cannot read the agent record');
     } finally {
       tracker.reading = false;
+    }
+    if (!tracker.current && !this.disposed) {
+      // A record that is no longer its pane's is read no more until it is again, nor by the next daemon
+      // (which reads only current records): where it was left is written now, not within SAVE_MS.
+      tracker.tail.close();
+      this.save();
     }
     if (!changed || this.disposed) return;
     this.scheduleSave();
