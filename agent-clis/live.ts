@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { agents, binPath, type AgentSpec } from './agents.ts';
 import { HOOK_MAPPINGS } from '../src/cli/report/mappings.ts';
 import { HELD_ANSWER_END, SHELL_COMMAND, SLOW_ANSWER_END, TOOL_ANSWER_END, startMockModel, type MockModel } from './mock-model.ts';
-import { MAX_NAMED } from './mock-usage.ts';
+import { countedAnswers } from './mock-usage.ts';
 import { CorralCli, type CliRun } from './live/corral-cli.ts';
 import { Observer, SCREEN_POLL_MS } from './live/observer.ts';
 import { commandLine, endAll, processesUsing } from './live/processes.ts';
@@ -748,7 +748,7 @@ async function stepUsage(run: AgentRun): Promise<void> {
   }
   const said = `mock: ${mock.answers.length} answers, ${mock.main.answers} with tools ${key(mock.main.tokens)}, ${mock.side.answers} without ${key(mock.side.tokens)} (input/output/cacheRead/cacheWrite)`;
   if (usage === undefined || usage === 'unknown') {
-    const readers = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
+    const readers = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'copilot'];
     run.record('8 usage', readers.includes(run.spec.id) ? 'FAIL' : 'NOTE', `Corral: ${usage ?? 'absent'}; ${said}`);
     return;
   }
@@ -797,18 +797,6 @@ function keepRecords(run: AgentRun): void {
       run.say(`the record ${path} is gone`);
     }
   }
-}
-
-/**
- * The answers whose figures sum exactly to `tokens` (their numbers), or null when none does: answer n's
- * input is 2^(n-1) (agent-clis/mock-usage.ts), so the input's bits name them, and the other kinds must
- * then sum to what Corral says as well.
- */
-function countedAnswers(answers: { n: number; tokens: any }[], tokens: any): number[] | null {
-  const chosen = answers.filter((a) => a.n <= MAX_NAMED && Math.floor(tokens.input / 2 ** (a.n - 1)) % 2 === 1);
-  const kinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-  const equal = kinds.every((k) => chosen.reduce((sum, a) => sum + a.tokens[k], 0) === tokens[k]);
-  return equal ? chosen.map((a) => a.n) : null;
 }
 
 /** Polls `probe` until it returns something, or undefined after `ms`. */

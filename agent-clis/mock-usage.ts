@@ -93,3 +93,15 @@ export function responsesUsage(t: MockTokens): Record<string, unknown> {
     total_tokens: t.input + t.cacheRead + t.output,
   };
 }
+
+/**
+ * The answers whose figures sum exactly to `tokens` (their numbers), or null when none does: answer n's
+ * input is 2^(n-1) (MockUsage above), so the input's bits name them, and the other kinds must
+ * then sum to what Corral says as well.
+ */
+export function countedAnswers(answers: { n: number; tokens: MockTokens }[], tokens: MockTokens): number[] | null {
+  const chosen = answers.filter((a) => a.n <= MAX_NAMED && Math.floor(tokens.input / 2 ** (a.n - 1)) % 2 === 1);
+  const kinds = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+  const equal = kinds.every((k) => chosen.reduce((sum, a) => sum + a.tokens[k], 0) === tokens[k]);
+  return equal ? chosen.map((a) => a.n) : null;
+}
