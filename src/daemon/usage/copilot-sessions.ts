@@ -22,8 +22,10 @@ const SESSION = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
  */
 export async function copilotRecordOf(agentPid: number, panePid: number): Promise<string | null> {
   if (!isDescendant(agentPid, panePid)) return null;
+  const own = await recordsHeldBy(agentPid);
+  if (own.length > 0) return lastWritten(own);
   const below = descendantsByChildren(agentPid) ?? descendants(agentPid);
-  for (const pid of [agentPid, ...below].slice(0, MAX_PROCESSES)) {
+  for (const pid of below.slice(0, MAX_PROCESSES - 1)) {
     const records = await recordsHeldBy(pid);
     if (records.length > 0) return lastWritten(records);
   }
