@@ -43,8 +43,8 @@ export type BoardChange =
 export class Board {
   private readonly live = new LiveAgents();
   private readonly feed: LiveFeed;
-  /** Each card's tail as last read, with the agent's revision it was read at. */
-  private readonly tails = new Map<string, { lines: string[]; revision: number; state: string }>();
+  /** Each card's tail as last read, with the agent's revision, state and prompt it was read at. */
+  private readonly tails = new Map<string, TailRead>();
   /** The cards as last told to pages: a card that would be told again unchanged is not. */
   private readonly told = new Map<string, string>();
   private readonly reads = new SerialReads((id) => this.readTail(id));
@@ -190,10 +190,15 @@ export class Board {
     return { info, tail: this.tails.get(info.id)?.lines ?? [], inbox: cardInbox(this.live.inbox.of(info.id)) };
   }
 
-  /** The tail was read at another revision or state of the agent (or never). */
+  /**
+   * The tail was read at another revision, state or prompt of the agent (or never). The prompt changes
+   * under one revision: a dialog drawn further (first read without its footer, as output split across
+   * reads leaves it) or redrawn (Claude Code's ctrl+e) keeps the agent blocked, and its tail showed the
+   * dialog as first read until the agent left it.
+   */
   private tailOutOfDate(info: AgentInfo): boolean {
     const tail = this.tails.get(info.id);
-    return tail === undefined || tail.revision !== info.revision || tail.state !== info.state;
+    return tail === undefined || tail.revision !== info.revision || tail.state !== info.state || tail.prompt !== promptOf(info);
   }
 
   /**
@@ -216,7 +221,7 @@ export class Board {
     try {
       const lines = await this.tail(info);
       if (this.closed || this.live.get(id) === null) return;
-      this.tails.set(id, { lines, revision: info.revision, state: info.state });
+      this.tails.set(id, tailRead(lines, info));
       this.put(this.card(this.live.get(id)!));
     } catch {
       // the pane went away meanwhile: its removal event says so
@@ -280,11 +285,28 @@ export class Board {
     const lines = await this.tail(info).catch(() => null);
     const now = this.live.get(id);
     if (lines === null || this.closed || now === null || now.revision !== info.revision || lines.join('\n') === before?.lines.join('\n')) return;
-    this.tails.set(id, { lines, revision: info.revision, state: info.state });
+    this.tails.set(id, tailRead(lines, info));
     const card = this.card(now);
     this.told.set(id, JSON.stringify(card));
     this.refreshed.set(id, card);
   }
+}
+
+/** A tail as read, and the agent as it was when the read began. */
+interface TailRead {
+  lines: string[];
+  revision: number;
+  state: string;
+  prompt: string;
+}
+
+function tailRead(lines: string[], info: AgentInfo): TailRead {
+  return { lines, revision: info.revision, state: info.state, prompt: promptOf(info) };
+}
+
+/** The agent's prompt as one string, to tell whether the dialog changed since a tail was read. */
+function promptOf(info: AgentInfo): string {
+  return info.prompt === undefined ? '' : JSON.stringify(info.prompt);
 }
 
 function cardInbox(item: InboxItem | null): CardInbox | null {

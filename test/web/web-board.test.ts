@@ -2,6 +2,8 @@
 // not again for the same pane and state within the cooldown; working agents' tails are read again
 // only for the cards pages show (src/web/board.ts).
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, type CorralClient } from '../../src/client/index.ts';
 import { Board, NOTIFY_COOLDOWN_MS, type BoardChange } from '../../src/web/board.ts';
@@ -138,6 +140,30 @@ describe("the web board's tails follow what pages show", () => {
     assert.equal(read.revision, told.revision);
     const tail = () => board.list().find((card) => card.info.id === agent)?.tail.join('\n') ?? '';
     await waitFor(() => /Esc to cancel/.test(tail()), { what: "the dialog in the card's tail", timeoutMs: 10_000 });
+    board.unwatch(viewer);
+  });
+
+  it("follows a blocked card's dialog as it is drawn further and redrawn, while the agent's state and revision stay", async () => {
+    // The form reaches the screen without its footer first (the fake's FAKE_DIALOG_REST), as output split
+    // across reads leaves it: the agent is blocked on it, and its tail read, before it is whole. With no
+    // description line, the command is among the tail's lines.
+    const rest = join(session.daemon.dir, 'growing-dialog-rest');
+    const agent = await session.fakeAgent(60_000, { name: 'growing', env: { FAKE_DIALOG_REST: rest, FAKE_NO_DESCRIPTION: '1' } });
+    const viewer = {};
+    board.watch(viewer, [agent]);
+    await session.call('pane.send', { target: agent, text: 'perm', keys: ['Enter'] });
+    const card = () => board.list().find((c) => c.info.id === agent)!;
+    const tail = () => card().tail.join('\n');
+    await waitFor(() => card().info.state === 'blocked' && /1\. Yes/.test(tail()), { what: 'the tail of the form without its footer', timeoutMs: 15_000 });
+    const revision = card().info.revision;
+    assert.doesNotMatch(tail(), /Esc to cancel/);
+    writeFileSync(rest, '');
+    await waitFor(() => /Esc to cancel/.test(tail()), { what: "the whole form in the card's tail", timeoutMs: 15_000 });
+    // Explained (ctrl+e): another dialog on the same block, drawn without its footer again.
+    rmSync(rest);
+    await session.call('pane.send', { target: agent, keys: ['C-e'] });
+    await waitFor(() => /# removes the scratch folder/.test(tail()), { what: "the redrawn form in the card's tail", timeoutMs: 15_000 });
+    assert.deepEqual([card().info.state, card().info.revision], ['blocked', revision], 'blocked all along: only its prompt changed');
     board.unwatch(viewer);
   });
 });
