@@ -257,6 +257,7 @@ export class Board {
       const id = this.refreshQueue.values().next().value!;
       this.refreshQueue.delete(id);
       if (this.reads.has(id)) continue; // a read for a change is on its way
+      if (!this.watched(id)) continue; // queued before its page scrolled it away or closed: no page shows it now
       this.refreshing++;
       void this.refreshTail(id).finally(() => {
         this.refreshing--;

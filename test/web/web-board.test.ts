@@ -98,7 +98,7 @@ describe("the web board's tails follow what pages show", () => {
     board.watch(viewer, [hidden]);
     const next = changes.length;
     await waitFor(() => roundsAfter(next).filter((ids) => ids.includes(hidden)).length >= 3, { what: "rounds with the newly shown card's tail", timeoutMs: 15_000 });
-    // A round queued before the scroll may still hold the first card; none after the newly shown card's first.
+    // A round under way at the scroll may still hold the first card; none after the newly shown card's first.
     const rounds = roundsAfter(next);
     const first = rounds.findIndex((ids) => ids.includes(hidden));
     assert.ok(rounds.slice(first + 1).every((ids) => !ids.includes(shown)), `${shown} left the screen: ${JSON.stringify(rounds)}`);
