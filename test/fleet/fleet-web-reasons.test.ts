@@ -102,17 +102,16 @@ describe('corral web --fleet: why a host is away, short, with the detail on dema
     assert.match((await page.textContent('#board .card[data-host="box"] .card-meta')) ?? '', /^stale · /, 'and the card says it is stale');
     assert.equal(await page.$('#board .card[data-host="box"] button[data-dismiss]'), null, 'no dismiss while its host is away');
 
-    // The lines are drawn anew as their ages move on (once a second): the click follows a drawing, so it
-    // lands on the line that stays, not on one the next drawing replaces.
-    const drawnBefore = await page.getAttribute('#hosts', 'data-text');
-    await waitFor(async () => (await page.getAttribute('#hosts', 'data-text')) !== drawnBefore, { what: 'the host lines drawn again', timeoutMs: STEP_MS });
+    // The lines are drawn again each second as their ages move on, in place: a click at any moment lands.
+    await page.$eval('#hosts .host[data-host="locked"]', (line) => ((line as HTMLElement & { marked?: boolean }).marked = true));
     await page.click('#hosts .host[data-host="locked"] summary');
     await waitFor(async () => (await shownHosts(page)).locked!.open, { what: 'the detail opened' });
     assert.ok(await page.isVisible('#hosts .host[data-host="locked"] .host-reason'), 'the detail shows');
-    // The line is drawn again as its age moves on: what was opened stays open.
+    // The line is drawn again as its age moves on: the same line, what was opened stays open.
     const drawn = await page.textContent('#hosts .host[data-host="locked"] .host-state');
     await waitFor(async () => (await page.textContent('#hosts .host[data-host="locked"] .host-state')) !== drawn, { what: "locked's line drawn again", timeoutMs: STEP_MS });
     assert.ok((await shownHosts(page)).locked!.open, 'still open');
+    assert.equal(await page.$eval('#hosts .host[data-host="locked"]', (line) => (line as HTMLElement & { marked?: boolean }).marked), true, 'its line kept, its text changed');
     const nameHeights = await page.$$eval('#hosts .host-name', (names) => names.map((name) => name.getBoundingClientRect().height));
     const lineHeight = await page.$eval('#hosts .host-name', (name) => parseFloat(getComputedStyle(name).lineHeight) || name.getBoundingClientRect().height);
     for (const height of nameHeights) assert.ok(height <= lineHeight * 1.5, `a host's name on one line (${height} px)`);
