@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -56,6 +57,20 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     return JSON.parse(result.content[0]!.text);
   }
 
+  /** The file whose existence ends the fake agent's held turn (its "hold" prompt, FAKE_RELEASE). */
+  const release = (name: string) => join(daemon.dir, `${name}-release`);
+
+  /**
+   * Ends the agents' held turns once the daemon has seen each of them work: a short timed turn could be
+   * drawn over by the idle screen before a loaded daemon looked (its turn, and so its done after
+   * sinceSeq, never seen), as test/daemon/waits/agent-wait.test.ts found.
+   */
+  async function heldTurns(names: string[], sinceSeq: number): Promise<void> {
+    const working = await tool('wait_for_agents', { targets: names, until: ['working'], mode: 'all', sinceSeq, timeoutSeconds: 60 });
+    assert.equal(working.outcome, 'matched', JSON.stringify(working));
+    for (const name of names) writeFileSync(release(name), '');
+  }
+
   it('lists the tools, each described for a model', async () => {
     const { tools } = await mcp.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
@@ -86,14 +101,16 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
   it('drives three fake agents from prompt to done, reading and answering the one that blocks', async () => {
     const names = ['alpha', 'beta', 'gamma'];
     for (const name of names) {
-      await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name });
+      await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name, env: { FAKE_RELEASE: release(name) } });
     }
     const ready = await tool('wait_for_agents', { targets: names, until: ['idle'], mode: 'all', timeoutSeconds: 60 });
     assert.equal(ready.outcome, 'matched');
     let { seq } = await tool('list_agents', {});
-    await tool('prompt_agent', { target: 'alpha', text: 'write the parser' });
+    // alpha's and gamma's turns are held until the daemon has seen them work (heldTurns).
+    await tool('prompt_agent', { target: 'alpha', text: 'hold' });
     await tool('prompt_agent', { target: 'beta', text: 'perm' });
-    await tool('prompt_agent', { target: 'gamma', text: 'write the tests' });
+    await tool('prompt_agent', { target: 'gamma', text: 'hold' });
+    await heldTurns(['alpha', 'gamma'], seq);
 
     const remaining = new Set(names);
     let answered = 0;
@@ -173,7 +190,7 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
 
   it('groups: agents spawned into a workspace, waited on as @WORKSPACE and with allAgents, prompted together, waited on and read in one call', async () => {
     for (const name of ['t1', 't2']) {
-      const pane = await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name, workspace: 'team' });
+      const pane = await tool('spawn_agent', { command: '/usr/bin/env', args: ['CORRAL_AGENT=claude', process.execPath, FAKE_AGENT], folder: daemon.dir, name, workspace: 'team', env: { FAKE_RELEASE: release(name) } });
       assert.equal(pane.workspace, 'team');
     }
     const ready = await tool('wait_for_agents', { targets: ['@team'], until: ['idle'], mode: 'all', timeoutSeconds: 60 });
@@ -182,15 +199,16 @@ describe('corral mcp, driven by the MCP SDK client over stdio', () => {
     assert.deepEqual(Object.keys(all.states).sort(), ['alpha', 'beta', 'gamma', 't1', 't2']);
 
     const { seq } = await tool('list_agents', { workspace: 'team' });
-    const prompted = await tool('prompt_agent', { target: '@team', text: 'write the docs' });
+    const prompted = await tool('prompt_agent', { target: '@team', text: 'hold' });
     assert.equal(prompted.results.length, 2);
     assert.ok(prompted.results.every((r: { result?: { delivered?: boolean } }) => r.result?.delivered === true), JSON.stringify(prompted));
+    await heldTurns(['t1', 't2'], seq);
     const done = await tool('wait_for_agents', { targets: ['@team'], until: ['done'], mode: 'all', sinceSeq: seq, read: true, timeoutSeconds: 60 });
     assert.equal(done.outcome, 'matched', JSON.stringify(done));
     assert.deepEqual(Object.keys(done.screens).sort(), ['t1', 't2']);
-    assert.match(done.screens.t1, /Task complete\./);
+    assert.match(done.screens.t1, /Held turn complete\./);
     const reads = await tool('read_agent', { target: '@team' });
-    assert.deepEqual(reads.results.map((r: { result: { text: string } }) => /Task complete\./.test(r.result.text)), [true, true]);
+    assert.deepEqual(reads.results.map((r: { result: { text: string } }) => /Held turn complete\./.test(r.result.text)), [true, true]);
     const why = await tool('explain_agent', { target: 't?' });
     assert.deepEqual(why.results.map((r: { result: { agent: { name: string } } }) => r.result.agent.name), ['t1', 't2']);
 
