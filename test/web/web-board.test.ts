@@ -77,9 +77,10 @@ describe("the web board's tails follow what pages show", () => {
     client?.close();
   });
 
+  /** An agent that works until the daemon stops: its turn is held (the fake's "hold"), its release never comes. */
   const working = async (name: string) => {
-    const agent = await session.fakeAgent(120_000, { name });
-    await session.call('pane.send', { target: agent, text: 'go', keys: ['Enter'] });
+    const agent = await session.fakeAgent(60_000, { name, env: { FAKE_RELEASE: join(session.daemon.dir, `${name}-never-released`) } });
+    await session.call('pane.send', { target: agent, text: 'hold', keys: ['Enter'] });
     await waitFor(() => board.list().find((card) => card.info.id === agent)?.info.state === 'working', { what: `${name} working on the board`, timeoutMs: 15_000 });
     return agent;
   };
