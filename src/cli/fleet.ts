@@ -19,9 +19,10 @@ export function spansFleet(flag: boolean | undefined): boolean {
  * with the agents an earlier command last saw there (`$XDG_STATE_HOME/corral/fleet-seen-*.json`), stale.
  * A host's daemon of another protocol major is warned about on stderr, or to `onWarning` (a full-screen view).
  */
-export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>, options: { onWarning?: (message: string) => void } = {}): Promise<T> {
+export async function withFleet<T>(socket: string, use: (fleet: Fleet) => Promise<T>, options: { onWarning?: (message: string) => void; live?: boolean } = {}): Promise<T> {
   const warn = options.onWarning ?? ((message: string) => void process.stderr.write(`corral: ${message}\n`));
-  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: warn, lastSeen: new LastSeenFile(lastSeenPath(socket)) });
+  // A one-shot command tries each host once; a live view (`live`) keeps reaching for the hosts away.
+  const fleet = await connectFleet(fleetHosts({ socket }), { onWarning: warn, lastSeen: new LastSeenFile(lastSeenPath(socket)), once: options.live !== true });
   try {
     return await use(fleet);
   } finally {

@@ -14,7 +14,7 @@ export const LIST_FLEET = {
   async run(client: CorralClient) {
     // The CLI's file of each host's last known agents (docs/fleet.md): a host away now still shows them, stale.
     const lastSeen = new LastSeenFile(lastSeenPath(client.socket));
-    const fleet = await connectFleet(fleetHosts({ socket: client.socket }), { onWarning: (message) => process.stderr.write(`corral mcp: ${message}\n`), lastSeen });
+    const fleet = await connectFleet(fleetHosts({ socket: client.socket }), { onWarning: (message) => process.stderr.write(`corral mcp: ${message}\n`), lastSeen, once: true });
     try {
       const list = await fleet.list();
       return {

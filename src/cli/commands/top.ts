@@ -70,7 +70,7 @@ export function registerTopCommand(program: Command): void {
       if (acrossHosts) {
         let source: FleetSource | null = null; // until the view runs, a warning goes to stderr as in the other commands
         const onWarning = (message: string) => (source ? source.warn(message) : void process.stderr.write(`corral: ${message}\n`));
-        await withFleet(socket, (connected) => runTop((source = new FleetSource(connected)), app), { onWarning });
+        await withFleet(socket, (connected) => runTop((source = new FleetSource(connected)), app), { onWarning, live: true });
       } else await withDaemon(socket, (client) => runTop(new HostSource(client), app));
     });
 }

@@ -22,6 +22,11 @@ import { sshEndpoint } from './ssh-endpoint.ts';
 export interface FleetOptions {
   /** Back-off between attempts to reach a host that is away (default: 100 ms doubling to 5 s). */
   reconnect?: BackoffOptions;
+  /**
+   * Each host is tried once, and one that is away (or goes) stays offline: a one-shot command prints
+   * what it found, and a host that a retry had put back to connecting meanwhile read as neither.
+   */
+  once?: boolean;
   /** Resume each host's event stream after these cursors (`fleet.cursor()` of an earlier fleet). */
   since?: Record<string, HostCursor>;
   /** For ssh: $CORRAL_SSH is read from here (default `process.env`). */
@@ -92,7 +97,7 @@ export class Fleet implements Disposable {
       const since = options.since?.[spec.name];
       const kept = seen.get(spec.name);
       const known = kept && kept.ssh === spec.ssh ? { seen: kept } : {};
-      const link = new HostLink(spec, endpoint, { ...(options.reconnect ? { backoff: options.reconnect } : {}), ...(since ? { since } : {}), ...known, warn });
+      const link = new HostLink(spec, endpoint, { ...(options.reconnect ? { backoff: options.reconnect } : {}), once: options.once === true, ...(since ? { since } : {}), ...known, warn });
       link.onStatus((status) => this.hostEmitter.fire(status));
       link.onEvent((event) => this.eventEmitter.fire(event));
       this.links.set(spec.name, link);

@@ -96,7 +96,7 @@ export class HostLink implements Disposable {
   constructor(
     readonly spec: HostSpec,
     readonly endpoint: Endpoint,
-    private readonly options: { backoff?: BackoffOptions; since?: HostCursor; seen?: { agents: readonly AgentInfo[]; seenAt: number }; warn: (message: string) => void },
+    private readonly options: { backoff?: BackoffOptions; once?: boolean; since?: HostCursor; seen?: { agents: readonly AgentInfo[]; seenAt: number }; warn: (message: string) => void },
   ) {
     this.cursor = options.since ?? null;
     if (options.seen) {
@@ -188,6 +188,7 @@ export class HostLink implements Disposable {
       this.connection?.dispose();
       this.connection = null;
       this.move('offline', why);
+      if (this.options.once) return;
       if (!(await sleep(delay(), this.stopped.signal))) return;
       this.move('connecting', why);
     }
