@@ -29,7 +29,7 @@ async function statesSeen(once: boolean): Promise<string[]> {
 
 test('a host away stays offline in a one-shot fleet, and is tried again in a live one', async () => {
   const once = await statesSeen(true);
-  assert.deepEqual([...new Set(once)], ['offline'], `once: ${once.length} states told, ${[...new Set(once)].join(" and ")}`);
+  assert.deepEqual([...new Set(once)], ['offline'], `once: ${once.length} states told, ${[...new Set(once)].join(' and ')}`);
   const live = await statesSeen(false);
   assert.ok(live.includes('connecting'), `live: ${[...new Set(live)].join(' and ')}`);
 });
