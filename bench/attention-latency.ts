@@ -3,7 +3,8 @@
 // PTY round trip of the same bytes to a plain node-pty reader under the same load in the same run.
 // Run: node --import tsx bench/attention-latency.ts   (CORRAL_BENCH_TRIALS, default 200;
 // CORRAL_BENCH_BUSY, the busy panes, default 100; CORRAL_BENCH_SPINNERS, processes that spin on the
-// CPU meanwhile as other work, default 0: the machine's load average is reported beside the figures)
+// CPU meanwhile as other work, default 0: the machine's load average is reported beside the figures;
+// CORRAL_BENCH_DRAW=spinner: the busy panes redraw only their spinner row, bench/lib/spinner-agent.sh)
 //
 // The program (bench/lib/blocking-agent.ts) draws a permission form on "b" and stamps the moment; both
 // ends read CLOCK_MONOTONIC, one clock for the whole machine, so times taken in different processes
@@ -18,7 +19,7 @@ import { PANE_KILL, PANE_SEND, PANE_SPAWN } from '../src/protocol/methods/pane.t
 import { startDaemon, type DaemonProcess } from '../harness/daemon.ts';
 import { clockNow, FORM_END, IDLE_END, lastStamp, writeBlockingAgent } from './lib/blocking-agent.ts';
 import { eventWaiter, isBackToIdle, isBlockedAttention } from './lib/event-waiter.ts';
-import { BUSY_AGENT } from './lib/programs.ts';
+import { BUSY_AGENT, SPINNER_AGENT } from './lib/programs.ts';
 import { CpuSpinners } from './lib/cpu-spinners.ts';
 import { summary } from '../harness/figures.ts';
 import { cpuShare, daemonPids } from '../harness/proc.ts';
@@ -106,7 +107,7 @@ async function startLoad(daemon: { socket: string }, dir: string): Promise<void>
   const client = await DaemonConnection.connect(daemon.socket);
   try {
     for (let i = 0; i < BUSY; i += 1) {
-      await client.call(PANE_SPAWN, { command: 'bash', args: [BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
+      await client.call(PANE_SPAWN, { command: 'bash', args: [process.env.CORRAL_BENCH_DRAW === 'spinner' ? SPINNER_AGENT : BUSY_AGENT], name: `busy-${i}`, cwd: dir, env: { CORRAL_AGENT: 'claude' } });
     }
   } finally {
     client.dispose();
