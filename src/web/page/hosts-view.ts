@@ -78,12 +78,13 @@ class HostLine {
     this.show(this.state, away, this.why.parentNode === this.root ? this.why : this.text);
     setText(this.text, agentsText(cards));
     // Its own policy, pressed on its own daemon; its new state comes back on the hosts' line (board.hosts).
-    const policyOn = host.state === 'connected' && policyShown(host.policy);
-    const drawn = policyOn ? JSON.stringify(host.policy) : '';
+    const policy = host.state === 'connected' && policyShown(host.policy) ? host.policy : null;
+    const policyOn = policy !== null;
+    const drawn = policy !== null ? JSON.stringify(policy) : '';
     if (drawn !== this.policyDrawn) {
       this.policyDrawn = drawn;
       const name = host.name;
-      this.policy.replaceChildren(...(policyOn ? policyParts(host.policy, (pause) => this.rpc.call('host.policy', { host: name, paused: pause })) : []));
+      this.policy.replaceChildren(...(policy !== null ? policyParts(policy, (pause) => this.rpc.call('host.policy', { host: name, paused: pause })) : []));
     }
     if (!policyOn) this.policy.remove();
     else if (this.policy.parentNode !== this.root) this.root.append(this.policy);
