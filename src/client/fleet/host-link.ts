@@ -59,9 +59,12 @@ export const LIST_TIMEOUT_MS = 20_000;
 /**
  * Events that come before the subscription's answer are held until it comes, up to this many bytes (as
  * JSON). The daemon sends its answer before any event (src/daemon/events/subscriber.ts), so a host that
- * sends more is broken: it is cut off, and shown offline with `bad_reply`, rather than read on.
+ * sends more is broken: it is cut off, and shown offline with `bad_reply`, rather than read on. Held as
+ * parsed events, each several times its JSON in memory, and once per connection a view opens: 64 KiB,
+ * not the 1 MiB frame bound (held up to 1 MiB, three connections of `corral web --fleet` to such a host
+ * peaked 15 MiB over those to a daemon; test/fleet/hostile-host.test.ts).
  */
-export const MAX_HELD_EVENT_BYTES = 1 << 20;
+export const MAX_HELD_EVENT_BYTES = 64 * 1024;
 /** The most of a reason shown for a host: it may quote what the host said. */
 const REASON_CHARS = 500;
 
@@ -208,7 +211,7 @@ export class HostLink implements Disposable {
       if (snapshotCursor !== null) return this.deliver(event, snapshotCursor);
       if (held.add(event)) return;
       connection.breakOff(
-        new ClientError('bad_reply', `host ${this.spec.name} sent more than 1 MiB of events before answering events.subscribe, which a corral daemon answers first: check that what answers there is corral`),
+        new ClientError('bad_reply', `host ${this.spec.name} sent more than ${MAX_HELD_EVENT_BYTES / 1024} KiB of events before answering events.subscribe, which a corral daemon answers first: check that what answers there is corral`),
       );
     });
     const { snapshot, cursor, epoch } = await withDeadline(this.handshake(connection), HANDSHAKE_TIMEOUT_MS, () => {
