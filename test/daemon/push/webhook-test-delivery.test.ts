@@ -4,49 +4,21 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../../harness/daemon.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { LoopbackReceiver } from '../../helpers/loopback-receiver.ts';
 
 const SECRET = 'the-secret-of-this-test';
 
-/** A loopback receiver that answers each POST with `reply` and keeps what came. */
-class Receiver {
-  readonly posts: { headers: IncomingHttpHeaders; body: string }[] = [];
-  reply = 204;
-  private constructor(private readonly server: Server) {}
-  static async start(): Promise<Receiver> {
-    let receiver: Receiver;
-    const server = createServer((request, response) => {
-      let body = '';
-      request.setEncoding('utf8').on('data', (text: string) => (body += text));
-      request.on('end', () => {
-        receiver.posts.push({ headers: request.headers, body });
-        response.writeHead(receiver.reply).end();
-      });
-    });
-    receiver = new Receiver(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return receiver;
-  }
-  get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 describe('corral notify webhook test', () => {
-  let receiver: Receiver;
+  let receiver: LoopbackReceiver;
   let daemon: DaemonProcess;
   const cli = (...args: string[]) => runCli(['--socket', daemon.socket, 'notify', 'webhook', 'test', ...args]);
 
   before(async () => {
-    receiver = await Receiver.start();
+    receiver = await LoopbackReceiver.start();
     const dir = makeTempDir();
     mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
     // The receiver's path stands for the secret part of a chat service's hook URL: never shown.

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +16,7 @@ import { waitFor } from '../../../harness/wait.ts';
 import { httpRequest, startWeb, type WebProcess } from '../../../harness/web.ts';
 import { killDaemon } from '../../helpers/restart.ts';
 import { FAKE_CLAUDE } from '../../helpers/session.ts';
+import { LoopbackReceiver } from '../../helpers/loopback-receiver.ts';
 
 const SECRET = 'a-webhook-secret-of-this-test';
 const keysOf = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
@@ -26,37 +27,8 @@ interface Posted {
   json: { kind: string; item: number; pane: string; state: string; body: string; url: string; promptId: string | null; actions: { action: string; title: string; token: string; url: string }[] };
 }
 
-/** A webhook receiver on loopback: records each POST; the first answers 503, so that the daemon's retry is taken too. */
-class Receiver {
-  readonly posts: Posted[] = [];
-  failNext = 1;
-  private constructor(private readonly server: Server) {}
-  static async start(): Promise<Receiver> {
-    let receiver: Receiver;
-    const server = createServer((request, response) => {
-      let body = '';
-      request.setEncoding('utf8').on('data', (text: string) => (body += text));
-      request.on('end', () => {
-        if (receiver.failNext > 0) {
-          receiver.failNext -= 1;
-          response.writeHead(503).end();
-          return;
-        }
-        receiver.posts.push({ headers: request.headers, body, json: JSON.parse(body) });
-        response.writeHead(204).end();
-      });
-    });
-    receiver = new Receiver(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return receiver;
-  }
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-  }
-  close(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
+/** The posts the receiver took (its first answer is 503, so that the daemon's retry is taken too). */
+const taken = (receiver: LoopbackReceiver): Posted[] => receiver.posts.filter((post) => post.status < 300).map((post) => ({ ...post, json: JSON.parse(post.body) }));
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -68,7 +40,7 @@ async function freePort(): Promise<number> {
 
 describe('[notify.webhook]', () => {
   let dir: string;
-  let receiver: Receiver;
+  let receiver: LoopbackReceiver;
   let daemon: DaemonProcess;
   let client: DaemonConnection;
   let web: WebProcess;
@@ -87,9 +59,9 @@ describe('[notify.webhook]', () => {
   };
   /** Blocks the agent on its permission form and returns the post of that item. */
   const blockedPost = async (pane: string): Promise<Posted> => {
-    const newest = Math.max(0, ...receiver.posts.map((post) => post.json.item));
+    const newest = Math.max(0, ...taken(receiver).map((post) => post.json.item));
     await call(PANE_SEND, { target: pane, text: 'perm', keys: ['Enter'] });
-    return (await waitFor(() => receiver.posts.find((post) => post.json.kind === 'attention' && post.json.pane === pane && post.json.state === 'blocked' && post.json.item > newest), { what: `the post of ${pane} blocked`, timeoutMs: 30_000 }))!;
+    return (await waitFor(() => taken(receiver).find((post) => post.json.kind === 'attention' && post.json.pane === pane && post.json.state === 'blocked' && post.json.item > newest), { what: `the post of ${pane} blocked`, timeoutMs: 30_000 }))!;
   };
   const postForm = (fields: Record<string, string>, origin: string | null = web.origin) =>
     httpRequest(web.origin, '/answer', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin === null ? {} : { origin }) }, body: new URLSearchParams(fields).toString() });
@@ -99,12 +71,13 @@ describe('[notify.webhook]', () => {
 
   before(async () => {
     dir = makeTempDir();
-    receiver = await Receiver.start();
+    receiver = await LoopbackReceiver.start();
+    receiver.replies.push(503);
     const port = await freePort();
     mkdirSync(join(dir, 'config', 'corral'), { recursive: true });
     writeFileSync(
       join(dir, 'config', 'corral', 'config.toml'),
-      `[notify.push]\nttl_s = 600\n[notify.webhook]\nurl = "${receiver.url}"\nsecret = "${SECRET}"\npublic_url = "http://127.0.0.1:${port}/"\n`,
+      `[notify.push]\nttl_s = 600\n[notify.webhook]\nurl = "${receiver.origin}/hook"\nsecret = "${SECRET}"\npublic_url = "http://127.0.0.1:${port}/"\n`,
     );
     await startTheDaemon();
     web = await startWeb(daemon, ['--port', String(port)]);
@@ -168,9 +141,9 @@ describe('[notify.webhook]', () => {
     assert.match(reused.body, /used already/);
     const reopened = await httpRequest(web.origin, `${link.pathname}${link.search}`);
     assert.deepEqual([reopened.status, outcomeOf(reopened.body)], [409, 'used']);
-    assert.equal(receiver.posts.filter((one) => one.json.item === item.id && one.json.kind === 'attention').length, 1, 'posted once, after the 503 retried');
+    assert.equal(taken(receiver).filter((one) => one.json.item === item.id && one.json.kind === 'attention').length, 1, 'posted once, after the 503 retried');
     // Answered: one quiet follow-up of the same item, with no links, under a delivery id of its own.
-    const followUp = (await waitFor(() => receiver.posts.find((one) => one.json.item === item.id && one.json.kind === 'resolved'), { what: 'the follow-up of the answered item', timeoutMs: 30_000 }))!;
+    const followUp = (await waitFor(() => taken(receiver).find((one) => one.json.item === item.id && one.json.kind === 'resolved'), { what: 'the follow-up of the answered item', timeoutMs: 30_000 }))!;
     assert.deepEqual([followUp.json.body, followUp.json.actions, followUp.headers['x-corral-delivery']], ['answered', [], `item-${item.id}-resolved`]);
     const forged = await httpRequest(web.origin, `/answer?${new URLSearchParams({ token: 'x'.repeat(43), choice: 'yes', pane })}`);
     assert.deepEqual([forged.status, outcomeOf(forged.body)], [410, 'expired']);
@@ -209,6 +182,6 @@ describe('[notify.webhook]', () => {
     // A new item after the restart: once its post arrives, whatever the new daemon posted at start arrived before it.
     const pane = await agent('charlie', join(dir, 'c.keys'));
     await blockedPost(pane);
-    for (const item of waiting) assert.equal(receiver.posts.filter((post) => post.json.item === item.id && post.json.kind === 'attention').length, 1, `item ${item.id} posted once`);
+    for (const item of waiting) assert.equal(taken(receiver).filter((post) => post.json.item === item.id && post.json.kind === 'attention').length, 1, `item ${item.id} posted once`);
   });
 });
