@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { blockedBuilder } from './blocked-builder.ts';
 import type { Browser, Page } from 'playwright-core';
 import { connect, type CorralClient } from '../../src/client/index.ts';
-import { FAKE_AGENT } from '../helpers/agent-lab.ts';
 import { makeTempDir, startDaemon, type DaemonProcess } from '../../harness/daemon.ts';
 import { startFleetHost, type FleetHost } from '../../harness/fleet-host.ts';
 import { waitFor } from '../../harness/wait.ts';
@@ -50,11 +50,7 @@ describe("corral web --fleet: each host's approval policy on its line, with its 
     mkdirSync(join(local.dir, 'config', 'corral'), { recursive: true });
     writeFileSync(join(local.dir, 'config', 'corral', 'config.toml'), server.toml);
     client = await connect({ socket: server.daemon.socket });
-    // A blocked agent there: its card's head holds its name, its host, its reminder and its badge.
-    await client.call('pane.spawn', { command: process.execPath, args: [FAKE_AGENT], env: { CORRAL_AGENT: 'claude', FAKE_WORK_MS: '300' }, name: 'builder', cwd: server.daemon.dir });
-    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).rawState === 'idle', { what: 'builder idle', timeoutMs: STEP_MS });
-    await client.call('agent.prompt', { target: 'builder', text: 'perm rm -rf x' });
-    await waitFor(async () => (await client.call('agent.get', { target: 'builder' })).state === 'blocked', { what: 'builder blocked', timeoutMs: STEP_MS });
+    await blockedBuilder(client, server.daemon.dir, 'perm rm -rf x', STEP_MS);
     web = await startWeb(local, ['--fleet']);
     browser = await launchChromium();
   });
