@@ -208,7 +208,8 @@ export class Screen implements Disposable {
         const text = y < from || y > to ? earlier[y]! : line ? rowText(line, earlier[y], earlier[y + 1]) : '';
         texts[y] = text;
         const continued = below?.isWrapped ?? false;
-        lines[y] = text === earlier[y] && continued === (earlierWrapped[y + 1] ?? false) && y < earlierLines.length ? earlierLines[y]! : continued ? text : text.trimEnd();
+        // earlierLines holds a line for every row earlier does (both are set together).
+        lines[y] = text === earlier[y] && continued === (earlierWrapped[y + 1] ?? false) ? earlierLines[y]! : continued ? text : text.trimEnd();
         line = below;
       }
       this.snapshotRows = texts;
